@@ -1,0 +1,90 @@
+import { randomBytes } from "node:crypto";
+import { PassThrough } from "node:stream";
+import { createReadableStreamFromReadable } from "@react-router/node";
+import { isbot } from "isbot";
+import { renderToPipeableStream } from "react-dom/server";
+import { I18nextProvider } from "react-i18next";
+import { ServerRouter, type EntryContext, type HandleErrorFunction, type RouterContextProvider } from "react-router";
+import { env } from "./config/env.server";
+import { contentSecurityPolicy, NonceContext } from "./http/csp";
+import { log } from "./http/log.server";
+import { getInstance } from "./i18n/i18n.server";
+
+export { checkHealth, shutdown } from "./http/lifecycle.server";
+export { env };
+
+export const streamTimeout = 5_000;
+
+export default function handleRequest(
+  request: Request,
+  responseStatusCode: number,
+  responseHeaders: Headers,
+  routerContext: EntryContext,
+  loadContext: RouterContextProvider,
+) {
+  const userAgent = request.headers.get("user-agent");
+  const bot = !!userAgent && isbot(userAgent);
+
+  // Bots get the right status with a minimal body instead of the error page; the error is only logged.
+  if (bot && responseStatusCode >= 400) {
+    log.warn("error page withheld from bot", { status: responseStatusCode, path: new URL(request.url).pathname, userAgent });
+    responseHeaders.set("Content-Type", "text/plain; charset=utf-8");
+    return new Response(`${responseStatusCode}\n`, { status: responseStatusCode, headers: responseHeaders });
+  }
+  if (request.method.toUpperCase() === "HEAD") {
+    return new Response(null, { status: responseStatusCode, headers: responseHeaders });
+  }
+
+  // Everything that can throw is resolved before the abort timer is armed: a throw after it would kill the process.
+  const i18n = getInstance(loadContext);
+  const nonce = randomBytes(16).toString("base64");
+  const readyOption = bot || routerContext.isSpaMode ? "onAllReady" : "onShellReady";
+  const app = (
+    <NonceContext.Provider value={nonce}>
+      <I18nextProvider i18n={i18n}>
+        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+      </I18nextProvider>
+    </NonceContext.Provider>
+  );
+
+  return new Promise<Response>((resolve, reject) => {
+    let shellRendered = false;
+    let timeoutId: ReturnType<typeof setTimeout> | undefined;
+    const { pipe, abort } = renderToPipeableStream(app, {
+      nonce,
+      [readyOption]() {
+        shellRendered = true;
+        const body = new PassThrough({
+          final(callback) {
+            clearTimeout(timeoutId);
+            timeoutId = undefined;
+            callback();
+          },
+        });
+        responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+        if (!import.meta.env.DEV) {
+          responseHeaders.set("Content-Security-Policy", contentSecurityPolicy(nonce, env.analyticsHosts));
+        }
+        pipe(body);
+        resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
+      },
+      onShellError(error: unknown) {
+        clearTimeout(timeoutId);
+        reject(error);
+      },
+      onError(error: unknown) {
+        responseStatusCode = 500;
+        if (shellRendered) log.error("streaming render failed", { error });
+      },
+    });
+    timeoutId = setTimeout(() => abort(), streamTimeout + 1000);
+  });
+}
+
+export const handleError: HandleErrorFunction = (error, { request }) => {
+  if (request.signal.aborted) return;
+  log.error("request failed", { method: request.method, path: new URL(request.url).pathname, error });
+};
+
+export { contentSecurityPolicy } from "./http/csp";
+export { log } from "./http/log.server";

@@ -1,0 +1,30 @@
+import { env } from "../config/env.server";
+
+const LEVELS = { debug: 10, info: 20, warn: 30, error: 40 } as const;
+type Level = keyof typeof LEVELS;
+const threshold = LEVELS[env.LOG_LEVEL];
+
+function serialise(fields: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(fields)) {
+    out[key] =
+      value instanceof Error
+        ? { message: value.message, ...(env.NODE_ENV === "production" ? {} : { stack: value.stack }) }
+        : value;
+  }
+  return out;
+}
+
+function write(level: Level, message: string, fields: Record<string, unknown> = {}) {
+  if (LEVELS[level] < threshold) return;
+  const line = JSON.stringify({ time: new Date().toISOString(), level, message, ...serialise(fields) });
+  (level === "error" ? process.stderr : process.stdout).write(line + "\n");
+}
+
+/** One JSON line per event, on stdout (errors on stderr), filtered by LOG_LEVEL. */
+export const log = {
+  debug: (message: string, fields?: Record<string, unknown>) => write("debug", message, fields),
+  info: (message: string, fields?: Record<string, unknown>) => write("info", message, fields),
+  warn: (message: string, fields?: Record<string, unknown>) => write("warn", message, fields),
+  error: (message: string, fields?: Record<string, unknown>) => write("error", message, fields),
+};

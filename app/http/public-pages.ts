@@ -1,0 +1,10 @@
+/** Pages anyone can see, listed in the sitemap (unprefixed; every locale has each of them). */
+export const PUBLIC_PAGES = [
+  "/",
+  "/form",
+  "/explore",
+  "/subscription",
+  "/company/privacy",
+  "/company/terms-of-use",
+  "/crowdfunding-campaign",
+];

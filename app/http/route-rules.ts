@@ -1,0 +1,16 @@
+/**
+ * Server route rules: paths that permanently move elsewhere. Keys and internal targets are unprefixed paths; the
+ * visitor's locale prefix is kept. An external target must be flagged and leads to a full page load.
+ */
+export type RouteRule = { to: string; external?: boolean; status?: 301 | 302 | 307 | 308 };
+
+export const ROUTE_RULES: Record<string, RouteRule> = {
+  "/login": { to: "/form" },
+  "/signin": { to: "/form" },
+  "/privacy": { to: "/company/privacy" },
+  "/terms": { to: "/company/terms-of-use" },
+  "/pricing": { to: "/subscription" },
+  "/crowdfunding": { to: "/crowdfunding-campaign" },
+  // How the review scheduler decides when a term is due, explained by the FSRS authors.
+  "/about/fsrs": { to: "https://github.com/open-spaced-repetition/fsrs4anki/wiki/ABC-of-FSRS", external: true, status: 302 },
+};

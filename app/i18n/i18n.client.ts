@@ -1,0 +1,39 @@
+import { createInstance, type BackendModule, type i18n } from "i18next";
+import { initReactI18next } from "react-i18next";
+import { CLIENT_NAMESPACES, DEFAULT_LOCALE } from "./locales";
+
+// Each locale file becomes its own hashed chunk, fetched only when that language is shown.
+const files = import.meta.glob<{ default: Record<string, unknown> }>("/locales/*/*.json");
+
+const bundledBackend: BackendModule = {
+  type: "backend",
+  init() {},
+  read(language, namespace, callback) {
+    const load = files[`/locales/${language}/${namespace}.json`];
+    if (!load) return callback(new Error(`No translations for ${language}/${namespace}`), false);
+    load().then(
+      (module) => callback(null, module.default),
+      (error: unknown) => callback(error as Error, false),
+    );
+  },
+};
+
+/** The browser's one i18next instance. */
+export const i18next = createInstance();
+
+/** Starts i18next in the browser in the language the server rendered (`<html lang>`), before hydration. */
+export async function startI18n(): Promise<i18n> {
+  await i18next
+    .use(initReactI18next)
+    .use(bundledBackend)
+    .init({
+      lng: document.documentElement.lang || DEFAULT_LOCALE,
+      fallbackLng: false,
+      ns: CLIENT_NAMESPACES,
+      defaultNS: "common",
+      interpolation: { escapeValue: false },
+      react: { useSuspense: false },
+    });
+  return i18next;
+}
+

@@ -1,0 +1,38 @@
+import { createCookie } from "react-router";
+import { initReactI18next } from "react-i18next";
+import { createI18nextMiddleware } from "remix-i18next";
+import { env } from "../config/env.server";
+import { DEFAULT_LOCALE, LOCALE_COOKIE_MAX_AGE, LOCALES, NAMESPACES, isLocale, splitLocale, type Locale } from "./locales";
+import { resources } from "./resources.server";
+import { matchAcceptLanguage } from "./accept-language";
+
+export const localeCookie = createCookie("lng", {
+  path: "/",
+  sameSite: "lax",
+  httpOnly: true,
+  secure: env.secureCookies,
+  maxAge: LOCALE_COOKIE_MAX_AGE,
+});
+
+export const [i18nextMiddleware, getLocale, getInstance] = createI18nextMiddleware({
+  detection: {
+    supportedLanguages: [...LOCALES],
+    fallbackLanguage: DEFAULT_LOCALE,
+    // The URL decides what is rendered; cookie and Accept-Language only choose where the bare root redirects.
+    findLocale: async ({ request }) => splitLocale(new URL(request.url).pathname).locale,
+  },
+  i18next: {
+    resources,
+    ns: [...NAMESPACES],
+    defaultNS: "common",
+    interpolation: { escapeValue: false },
+  },
+  plugins: [initReactI18next],
+});
+
+/** The locale a visitor of the bare root prefers: the language switch's cookie, else the best Accept-Language match. */
+export async function preferredLocale(request: Request): Promise<Locale> {
+  const fromCookie = await localeCookie.parse(request.headers.get("Cookie"));
+  if (isLocale(fromCookie)) return fromCookie;
+  return matchAcceptLanguage(request.headers.get("Accept-Language"), LOCALES) ?? DEFAULT_LOCALE;
+}

@@ -1,0 +1,81 @@
+import { useEffect } from "react";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation, type MiddlewareFunction } from "react-router";
+import type { Route } from "./+types/root";
+import { env } from "./config/env.server";
+import { useNonce } from "./http/csp";
+import { routeRulesMiddleware } from "./http/route-rules.server";
+import { withoutTrackingParams } from "./http/seo";
+import { getLocale, i18nextMiddleware } from "./i18n/i18n.server";
+import { i18next } from "./i18n/i18n.client";
+import { localeDirection, splitLocale } from "./i18n/locales";
+import { rootRedirectMiddleware } from "./i18n/root-redirect.server";
+import { ErrorPage } from "./ui/error-page";
+import { DefaultLayout } from "./ui/layouts";
+import { LanguageLinks } from "./ui/seo";
+import stylesheet from "./styles.css?url";
+
+// The i18n middleware runs first: everything after it, error pages included, can speak the visitor's language.
+export const middleware = [i18nextMiddleware, rootRedirectMiddleware, routeRulesMiddleware];
+
+/** In the browser, the next page's translations are loaded before it renders. */
+const switchLanguage: MiddlewareFunction = async ({ request }, next) => {
+  const { locale } = splitLocale(new URL(request.url).pathname);
+  if (i18next.language !== locale) await i18next.loadLanguages(locale);
+  await next();
+  if (i18next.language !== locale) await i18next.changeLanguage(locale);
+};
+export const clientMiddleware = [switchLanguage];
+
+export const links: Route.LinksFunction = () => [
+  { rel: "stylesheet", href: stylesheet },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+export async function loader({ context }: Route.LoaderArgs) {
+  return { locale: getLocale(context), origin: env.APP_URL, year: new Date().getFullYear() };
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const nonce = useNonce();
+  const { locale } = splitLocale(useLocation().pathname);
+  return (
+    <html lang={locale} dir={localeDirection(locale)}>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="color-scheme" content="light" />
+        <Meta />
+        <Links />
+        <LanguageLinks />
+      </head>
+      <body>
+        {children}
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+/** Campaign parameters are read by analytics on load, then removed from the address bar without a reload. */
+function useTrackingParamsCleanup() {
+  const { search } = useLocation();
+  useEffect(() => {
+    const cleaned = withoutTrackingParams(search);
+    if (cleaned === null) return;
+    window.history.replaceState(window.history.state, "", window.location.pathname + cleaned + window.location.hash);
+  }, [search]);
+}
+
+export default function App() {
+  useTrackingParamsCleanup();
+  return <Outlet />;
+}
+
+export function ErrorBoundary() {
+  return (
+    <DefaultLayout>
+      <ErrorPage />
+    </DefaultLayout>
+  );
+}

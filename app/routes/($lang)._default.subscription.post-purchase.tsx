@@ -1,0 +1,21 @@
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import { useLocalePath } from "../ui/locale";
+import type { PageHandle } from "../ui/seo";
+
+export const handle: PageHandle = { title: "titles.postPurchase" };
+
+export default function PostPurchasePage() {
+  const { t } = useTranslation("pages");
+  const to = useLocalePath();
+  return (
+    <section className="narrow">
+      <h1>{t("common:titles.postPurchase")}</h1>
+      <p className="lead">{t("postPurchase.intro")}</p>
+      <p>{t("postPurchase.body")}</p>
+      <p>
+        <Link className="button" to={to("/account/home")}>{t("postPurchase.continue")}</Link>
+      </p>
+    </section>
+  );
+}

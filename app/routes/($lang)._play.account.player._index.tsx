@@ -1,0 +1,20 @@
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import { useLocalePath } from "../ui/locale";
+import type { PageHandle } from "../ui/seo";
+
+export const handle: PageHandle = { title: "titles.player" };
+
+export default function PlayerPage() {
+  const { t } = useTranslation("pages");
+  const to = useLocalePath();
+  return (
+    <section className="play">
+      <h1>{t("common:titles.player")}</h1>
+      <p className="lead">{t("account.playerIntro")}</p>
+      <p>
+        <Link className="button" to={to("/account/player/player-soon")}>{t("account.playerSoonLink")}</Link>
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,19 @@
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import { useLocalePath } from "../ui/locale";
+
+// No title of its own: the page is titled after its last path segment ("Player Soon").
+export default function PlayerSoonPage() {
+  const { t } = useTranslation("pages");
+  const to = useLocalePath();
+  return (
+    <section className="play">
+      <p className="eyebrow">{t("common:titles.player")}</p>
+      <h1>{t("account.playerSoon")}</h1>
+      <p className="lead">{t("account.playerSoonBody")}</p>
+      <p>
+        <Link className="button" to={to("/crowdfunding-campaign")}>{t("common:titles.crowdfunding")}</Link>
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,27 @@
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import { useLocalePath } from "../ui/locale";
+import type { PageHandle } from "../ui/seo";
+
+export const handle: PageHandle = { title: "titles.accountExplore" };
+
+export default function AccountExplorePage() {
+  const { t } = useTranslation("pages");
+  const to = useLocalePath();
+  return (
+    <section>
+      <h1>{t("common:titles.accountExplore")}</h1>
+      <p className="lead">{t("account.exploreIntro")}</p>
+      <ul className="cards">
+        <li className="card">
+          <h2><Link to={to("/account/explore/member")}>{t("common:titles.member")}</Link></h2>
+          <p>{t("account.memberIntro")}</p>
+        </li>
+        <li className="card">
+          <h2><Link to={to("/account/explore/public")}>{t("common:titles.public")}</Link></h2>
+          <p>{t("account.publicIntro")}</p>
+        </li>
+      </ul>
+    </section>
+  );
+}

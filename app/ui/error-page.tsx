@@ -1,0 +1,46 @@
+import { useTranslation } from "react-i18next";
+import { isRouteErrorResponse, Link, useLocation, useRouteError } from "react-router";
+import { isErrorPayload } from "../http/errors";
+import { splitLocale } from "../i18n/locales";
+import { useLocalePath } from "./locale";
+import { ErrorTitle } from "./seo";
+
+/** Status and translated message of whatever a route threw. */
+export function useErrorDescription(): { status: number; message: string; detail?: string } {
+  const error = useRouteError();
+  const { t } = useTranslation();
+  const location = useLocation();
+  if (isRouteErrorResponse(error) && error.status === 404) {
+    const payload = isErrorPayload(error.data) ? error.data : { kind: "not-found" as const, path: location.pathname };
+    const key = payload.kind === "invalid-param" ? "errors.invalidParam" : "errors.notFound";
+    return { status: 404, message: t(key, { path: payload.path }) };
+  }
+  if (isRouteErrorResponse(error) && error.status < 500) {
+    return { status: error.status, message: error.statusText || t("errors.internal") };
+  }
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  const detail = import.meta.env.DEV && error instanceof Error ? error.stack : undefined;
+  return { status, message: t("errors.internal"), detail };
+}
+
+/** The error page: a not-found variant for 404, a general one otherwise. Rendered inside the layout. */
+export function ErrorPage() {
+  const { t } = useTranslation();
+  const to = useLocalePath();
+  const { status, message, detail } = useErrorDescription();
+  const notFound = status === 404;
+  const { path } = splitLocale(useLocation().pathname);
+  return (
+    <section className="error-page" data-status={status} data-path={path}>
+      <ErrorTitle status={status} message={notFound ? t("errors.notFoundTitle") : t("errors.internal")} />
+      <p className="eyebrow">{t("errors.status", { status })}</p>
+      <h1>{message}</h1>
+      <p>{notFound ? t("errors.notFoundHint") : t("errors.internalHint")}</p>
+      <ul className="error-links">
+        <li><Link to={to("/")}>{t("errors.backHome")}</Link></li>
+        <li><Link to={to("/explore")}>{t("errors.explore")}</Link></li>
+      </ul>
+      {detail ? <pre className="error-detail">{detail}</pre> : null}
+    </section>
+  );
+}

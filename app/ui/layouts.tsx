@@ -1,0 +1,112 @@
+import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { Link, NavLink, useRouteLoaderData } from "react-router";
+import { LanguageSwitch } from "./language-switch";
+import { useLocalePath } from "./locale";
+
+function SkipLink() {
+  const { t } = useTranslation();
+  return (
+    <a className="skip-link" href="#main">
+      {t("nav.skipToContent")}
+    </a>
+  );
+}
+
+function Brand() {
+  const to = useLocalePath();
+  return (
+    <Link to={to("/")} className="brand">
+      Polyglot
+    </Link>
+  );
+}
+
+function Footer() {
+  const { t } = useTranslation();
+  const to = useLocalePath();
+  const year = useRouteLoaderData<{ year: number }>("root")?.year ?? 2026;
+  return (
+    <footer className="site-footer">
+      <nav aria-label={t("footer.company")}>
+        <ul>
+          <li><Link to={to("/company/privacy")}>{t("footer.privacy")}</Link></li>
+          <li><Link to={to("/company/terms-of-use")}>{t("footer.termsOfUse")}</Link></li>
+          <li><Link to={to("/crowdfunding-campaign")}>{t("footer.crowdfunding")}</Link></li>
+        </ul>
+      </nav>
+      <p>{t("footer.madeFor")}</p>
+      <p>{t("footer.copyright", { year })}</p>
+    </footer>
+  );
+}
+
+/** Header with navigation, language switch and sign-in link; footer with the company pages. */
+export function DefaultLayout({ children }: { children: ReactNode }) {
+  const { t } = useTranslation();
+  const to = useLocalePath();
+  return (
+    <div className="layout layout-default">
+      <SkipLink />
+      <header className="site-header">
+        <Brand />
+        <nav aria-label={t("nav.main")}>
+          <ul>
+            <li><NavLink to={to("/explore")}>{t("nav.explore")}</NavLink></li>
+            <li><NavLink to={to("/subscription")}>{t("nav.subscription")}</NavLink></li>
+            <li><NavLink to={to("/crowdfunding-campaign")}>{t("nav.crowdfunding")}</NavLink></li>
+          </ul>
+        </nav>
+        <div className="header-actions">
+          <LanguageSwitch />
+          <Link to={to("/form")} className="button">{t("nav.signIn")}</Link>
+        </div>
+      </header>
+      <main id="main" tabIndex={-1}>{children}</main>
+      <Footer />
+    </div>
+  );
+}
+
+/** The member area: the default header plus the account navigation. */
+export function AccountLayout({ children }: { children: ReactNode }) {
+  const { t } = useTranslation();
+  const to = useLocalePath();
+  return (
+    <div className="layout layout-account">
+      <SkipLink />
+      <header className="site-header">
+        <Brand />
+        <nav aria-label={t("nav.account")}>
+          <ul>
+            <li><NavLink to={to("/account/home")}>{t("nav.accountHome")}</NavLink></li>
+            <li><NavLink to={to("/account/explore/member")}>{t("nav.member")}</NavLink></li>
+            <li><NavLink to={to("/account/explore/public")}>{t("nav.public")}</NavLink></li>
+            <li><NavLink to={to("/account/player")}>{t("nav.player")}</NavLink></li>
+          </ul>
+        </nav>
+        <div className="header-actions">
+          <LanguageSwitch />
+        </div>
+      </header>
+      <main id="main" tabIndex={-1}>{children}</main>
+      <Footer />
+    </div>
+  );
+}
+
+/** Minimal and full width, for focused activities. */
+export function PlayLayout({ children }: { children: ReactNode }) {
+  const { t } = useTranslation();
+  const to = useLocalePath();
+  return (
+    <div className="layout layout-play">
+      <SkipLink />
+      <header className="play-header">
+        <Brand />
+        <Link to={to("/account/home")}>{t("nav.backToAccount")}</Link>
+      </header>
+      <main id="main" tabIndex={-1}>{children}</main>
+    </div>
+  );
+}

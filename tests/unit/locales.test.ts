@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+import { matchAcceptLanguage } from "../../app/i18n/accept-language";
+import { LOCALES, localeDirection, localePath, splitLocale } from "../../app/i18n/locales";
+
+describe("locale prefixes", () => {
+  it("leave English unprefixed and prefix the others", () => {
+    expect(localePath("en", "/explore")).toBe("/explore");
+    expect(localePath("de", "/explore")).toBe("/de/explore");
+    expect(localePath("uk", "/")).toBe("/uk");
+  });
+  it("split a URL into locale and path", () => {
+    expect(splitLocale("/de/explore")).toEqual({ locale: "de", path: "/explore" });
+    expect(splitLocale("/zh")).toEqual({ locale: "zh", path: "/" });
+    expect(splitLocale("/explore")).toEqual({ locale: "en", path: "/explore" });
+    expect(splitLocale("/xx/explore")).toEqual({ locale: "en", path: "/xx/explore" });
+  });
+  it("are all left to right", () => {
+    for (const locale of LOCALES) expect(localeDirection(locale)).toBe("ltr");
+    expect(localeDirection("ar")).toBe("rtl");
+  });
+});
+
+describe("Accept-Language", () => {
+  it("picks the best supported match by quality", () => {
+    expect(matchAcceptLanguage("fr-CH, fr;q=0.9, en;q=0.8", LOCALES)).toBe("fr");
+    expect(matchAcceptLanguage("ja, uk;q=0.5, de;q=0.7", LOCALES)).toBe("de");
+    expect(matchAcceptLanguage("zh-CN,zh;q=0.9", LOCALES)).toBe("zh");
+  });
+  it("gives null when nothing matches", () => {
+    expect(matchAcceptLanguage("ja, ko;q=0.5", LOCALES)).toBeNull();
+    expect(matchAcceptLanguage(null, LOCALES)).toBeNull();
+    expect(matchAcceptLanguage("de;q=0", LOCALES)).toBeNull();
+  });
+});
