@@ -24,7 +24,9 @@ const build = await import(serverBuildPath).catch((error: unknown) => {
 });
 type AppEntry = {
   env: { PORT: number; HOST: string; APP_URL: string; TRUST_PROXY: boolean; secureCookies: boolean; analyticsHosts: string[] };
+  start: () => Promise<unknown>;
   checkHealth: () => Promise<void>;
+  createLoadContext: (clientIp: string | null) => unknown;
   shutdown: () => Promise<void>;
   contentSecurityPolicy: (nonce: string | null, extraConnect?: string[]) => string;
   log: Record<"debug" | "info" | "warn" | "error", (message: string, fields?: Record<string, unknown>) => void>;
@@ -63,7 +65,8 @@ app.use((req, res, next) => {
   const started = process.hrtime.bigint();
   res.on("finish", () => {
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    const fields = { method: req.method, path: req.originalUrl, status: res.statusCode, ms: Math.round(ms * 10) / 10, ip: req.ip };
+    // The path only: query strings can carry sign-in tokens and search terms.
+    const fields = { method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10, ip: req.ip };
     if (req.path === "/healthz") log.debug("request", fields);
     else log.info("request", fields);
   });
@@ -110,7 +113,14 @@ app.use((req, res, next) => {
 });
 
 app.use(express.static(CLIENT_DIR, { maxAge: "1h", index: false, redirect: false }));
-app.all("/{*splat}", createRequestHandler({ build }));
+app.all("/{*splat}", createRequestHandler({ build, getLoadContext: (req) => entry.createLoadContext(req.ip ?? null) as never }));
+
+// The database is opened and migrated right away (/healthz answers 503 until it is); a locked or unreachable one
+// stops the process.
+entry.start().catch((error: unknown) => {
+  log.error("cannot start", { error: error instanceof Error ? error.message : String(error) });
+  process.exit(1);
+});
 
 const server: Server = app.listen(env.PORT, env.HOST, () => {
   log.info("listening", { url: `http://${env.HOST}:${env.PORT}`, appUrl: env.APP_URL, prerendered: prerendered.size });

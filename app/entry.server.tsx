@@ -11,6 +11,7 @@ import { log } from "./http/log.server";
 import { getInstance } from "./i18n/i18n.server";
 
 export { checkHealth, shutdown } from "./http/lifecycle.server";
+export { getDatabase as start } from "./db/db.server";
 export { env };
 
 export const streamTimeout = 5_000;
@@ -88,3 +89,4 @@ export const handleError: HandleErrorFunction = (error, { request }) => {
 
 export { contentSecurityPolicy } from "./http/csp";
 export { log } from "./http/log.server";
+export { createLoadContext } from "./http/client-ip.server";

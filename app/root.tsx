@@ -1,7 +1,14 @@
 import { useEffect } from "react";
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation, type MiddlewareFunction } from "react-router";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation, useRouteLoaderData, type MiddlewareFunction } from "react-router";
 import type { Route } from "./+types/root";
+import { HoneypotProvider } from "remix-utils/honeypot/react";
+import { browserAnalytics } from "./analytics/analytics.server";
+import { PageViews } from "./analytics/page-views";
+import { guardMiddleware } from "./auth/guard.server";
+import { honeypot } from "./auth/honeypot.server";
+import { sessionMiddleware, userContext } from "./auth/session.server";
 import { env } from "./config/env.server";
+import { originCheckMiddleware } from "./http/origin-check.server";
 import { useNonce } from "./http/csp";
 import { routeRulesMiddleware } from "./http/route-rules.server";
 import { withoutTrackingParams } from "./http/seo";
@@ -12,10 +19,20 @@ import { rootRedirectMiddleware } from "./i18n/root-redirect.server";
 import { ErrorPage } from "./ui/error-page";
 import { DefaultLayout } from "./ui/layouts";
 import { LanguageLinks } from "./ui/seo";
+import { toastContext, toastMiddleware } from "./toasts/toast.server";
+import { Toaster } from "./toasts/toaster";
 import stylesheet from "./styles.css?url";
 
 // The i18n middleware runs first: everything after it, error pages included, can speak the visitor's language.
-export const middleware = [i18nextMiddleware, rootRedirectMiddleware, routeRulesMiddleware];
+export const middleware = [
+  i18nextMiddleware,
+  originCheckMiddleware,
+  rootRedirectMiddleware,
+  routeRulesMiddleware,
+  toastMiddleware,
+  sessionMiddleware,
+  guardMiddleware(),
+];
 
 /** In the browser, the next page's translations are loaded before it renders. */
 const switchLanguage: MiddlewareFunction = async ({ request }, next) => {
@@ -32,11 +49,24 @@ export const links: Route.LinksFunction = () => [
 ];
 
 export async function loader({ context }: Route.LoaderArgs) {
-  return { locale: getLocale(context), origin: env.APP_URL, year: new Date().getFullYear() };
+  const user = context.get(userContext);
+  return {
+    locale: getLocale(context),
+    origin: env.APP_URL,
+    year: new Date().getFullYear(),
+    user: user ? { email: user.email } : null,
+    toasts: context.get(toastContext),
+    honeypot: await honeypot.getInputProps(),
+    analytics: browserAnalytics(),
+    webAnalyticsSrc: env.analyticsEnabled ? (env.WEB_ANALYTICS_SRC ?? null) : null,
+  };
 }
+
+export type RootData = Awaited<ReturnType<typeof loader>>;
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
+  const root = useRouteLoaderData<RootData>("root");
   const { locale } = splitLocale(useLocation().pathname);
   return (
     <html lang={locale} dir={localeDirection(locale)}>
@@ -52,6 +82,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         {children}
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
+        {root?.webAnalyticsSrc ? <script async src={root.webAnalyticsSrc} nonce={nonce} /> : null}
       </body>
     </html>
   );
@@ -67,9 +98,15 @@ function useTrackingParamsCleanup() {
   }, [search]);
 }
 
-export default function App() {
+export default function App({ loaderData }: Route.ComponentProps) {
   useTrackingParamsCleanup();
-  return <Outlet />;
+  return (
+    <HoneypotProvider {...loaderData.honeypot}>
+      <Outlet />
+      <Toaster toasts={loaderData.toasts} />
+      <PageViews config={loaderData.analytics} />
+    </HoneypotProvider>
+  );
 }
 
 export function ErrorBoundary() {

@@ -36,3 +36,9 @@ export async function preferredLocale(request: Request): Promise<Locale> {
   if (isLocale(fromCookie)) return fromCookie;
   return matchAcceptLanguage(request.headers.get("Accept-Language"), LOCALES) ?? DEFAULT_LOCALE;
 }
+
+/** The interface locale of a request, as decided by the i18n middleware. */
+export function requestLocale(context: Parameters<typeof getLocale>[0]): Locale {
+  const locale = getLocale(context);
+  return isLocale(locale) ? locale : DEFAULT_LOCALE;
+}

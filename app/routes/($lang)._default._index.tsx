@@ -1,8 +1,7 @@
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router";
 import type { Route } from "./+types/($lang)._default._index";
 import { getInstance } from "../i18n/i18n.server";
-import { useLocalePath } from "../ui/locale";
+import { SignInForm } from "../auth/sign-in-form";
 import type { PageHandle } from "../ui/seo";
 
 export const handle: PageHandle = { title: "titles.home" };
@@ -15,7 +14,6 @@ export function loader({ context }: Route.LoaderArgs) {
 
 export default function Home({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("pages");
-  const to = useLocalePath();
   return (
     <>
       <meta name="description" content={loaderData.description} />
@@ -23,12 +21,9 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         <h1>{t("common:titles.home")}</h1>
         <p className="tagline">{t("common:tagline")}</p>
         <p className="lead">{t("home.lead")}</p>
-        <p>
-          <Link to={to("/form")} className="button button-large">
-            {t("home.cta")}
-          </Link>
-        </p>
+        <h2 className="cta-title">{t("home.cta")}</h2>
         <p className="hint">{t("home.ctaHint")}</p>
+        <SignInForm id="home-email" />
       </section>
       <section aria-labelledby="features-title">
         <h2 id="features-title">{t("home.featuresTitle")}</h2>

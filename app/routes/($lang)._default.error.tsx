@@ -1,19 +1,27 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
+import type { Route } from "./+types/($lang)._default.error";
 import { useLocalePath } from "../ui/locale";
 import type { PageHandle } from "../ui/seo";
 
 export const handle: PageHandle = { title: "titles.error" };
 
-/** Where a sign-in that cannot finish ends up, with a way to start again. */
-export default function SignInErrorPage() {
+const REASONS = ["expired", "used", "invalid"] as const;
+
+export function loader({ request }: Route.LoaderArgs) {
+  const reason = new URL(request.url).searchParams.get("reason");
+  return { reason: REASONS.find((known) => known === reason) ?? null };
+}
+
+/** Where a sign-in that cannot finish ends up: what went wrong, and a way to request a new link. */
+export default function SignInErrorPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("pages");
   const to = useLocalePath();
   return (
     <section className="narrow">
       <h1>{t("common:titles.error")}</h1>
       <p>{t("error.intro")}</p>
-      <p>{t("error.generic")}</p>
+      <p className="error-reason">{loaderData.reason ? t(`common:signInError.${loaderData.reason}`) : t("error.generic")}</p>
       <p>
         <Link to={to("/form")} className="button">{t("error.retry")}</Link>
       </p>

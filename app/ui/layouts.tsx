@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { Link, NavLink, useRouteLoaderData } from "react-router";
+import { Form, Link, NavLink, useRouteLoaderData } from "react-router";
+import type { RootData } from "../root";
 import { LanguageSwitch } from "./language-switch";
 import { useLocalePath } from "./locale";
 
@@ -22,10 +23,34 @@ function Brand() {
   );
 }
 
+function SignOutButton() {
+  const { t } = useTranslation();
+  const to = useLocalePath();
+  return (
+    <Form method="post" action={to("/logout")}>
+      <button type="submit" className="button button-secondary">{t("nav.signOut")}</button>
+    </Form>
+  );
+}
+
+/** Sign-in link for visitors; account link and sign-out for a signed-in learner. */
+function AccountActions() {
+  const { t } = useTranslation();
+  const to = useLocalePath();
+  const user = useRouteLoaderData<RootData>("root")?.user;
+  if (!user) return <Link to={to("/form")} className="button">{t("nav.signIn")}</Link>;
+  return (
+    <>
+      <Link to={to("/account/home")} className="button">{t("nav.myAccount")}</Link>
+      <SignOutButton />
+    </>
+  );
+}
+
 function Footer() {
   const { t } = useTranslation();
   const to = useLocalePath();
-  const year = useRouteLoaderData<{ year: number }>("root")?.year ?? 2026;
+  const year = useRouteLoaderData<RootData>("root")?.year ?? 2026;
   return (
     <footer className="site-footer">
       <nav aria-label={t("footer.company")}>
@@ -59,7 +84,7 @@ export function DefaultLayout({ children }: { children: ReactNode }) {
         </nav>
         <div className="header-actions">
           <LanguageSwitch />
-          <Link to={to("/form")} className="button">{t("nav.signIn")}</Link>
+          <AccountActions />
         </div>
       </header>
       <main id="main" tabIndex={-1}>{children}</main>
@@ -87,6 +112,7 @@ export function AccountLayout({ children }: { children: ReactNode }) {
         </nav>
         <div className="header-actions">
           <LanguageSwitch />
+          <SignOutButton />
         </div>
       </header>
       <main id="main" tabIndex={-1}>{children}</main>

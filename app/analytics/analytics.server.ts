@@ -1,0 +1,44 @@
+import { PostHog } from "posthog-node";
+import { env } from "../config/env.server";
+import { log } from "../http/log.server";
+import { onShutdown } from "../http/lifecycle.server";
+import { retry } from "../http/retry";
+import type { User } from "../auth/session.server";
+import { isRegistration } from "../auth/users.server";
+
+let client: PostHog | null = null;
+function posthog(): PostHog | null {
+  if (!env.analyticsEnabled || !env.POSTHOG_KEY) return null;
+  if (!client) {
+    client = new PostHog(env.POSTHOG_KEY, { host: env.POSTHOG_HOST, flushAt: 1, flushInterval: 0 });
+    const current = client;
+    onShutdown(() => current.shutdown());
+  }
+  return client;
+}
+
+/**
+ * After a successful sign-in: `registration_completed` for an account created today, `login_completed` otherwise.
+ * Only in production with POSTHOG_KEY; a failure is logged and never breaks the sign-in.
+ */
+export async function trackSignIn(user: User, now = new Date()): Promise<void> {
+  const ph = posthog();
+  if (!ph) return;
+  const event = isRegistration(user, now) ? "registration_completed" : "login_completed";
+  const properties = { email: user.email, created_at: user.createdAt.toISOString() };
+  try {
+    await retry(async () => {
+      ph.identify({ distinctId: user.id, properties });
+      ph.capture({ distinctId: user.id, event, properties: { $set: properties } });
+      await ph.flush();
+    });
+  } catch (error) {
+    log.warn("analytics event not sent", { event, error });
+  }
+}
+
+/** What the browser needs to report page views; null outside production. */
+export function browserAnalytics(): { key: string; host: string } | null {
+  if (!env.analyticsEnabled || !env.POSTHOG_KEY) return null;
+  return { key: env.POSTHOG_KEY, host: env.POSTHOG_HOST ?? "https://eu.i.posthog.com" };
+}

@@ -1,0 +1,52 @@
+import type { TFunction } from "i18next";
+import { createTransport, type Transporter } from "nodemailer";
+import { env } from "../config/env.server";
+import { log } from "../http/log.server";
+import { retry } from "../http/retry";
+
+let transport: Transporter | null = null;
+function getTransport(): Transporter | null {
+  if (!env.SMTP_URL) return null;
+  transport ??= createTransport(env.SMTP_URL);
+  return transport;
+}
+
+if (env.authProvider === "local" && !env.SMTP_URL) {
+  log.warn("SMTP_URL is not set: sign-in links are written to this log instead of being e-mailed");
+}
+
+const CONNECTION_ERRORS = new Set(["ECONNECTION", "ETIMEDOUT", "ESOCKET", "EDNS", "ECONNRESET", "ECONNREFUSED"]);
+
+/** Repeat only what cannot have delivered a message: connection failures and temporary (4xx) refusals. */
+function isRetryable(error: unknown): boolean {
+  const { code, responseCode } = (error ?? {}) as { code?: string; responseCode?: number };
+  if (typeof responseCode === "number") return responseCode >= 400 && responseCode < 500;
+  return typeof code === "string" && CONNECTION_ERRORS.has(code);
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** The sign-in message, in the language of the request that asked for it, as plain text and HTML. */
+export function signInMessage(t: TFunction, link: string) {
+  const subject = t("mail.subject");
+  const lines = [t("mail.greeting"), "", t("mail.body"), "", link, "", t("mail.expiry"), t("mail.ignore")];
+  const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;line-height:1.5;color:#1a1d24">
+<p>${escapeHtml(t("mail.greeting"))}</p><p>${escapeHtml(t("mail.body"))}</p>
+<p><a href="${escapeHtml(link)}" style="display:inline-block;background:#1d4ed8;color:#fff;padding:10px 18px;border-radius:8px;text-decoration:none">${escapeHtml(t("mail.button"))}</a></p>
+<p style="color:#4a5160;font-size:14px">${escapeHtml(t("mail.expiry"))} ${escapeHtml(t("mail.ignore"))}</p>
+<p style="color:#4a5160;font-size:12px;word-break:break-all">${escapeHtml(link)}</p></body></html>`;
+  return { subject, text: lines.join("\n"), html };
+}
+
+export async function sendSignInMail(to: string, t: TFunction, link: string, language: string): Promise<void> {
+  const message = signInMessage(t, link);
+  const smtp = getTransport();
+  if (!smtp) {
+    log.warn("sign-in link (no SMTP_URL configured)", { to, link });
+    return;
+  }
+  await retry(
+    () => smtp.sendMail({ from: env.MAIL_FROM ?? "Polyglot <no-reply@localhost>", to, ...message, headers: { "Content-Language": language } }),
+    { retryable: isRetryable },
+  );
+}

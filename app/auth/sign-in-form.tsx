@@ -1,0 +1,24 @@
+import { useTranslation } from "react-i18next";
+import { Form, useNavigation } from "react-router";
+import { HoneypotInputs } from "remix-utils/honeypot/react";
+import { useLocalePath } from "../ui/locale";
+
+/** The e-mail form; on /form and as the call to action on the home page, it posts to the /form action. */
+export function SignInForm({ id = "email" }: { id?: string }) {
+  const { t } = useTranslation("pages");
+  const to = useLocalePath();
+  const action = to("/form");
+  const navigation = useNavigation();
+  const pending = navigation.state !== "idle" && navigation.formAction === action;
+  return (
+    <Form method="post" action={action} className="stack sign-in-form" aria-busy={pending}>
+      <HoneypotInputs label={t("form.honeypot")} className="honeypot" />
+      <label htmlFor={id}>{t("form.emailLabel")}</label>
+      <input id={id} name="email" type="email" autoComplete="email" inputMode="email" required aria-describedby={`${id}-hint`} />
+      <p id={`${id}-hint`} className="hint">{t("form.emailHint")}</p>
+      <button type="submit" className="button" disabled={pending}>
+        {pending ? t("form.sending") : t("form.submit")}
+      </button>
+    </Form>
+  );
+}

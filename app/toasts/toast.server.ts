@@ -1,0 +1,51 @@
+import { randomUUID } from "node:crypto";
+import { createContext, redirect, type MiddlewareFunction } from "react-router";
+import { readCookie, signedCookie } from "../http/cookies.server";
+import { safeTarget } from "../http/navigation";
+import { MAX_TOASTS, type Toast, type ToastType } from "./toast";
+
+const toastCookie = signedCookie("toast", { maxAge: 60 });
+
+/** The toasts waiting for this request, read once by the toast middleware. */
+export const toastContext = createContext<Toast[]>([]);
+
+function isToast(value: unknown): value is Toast {
+  const toast = value as Toast;
+  return typeof toast?.id === "string" && typeof toast.title === "string" && typeof toast.description === "string";
+}
+
+async function pendingToasts(request: Request): Promise<Toast[]> {
+  const value = await readCookie<unknown>(toastCookie, request);
+  return Array.isArray(value) ? value.filter(isToast) : [];
+}
+
+/** A Set-Cookie header that queues one more toast (already translated) for the next page. */
+export async function toastHeader(request: Request, toast: { type: ToastType; title: string; description: string }): Promise<string> {
+  const queued = [...(await pendingToasts(request)), { id: randomUUID(), ...toast }].slice(-MAX_TOASTS);
+  return toastCookie.serialize(queued);
+}
+
+/** Redirect (through the safe-navigation gate) and show a toast on the page it leads to. */
+export async function redirectWithToast(
+  request: Request,
+  to: string,
+  toast: { type: ToastType; title: string; description: string },
+  init: { headers?: HeadersInit } = {},
+): Promise<Response> {
+  const headers = new Headers(init.headers);
+  headers.append("Set-Cookie", await toastHeader(request, toast));
+  return redirect(safeTarget(to) ?? "/", { headers });
+}
+
+/** Hands the queued toasts to the page and clears the cookie, unless the response queues new ones. */
+export const toastMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
+  const toasts = await pendingToasts(request);
+  context.set(toastContext, toasts);
+  const response = await next();
+  const isRedirect = response.status >= 300 && response.status < 400;
+  const queuesToast = response.headers.getSetCookie().some((cookie) => cookie.startsWith("toast="));
+  if (toasts.length > 0 && !isRedirect && !queuesToast) {
+    response.headers.append("Set-Cookie", await toastCookie.serialize([], { maxAge: 0 }));
+  }
+  return response;
+};
