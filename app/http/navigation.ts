@@ -28,7 +28,8 @@ export function safeTarget(to: unknown, options: SafeTargetOptions = {}): string
 
   if (target.startsWith("/") && !target.startsWith("//") && !decoded.startsWith("//")) {
     const url = new URL(target, INTERNAL_BASE);
-    if (url.origin !== INTERNAL_BASE) return null;
+    // Dot segments can collapse into a protocol-relative path: `/.//evil` normalises to `//evil`.
+    if (url.origin !== INTERNAL_BASE || url.pathname.startsWith("//")) return null;
     return url.pathname + url.search + url.hash;
   }
 
@@ -39,7 +40,7 @@ export function safeTarget(to: unknown, options: SafeTargetOptions = {}): string
     return null;
   }
   if (!ALLOWED_PROTOCOLS.has(url.protocol)) return null;
-  if (options.origin && url.origin === new URL(options.origin).origin) return url.pathname + url.search + url.hash;
+  if (options.origin && url.origin === new URL(options.origin).origin) return safeTarget(url.pathname + url.search + url.hash);
   return options.external ? url.href : null;
 }
 

@@ -39,6 +39,8 @@ describe("safeTarget: the one gate every redirect goes through", () => {
     "   ",
     "%",
     "//%65vil.example",
+    "/.//evil.example",
+    "/a/..//evil.example",
   ];
   it.each(refused)("refuses %j", (target) => {
     expect(safeTarget(target)).toBeNull();

@@ -1,0 +1,77 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createRequestHandler } from "react-router";
+
+/** A regular browser: headless and command-line clients count as bots, which the app treats differently. */
+export const BROWSER_UA = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0 Safari/537.36";
+export const APP_URL = "http://localhost:3999";
+
+type Entry = {
+  start: () => Promise<TestDatabase>;
+  createLoadContext: (ip: string | null) => unknown;
+  shutdown: () => Promise<void>;
+};
+export type TestDatabase = { execute: (query: unknown) => Promise<{ rows: Record<string, unknown>[] }> };
+
+/**
+ * The production build loaded in this test process with its own configuration, answering real Requests through the
+ * whole middleware chain, as server.ts does. `npm run build` must have run (the test script does it first).
+ */
+export async function startApp(env: Record<string, string | undefined> = {}) {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "polyglot-it-"));
+  Object.assign(process.env, { APP_URL, DATA_DIR: dataDir, SESSION_SECRET: "integration-secret-0123456789", APP_STAGE: "test", LOG_LEVEL: "error", ...env });
+  const buildPath = path.resolve(import.meta.dirname, "../../build/server/index.js");
+  const build = await import(buildPath);
+  const entry = build.entry.module as Entry;
+  const handler = createRequestHandler(build, "production");
+  const db = await entry.start();
+
+  /** A cookie jar per simulated browser. */
+  function browser(ip = `198.51.100.${Math.floor(Math.random() * 250) + 1}`) {
+    const jar = new Map<string, string>();
+    const cookieHeader = () => [...jar].map(([name, value]) => `${name}=${value}`).join("; ");
+    async function request(pathname: string, init: RequestInit & { form?: Record<string, string> } = {}) {
+      const headers = new Headers(init.headers);
+      headers.set("User-Agent", headers.get("User-Agent") ?? BROWSER_UA);
+      if (jar.size) headers.set("Cookie", cookieHeader());
+      let body = init.body;
+      if (init.form) {
+        body = new URLSearchParams(init.form);
+        headers.set("Content-Type", "application/x-www-form-urlencoded");
+        if (!headers.has("Origin")) headers.set("Origin", APP_URL);
+      }
+      const response = await handler(new Request(APP_URL + pathname, { ...init, headers, body, redirect: "manual" }), entry.createLoadContext(ip) as never);
+      for (const cookie of response.headers.getSetCookie()) {
+        const [pair = "", ...attributes] = cookie.split(";");
+        const [name = "", ...value] = pair.split("=");
+        const expired = attributes.some((a) => /max-age=0\b/i.test(a.trim()) || /expires=thu, 01 jan 1970/i.test(a.trim()));
+        if (expired) jar.delete(name.trim());
+        else jar.set(name.trim(), value.join("="));
+      }
+      return response;
+    }
+    return {
+      jar,
+      request,
+      /** GETs a page and returns its HTML. */
+      async page(pathname: string) {
+        const response = await request(pathname);
+        return { response, html: await response.text() };
+      },
+      /** Submits the sign-in form as a browser would: the honeypot fields come from the rendered page. */
+      async requestSignIn(email: string, formPath = "/form") {
+        const { html } = await this.page(formPath);
+        const validFrom = html.match(/name="from__confirm" value="([^"]+)"/)?.[1] ?? "";
+        return request(formPath, { method: "POST", form: { email, name__confirm: "", from__confirm: validFrom } });
+      },
+    };
+  }
+
+  return { db, browser, dataDir, stop: () => entry.shutdown() };
+}
+
+/** The toasts rendered on a page: [title, description] pairs. */
+export function toastsIn(html: string): [string, string][] {
+  return [...html.matchAll(/<li class="toast[^"]*"[^>]*><div><strong>([^<]*)<\/strong><p>([^<]*)<\/p>/g)].map((m) => [m[1]!, m[2]!]);
+}
