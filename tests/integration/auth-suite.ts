@@ -9,8 +9,8 @@ const uniqueEmail = (label: string) => `${label}-${Date.now().toString(36)}-${co
 const sha256 = (text: string) => createHash("sha256").update(text).digest("base64url");
 
 /** The sign-in behaviour, run against whichever database `databaseEnv` configures. */
-export function defineAuthSuite(name: string, databaseEnv: () => Promise<Record<string, string>>) {
-  describe(`sign-in on ${name}`, () => {
+export function defineAuthSuite(databaseName: string, databaseEnv: () => Promise<Record<string, string>>) {
+  describe(`sign-in on ${databaseName}`, () => {
     let app: Awaited<ReturnType<typeof startApp>>;
     let mail: Awaited<ReturnType<typeof startMailSink>>;
 
