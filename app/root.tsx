@@ -8,6 +8,7 @@ import { guardMiddleware } from "./auth/guard.server";
 import { honeypot } from "./auth/honeypot.server";
 import { sessionMiddleware, userContext } from "./auth/session.server";
 import { env } from "./config/env.server";
+import { studyLanguageMiddleware } from "./learning/preferences.server";
 import { originCheckMiddleware } from "./http/origin-check.server";
 import { useNonce } from "./http/csp";
 import { routeRulesMiddleware } from "./http/route-rules.server";
@@ -32,6 +33,7 @@ export const middleware = [
   toastMiddleware,
   sessionMiddleware,
   guardMiddleware(),
+  studyLanguageMiddleware,
 ];
 
 /** In the browser, the next page's translations are loaded before it renders. */

@@ -4,6 +4,7 @@ import { createContext } from "react-router";
 import { env } from "../config/env.server";
 import { log } from "../http/log.server";
 import { onHealthCheck, onShutdown } from "../http/lifecycle.server";
+import { loadPublicLists } from "../learning/public-lists.server";
 import { lockDataDir } from "./lock.server";
 import * as schema from "./schema";
 
@@ -20,7 +21,15 @@ async function openPostgres(url: string): Promise<{ db: Database; ping: () => Pr
   const pool = new pg.Pool({ connectionString: url, max: 10, idleTimeoutMillis: 30_000 });
   pool.on("error", (error) => log.error("database connection error", { error }));
   const db = drizzle(pool, { schema });
-  await migrate(db, { migrationsFolder: MIGRATIONS_DIR });
+  // Instances starting together would race on the migrations: one at a time, on one connection holding a lock.
+  const client = await pool.connect();
+  try {
+    await client.query("select pg_advisory_lock(727001)");
+    await migrate(drizzle(client, { schema }), { migrationsFolder: MIGRATIONS_DIR });
+  } finally {
+    await client.query("select pg_advisory_unlock(727001)").catch(() => {});
+    client.release();
+  }
   return { db: db as unknown as Database, ping: async () => void (await pool.query("select 1")), close: () => pool.end() };
 }
 
@@ -54,6 +63,7 @@ function open(): Promise<Handle> {
   globalStore.polyglotDatabase ??= (async () => {
     const started = Date.now();
     const handle = env.DATABASE_URL ? await openPostgres(env.DATABASE_URL) : await openPglite(env.DATA_DIR);
+    await loadPublicLists(handle.db);
     log.info("database ready", { kind: env.DATABASE_URL ? "postgresql" : "pglite", ms: Date.now() - started });
     onShutdown(handle.close);
     return handle;

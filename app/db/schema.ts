@@ -1,1 +1,2 @@
 export * from "../auth/auth.schema";
+export * from "../learning/learning.schema";

@@ -3,7 +3,7 @@ import { DEFAULT_LOCALE, LOCALES, localePath, type Locale } from "../i18n/locale
 export const PRODUCT_NAME = "Polyglot";
 
 /** Query parameters that change what a page shows; every other parameter is dropped from canonical URLs. */
-export const CANONICAL_QUERY_WHITELIST = ["level", "page", "pos", "q", "sort", "stage"];
+export const CANONICAL_QUERY_WHITELIST = ["language", "level", "page", "pos", "q", "sort", "stage"];
 
 /** `{page title} - POLYGLOT`; the bare product name when there is no page title. */
 export function pageTitle(title?: string | null): string {

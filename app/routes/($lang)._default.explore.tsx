@@ -1,28 +1,20 @@
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router";
-import { useLocalePath } from "../ui/locale";
+import type { Route } from "./+types/($lang)._default.explore";
+import { publicPageAction, publicPageData } from "../learning/public-page.server";
+import { PublicLists } from "../learning/public-lists";
 import type { PageHandle } from "../ui/seo";
 
 export const handle: PageHandle = { title: "titles.explore" };
 
-const LEVELS = ["beginner", "elementary", "intermediate", "upper_intermediate", "advanced", "expert"] as const;
+export function loader({ request, context }: Route.LoaderArgs) {
+  return publicPageData(request, context);
+}
 
-export default function ExplorePage() {
-  const { t } = useTranslation("pages");
-  const to = useLocalePath();
-  return (
-    <section>
-      <h1>{t("common:titles.explore")}</h1>
-      <p className="lead">{t("explore.intro")}</p>
-      <h2>{t("explore.levelsTitle")}</h2>
-      <ul className="chips">
-        {LEVELS.map((level) => (
-          <li key={level}>{t(`explore.levels.${level}`)}</li>
-        ))}
-      </ul>
-      <p>
-        <Link to={to("/form")}>{t("explore.signInToAdd")}</Link>
-      </p>
-    </section>
-  );
+export function action({ request, context }: Route.ActionArgs) {
+  return publicPageAction(request, context, "/explore");
+}
+
+export default function ExplorePage({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  return <PublicLists data={loaderData} title={t("titles.explore")} />;
 }

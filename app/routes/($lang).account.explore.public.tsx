@@ -1,14 +1,20 @@
 import { useTranslation } from "react-i18next";
+import type { Route } from "./+types/($lang).account.explore.public";
+import { publicPageAction, publicPageData } from "../learning/public-page.server";
+import { PublicLists } from "../learning/public-lists";
 import type { PageHandle } from "../ui/seo";
 
 export const handle: PageHandle = { title: "titles.public" };
 
-export default function PublicExplorePage() {
-  const { t } = useTranslation("pages");
-  return (
-    <section>
-      <h1>{t("common:titles.public")}</h1>
-      <p className="lead">{t("account.publicIntro")}</p>
-    </section>
-  );
+export function loader({ request, context }: Route.LoaderArgs) {
+  return publicPageData(request, context);
+}
+
+export function action({ request, context }: Route.ActionArgs) {
+  return publicPageAction(request, context, "/account/explore/public");
+}
+
+export default function PublicExplorePage({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  return <PublicLists data={loaderData} title={t("titles.public")} />;
 }

@@ -1,22 +1,83 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { useLocalePath } from "../ui/locale";
+import type { Route } from "./+types/($lang).account.home";
+import { getDatabase } from "../db/db.server";
+import { requireLearner } from "../learning/learner.server";
+import { LevelForm, StudyLanguageForm } from "../learning/preference-forms";
+import { studyLanguageName } from "../learning/study-language";
+import { dueCount, recentTerms, stageCounts, stageOf } from "../learning/terms.server";
+import { StageBadge } from "../learning/ui";
+import { STAGES } from "../learning/vocabulary";
+import { useLocale, useLocalePath } from "../ui/locale";
 import type { PageHandle } from "../ui/seo";
 
 export const handle: PageHandle = { title: "titles.accountHome" };
 
-export default function AccountHomePage() {
-  const { t } = useTranslation("pages");
+export async function loader({ context }: Route.LoaderArgs) {
+  const { user, owner } = requireLearner(context);
+  const db = await getDatabase();
+  const now = new Date();
+  const [counts, due, recent] = await Promise.all([stageCounts(db, owner, now), dueCount(db, owner, now), recentTerms(db, owner)]);
+  return {
+    studyLanguage: owner.language,
+    level: user.level,
+    counts,
+    due,
+    recent: recent.map((term) => ({ id: term.id, text: term.text, meaning: term.meaning, stage: stageOf(term, now) })),
+  };
+}
+
+export default function AccountHomePage({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation("learning");
   const to = useLocalePath();
+  const locale = useLocale();
+  const { counts, due, recent, studyLanguage, level } = loaderData;
+  const language = studyLanguageName(studyLanguage, locale);
+  const total = STAGES.reduce((sum, stage) => sum + counts[stage], 0);
   return (
     <section>
       <h1>{t("common:titles.accountHome")}</h1>
-      <p className="lead">{t("account.homeIntro")}</p>
-      <ul className="cards">
-        <li className="card"><Link to={to("/account/explore/member")}>{t("common:nav.member")}</Link></li>
-        <li className="card"><Link to={to("/account/explore/public")}>{t("common:nav.public")}</Link></li>
-        <li className="card"><Link to={to("/account/player")}>{t("common:nav.player")}</Link></li>
+      <p className="lead">{t("studyLanguage.current", { language })}</p>
+
+      <h2>{t("home.reviewTitle")}</h2>
+      <p>{t("due", { count: due })}</p>
+      {due > 0 ? (
+        <p><Link className="button button-large" to={to("/account/review")}>{t("home.startReview")}</Link></p>
+      ) : (
+        <p className="hint">{t("home.nothingDue")}</p>
+      )}
+
+      <h2>{t("home.stagesTitle")}</h2>
+      <ul className="stage-counts">
+        {STAGES.map((stage) => (
+          <li key={stage} data-stage={stage}>
+            <strong>{counts[stage]}</strong>
+            <Link to={to(`/account/explore/member?stage=${stage}`)}>{t(`stages.${stage}`)}</Link>
+          </li>
+        ))}
       </ul>
+      <p>
+        <Link className="button" to={to("/account/terms/new")}>{t("home.addTerm")}</Link>{" "}
+        <Link to={to("/account/explore/member")}>{t("home.allTerms")}</Link> ·{" "}
+        <Link to={to("/account/explore/public")}>{t("home.browsePublic")}</Link>
+      </p>
+
+      <h2>{t("home.recentTitle")}</h2>
+      {total === 0 ? (
+        <p>{t("home.noTerms", { language })}</p>
+      ) : (
+        <ul>
+          {recent.map((term) => (
+            <li key={term.id}>
+              <Link to={to(`/account/terms/${term.id}`)} lang={studyLanguage}>{term.text}</Link> — {term.meaning} <StageBadge stage={term.stage} />
+            </li>
+          ))}
+        </ul>
+      )}
+
+      <h2>{t("home.preferencesTitle")}</h2>
+      <StudyLanguageForm current={studyLanguage} />
+      <LevelForm current={level} />
     </section>
   );
 }

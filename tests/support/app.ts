@@ -75,3 +75,25 @@ export async function startApp(env: Record<string, string | undefined> = {}) {
 export function toastsIn(html: string): [string, string][] {
   return [...html.matchAll(/<li class="toast[^"]*"[^>]*><div><strong>([^<]*)<\/strong><p>([^<]*)<\/p>/g)].map((m) => [m[1]!, m[2]!]);
 }
+
+/** A browser signed in through the real flow: the form, the e-mail from the SMTP sink, the confirm POST. */
+export async function signedInBrowser(
+  app: Awaited<ReturnType<typeof startApp>>,
+  mail: { waitFor: (address: string, after?: number) => Promise<{ text: string }> },
+  email: string,
+) {
+  const browser = app.browser();
+  const started = Date.now();
+  await browser.requestSignIn(email);
+  const message = await mail.waitFor(email, started);
+  const link = new URL(message.text.match(/https?:\/\/\S+\/confirm\?\S+/)![0]);
+  const response = await browser.request(link.pathname, { method: "POST", form: { token: link.searchParams.get("token")! } });
+  if (response.status !== 302) throw new Error(`sign-in failed: ${response.status}`);
+  await browser.page(response.headers.get("Location")!);
+  return browser;
+}
+
+/** Text content of an HTML fragment (tags removed, entities of quotes decoded). */
+export function textOf(html: string): string {
+  return html.replace(/<script[\s\S]*?<\/script>/g, "").replace(/<[^>]+>/g, " ").replace(/&quot;/g, '"').replace(/&#x27;|&#39;/g, "'").replace(/&amp;/g, "&").replace(/\s+/g, " ");
+}

@@ -1,0 +1,11 @@
+import { redirect, type RouterContextProvider } from "react-router";
+import { userContext, type User } from "../auth/session.server";
+import { studyLanguageContext } from "./preferences.server";
+import type { Owner } from "./terms.server";
+
+/** The signed-in learner and the terms they work on (their current study language). The guard ran before. */
+export function requireLearner(context: Readonly<RouterContextProvider>): { user: User; owner: Owner } {
+  const user = context.get(userContext);
+  if (!user) throw redirect("/form");
+  return { user, owner: { userId: user.id, language: context.get(studyLanguageContext) } };
+}

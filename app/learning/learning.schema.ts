@@ -1,0 +1,85 @@
+import { sql } from "drizzle-orm";
+import { doublePrecision, index, integer, pgTable, smallint, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { users } from "../auth/auth.schema";
+
+/** A learner's vocabulary item with its FSRS card. The stage is derived from the card (see stage.ts). */
+export const terms = pgTable(
+  "terms",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    language: text("language").notNull(),
+    text: text("text").notNull(),
+    meaning: text("meaning").notNull().default(""),
+    partOfSpeech: text("part_of_speech").notNull(),
+    notes: text("notes").notNull().default(""),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    // FSRS card
+    due: timestamp("due", { withTimezone: true }).notNull().defaultNow(),
+    stability: doublePrecision("stability").notNull().default(0),
+    difficulty: doublePrecision("difficulty").notNull().default(0),
+    elapsedDays: integer("elapsed_days").notNull().default(0),
+    scheduledDays: integer("scheduled_days").notNull().default(0),
+    learningSteps: integer("learning_steps").notNull().default(0),
+    reps: integer("reps").notNull().default(0),
+    lapses: integer("lapses").notNull().default(0),
+    state: smallint("state").notNull().default(0),
+    lastReview: timestamp("last_review", { withTimezone: true }),
+  },
+  (table) => [
+    // The same text twice in one language is one term, whatever its case.
+    uniqueIndex("terms_user_language_text_idx").on(table.userId, table.language, sql`lower(${table.text})`),
+    index("terms_user_language_created_idx").on(table.userId, table.language, table.createdAt),
+    index("terms_user_language_due_idx").on(table.userId, table.language, table.due),
+  ],
+);
+
+export const termExamples = pgTable(
+  "term_examples",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    termId: uuid("term_id")
+      .notNull()
+      .references(() => terms.id, { onDelete: "cascade" }),
+    sentence: text("sentence").notNull(),
+    translation: text("translation").notNull().default(""),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("term_examples_term_idx").on(table.termId, table.createdAt)],
+);
+
+/** Every grade given, kept so FSRS parameters can later be fitted to the learner. */
+export const reviewLogs = pgTable(
+  "review_logs",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    termId: uuid("term_id")
+      .notNull()
+      .references(() => terms.id, { onDelete: "cascade" }),
+    rating: smallint("rating").notNull(),
+    state: smallint("state").notNull(),
+    reviewedAt: timestamp("reviewed_at", { withTimezone: true }).notNull(),
+    scheduledDays: integer("scheduled_days").notNull(),
+  },
+  (table) => [index("review_logs_term_idx").on(table.termId)],
+);
+
+/** Curated public word lists, loaded from app/learning/public-lists at start. */
+export const publicTerms = pgTable(
+  "public_terms",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    language: text("language").notNull(),
+    level: text("level").notNull(),
+    text: text("text").notNull(),
+    meaning: text("meaning").notNull(),
+    partOfSpeech: text("part_of_speech").notNull(),
+    exampleSentence: text("example_sentence").notNull(),
+    exampleTranslation: text("example_translation").notNull().default(""),
+    position: integer("position").notNull(),
+  },
+  (table) => [uniqueIndex("public_terms_list_text_idx").on(table.language, table.level, table.text), index("public_terms_list_idx").on(table.language, table.level, table.position)],
+);

@@ -1,0 +1,42 @@
+import { eq } from "drizzle-orm";
+import { createContext, type MiddlewareFunction } from "react-router";
+import { userContext } from "../auth/session.server";
+import { getDatabase, type Database } from "../db/db.server";
+import { users } from "../db/schema";
+import { readCookie, signedCookie } from "../http/cookies.server";
+import { DEFAULT_STUDY_LANGUAGE, isStudyLanguage, type Level } from "./vocabulary";
+
+const studyLanguageCookie = signedCookie("studyLanguage", { maxAge: 365 * 24 * 60 * 60 });
+
+/** The language the visitor studies: the learner's saved choice, else the cookie, else English. */
+export const studyLanguageContext = createContext<string>(DEFAULT_STUDY_LANGUAGE);
+
+export function studyLanguageHeader(code: string): Promise<string> {
+  return studyLanguageCookie.serialize(code);
+}
+
+/**
+ * Keeps the cookie and the learner's record in sync: a signed-in learner's saved language wins and is written to the
+ * cookie; a learner with none saved takes the cookie's.
+ */
+export const studyLanguageMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
+  const fromCookie = await readCookie<string>(studyLanguageCookie, request);
+  const cookieCode = isStudyLanguage(fromCookie) ? fromCookie : null;
+  const user = context.get(userContext);
+  const saved = user && isStudyLanguage(user.studyLanguage) ? user.studyLanguage : null;
+  const code = saved ?? cookieCode ?? DEFAULT_STUDY_LANGUAGE;
+  context.set(studyLanguageContext, code);
+  if (user && !saved) await saveStudyLanguage(await getDatabase(), user.id, code);
+  const response = await next();
+  const setsCookie = response.headers.getSetCookie().some((cookie) => cookie.startsWith("studyLanguage="));
+  if (user && cookieCode !== code && !setsCookie) response.headers.append("Set-Cookie", await studyLanguageHeader(code));
+  return response;
+};
+
+export async function saveStudyLanguage(db: Database, userId: string, code: string): Promise<void> {
+  await db.update(users).set({ studyLanguage: code }).where(eq(users.id, userId));
+}
+
+export async function saveLevel(db: Database, userId: string, level: Level): Promise<void> {
+  await db.update(users).set({ level }).where(eq(users.id, userId));
+}

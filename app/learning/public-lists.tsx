@@ -1,0 +1,114 @@
+import { useTranslation } from "react-i18next";
+import { Form, Link, useNavigation } from "react-router";
+import { useLocale, useLocalePath } from "../ui/locale";
+import { studyLanguageName } from "./study-language";
+import type { publicPageData } from "./public-page.server";
+import { LEVELS } from "./vocabulary";
+
+type Data = Awaited<ReturnType<typeof publicPageData>>;
+
+/** Public word lists: choose a language and level (GET form), browse, and add one term or the whole list. */
+export function PublicLists({ data, title }: { data: Data; title: string }) {
+  const { t } = useTranslation("learning");
+  const to = useLocalePath();
+  const locale = useLocale();
+  const navigation = useNavigation();
+  const pending = navigation.state !== "idle";
+  const languages = [...new Set(data.lists.map((list) => list.language))];
+  if (!languages.includes(data.language)) languages.unshift(data.language);
+  const name = (code: string) => studyLanguageName(code, locale);
+  const hidden = (
+    <>
+      <input type="hidden" name="language" value={data.language} />
+      <input type="hidden" name="level" value={data.level} />
+    </>
+  );
+  return (
+    <section>
+      <h1>{title}</h1>
+      <p className="lead">{t("public.intro")}</p>
+      <Form method="get" className="filters">
+        <div>
+          <label htmlFor="public-language">{t("public.languageLabel")}</label>
+          <select id="public-language" name="language" defaultValue={data.language} key={data.language}>
+            {languages.map((code) => <option key={code} value={code}>{name(code)}</option>)}
+          </select>
+        </div>
+        <div>
+          <label htmlFor="public-level">{t("public.levelLabel")}</label>
+          <select id="public-level" name="level" defaultValue={data.level} key={data.level}>
+            {LEVELS.map((level) => <option key={level} value={level}>{t(`levels.${level}`)}</option>)}
+          </select>
+        </div>
+        <button type="submit" className="button">{t("public.show")}</button>
+      </Form>
+      <details>
+        <summary>{t("public.available")}</summary>
+        <ul>
+          {data.lists.map((list) => (
+            <li key={`${list.language}-${list.level}`}>
+              <Link to={`?language=${list.language}&level=${list.level}`}>
+                {t("public.listTitle", { language: name(list.language), level: t(`levels.${list.level}`) })}
+              </Link>{" "}
+              <span className="hint">({t("terms", { count: list.terms })})</span>
+            </li>
+          ))}
+        </ul>
+      </details>
+      <h2>{t("public.listTitle", { language: name(data.language), level: t(`levels.${data.level}`) })}</h2>
+      {data.terms.length === 0 ? (
+        <p>{t("public.noList", { language: name(data.language) })}</p>
+      ) : (
+        <>
+          {data.signedIn ? (
+            <Form method="post" aria-busy={pending}>
+              {hidden}
+              <button type="submit" name="intent" value="addAll" className="button" disabled={pending}>{t("public.addAll")}</button>
+            </Form>
+          ) : (
+            <p><Link to={to("/form")}>{t("public.signInToAdd")}</Link></p>
+          )}
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">{t("member.columns.text")}</th>
+                <th scope="col">{t("member.columns.meaning")}</th>
+                <th scope="col">{t("member.columns.partOfSpeech")}</th>
+                <th scope="col">{t("term.exampleSentence")}</th>
+                {data.signedIn ? <th scope="col"><span className="visually-hidden">{t("public.add")}</span></th> : null}
+              </tr>
+            </thead>
+            <tbody>
+              {data.terms.map((term) => (
+                <tr key={term.id}>
+                  <td lang={data.language}>{term.text}</td>
+                  <td>{term.meaning}</td>
+                  <td>{t(`partsOfSpeech.${term.partOfSpeech}`)}</td>
+                  <td>
+                    <span lang={data.language}>{term.sentence}</span>
+                    {term.translation ? <span className="hint"> — {term.translation}</span> : null}
+                  </td>
+                  {data.signedIn ? (
+                    <td>
+                      {term.owned ? (
+                        <span className="hint">{t("public.owned")}</span>
+                      ) : (
+                        <Form method="post">
+                          {hidden}
+                          <input type="hidden" name="termId" value={term.id} />
+                          <button type="submit" name="intent" value="add" className="button button-small" disabled={pending} aria-label={`${t("public.add")}: ${term.text}`}>
+                            {t("public.add")}
+                          </button>
+                        </Form>
+                      )}
+                    </td>
+                  ) : null}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,57 @@
+import type { RouterContextProvider } from "react-router";
+import { userContext } from "../auth/session.server";
+import { getDatabase } from "../db/db.server";
+import { getInstance, requestLocale } from "../i18n/i18n.server";
+import { localePath } from "../i18n/locales";
+import { redirectWithToast } from "../toasts/toast.server";
+import { studyLanguageContext } from "./preferences.server";
+import { addPublicTerms, publicListTerms, publicLists } from "./public-lists.server";
+import { existingTexts } from "./terms.server";
+import { isLevel, isStudyLanguage, type Level } from "./vocabulary";
+
+/** The list shown: `?language=&level=` (a shareable GET form), else the study language and the learner's level. */
+export async function publicPageData(request: Request, context: Readonly<RouterContextProvider>) {
+  const params = new URL(request.url).searchParams;
+  const user = context.get(userContext);
+  const language = isStudyLanguage(params.get("language")) ? params.get("language")! : context.get(studyLanguageContext);
+  const level: Level = isLevel(params.get("level")) ? (params.get("level") as Level) : isLevel(user?.level) ? (user.level as Level) : "beginner";
+  const db = await getDatabase();
+  const [lists, items] = await Promise.all([publicLists(db), publicListTerms(db, language, level)]);
+  const owned = user ? await existingTexts(db, { userId: user.id, language }, items.map((item) => item.text)) : new Set<string>();
+  return {
+    signedIn: user !== null,
+    language,
+    level,
+    lists,
+    terms: items.map((item) => ({
+      id: item.id,
+      text: item.text,
+      meaning: item.meaning,
+      partOfSpeech: item.partOfSpeech,
+      sentence: item.exampleSentence,
+      translation: item.exampleTranslation,
+      owned: owned.has(item.text.toLowerCase()),
+    })),
+  };
+}
+
+/** Adds one public term or a whole list to the learner's terms; adding twice changes nothing. */
+export async function publicPageAction(request: Request, context: Readonly<RouterContextProvider>, pagePath: string) {
+  const { t } = getInstance(context);
+  const locale = requestLocale(context);
+  const user = context.get(userContext);
+  const form = await request.formData();
+  const language = String(form.get("language") ?? "");
+  const level = String(form.get("level") ?? "");
+  const back = `${localePath(locale, pagePath)}?${new URLSearchParams({ language, level })}`;
+  if (!user) {
+    return redirectWithToast(request, localePath(locale, "/form"), { type: "info", title: t("learning:toasts.signInToAdd.title"), description: t("learning:toasts.signInToAdd.description") });
+  }
+  if (!isStudyLanguage(language) || !isLevel(level)) {
+    return redirectWithToast(request, localePath(locale, pagePath), { type: "error", title: t("learning:errors.invalidAction"), description: t("learning:errors.invalidLevel") });
+  }
+  const db = await getDatabase();
+  const ids = form.get("intent") === "addAll" ? (await publicListTerms(db, language, level)).map((item) => item.id) : [String(form.get("termId") ?? "")].filter((id) => /^[0-9a-f-]{36}$/i.test(id));
+  const added = await addPublicTerms(db, { userId: user.id, language }, ids);
+  return redirectWithToast(request, back, { type: "success", title: t("learning:toasts.listAdded.title"), description: t("learning:toasts.listAdded.description", { count: added }) });
+}

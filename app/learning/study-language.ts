@@ -1,0 +1,20 @@
+import { LOCALES } from "../i18n/locales";
+
+/**
+ * The name of a study language in the interface language (Intl.DisplayNames). An interface locale outside the
+ * supported seven shows the raw code (and warns); an empty code shows nothing.
+ */
+export function studyLanguageName(code: string, interfaceLocale: string, warn: (message: string) => void = console.warn): string {
+  if (!code) return "";
+  if (!(LOCALES as readonly string[]).includes(interfaceLocale)) {
+    warn(`No language names for interface locale "${interfaceLocale}"; showing the code "${code}"`);
+    return code;
+  }
+  return new Intl.DisplayNames([interfaceLocale], { type: "language", fallback: "code" }).of(code) ?? code;
+}
+
+/** All study languages with their names in the interface language, sorted by name. */
+export function studyLanguageOptions(codes: readonly string[], interfaceLocale: string): { code: string; name: string }[] {
+  const collator = new Intl.Collator(interfaceLocale);
+  return codes.map((code) => ({ code, name: studyLanguageName(code, interfaceLocale) })).sort((a, b) => collator.compare(a.name, b.name));
+}

@@ -1,0 +1,162 @@
+import { and, asc, count, desc, eq, ilike, inArray, lte, or, sql, type SQL } from "drizzle-orm";
+import type { Database } from "../db/db.server";
+import { reviewLogs, termExamples, terms } from "../db/schema";
+import { applyGrade, cardForStage, GRADES, LEARNED_INTERVAL_DAYS, newCard, stageOf, type GradeName } from "./stage";
+import { STAGES, type PartOfSpeech, type Sort, type Stage } from "./vocabulary";
+
+export type Term = typeof terms.$inferSelect;
+export type TermExample = typeof termExamples.$inferSelect;
+export type TermInput = { text: string; meaning: string; partOfSpeech: PartOfSpeech; notes: string };
+export type Owner = { userId: string; language: string };
+
+export const PAGE_SIZE = 50;
+
+/** The stage as SQL, the same mapping as stageOf(). */
+export function stageSql(now: Date): SQL<Stage> {
+  return sql<Stage>`case when ${terms.state} = 0 then 'tolearn' when ${terms.state} in (1, 3) then 'inprogress' when ${terms.due} <= ${now} then 'needsreview' when ${terms.scheduledDays} >= ${LEARNED_INTERVAL_DAYS} then 'learned' else 'inprogress' end`;
+}
+
+const owned = (owner: Owner) => and(eq(terms.userId, owner.userId), eq(terms.language, owner.language));
+
+/** Postgres' unique violation: the same text twice in one language. */
+export function isDuplicate(error: unknown): boolean {
+  const code = (error as { code?: string; cause?: { code?: string } })?.code ?? (error as { cause?: { code?: string } })?.cause?.code;
+  return code === "23505";
+}
+
+export async function createTerm(db: Database, owner: Owner, input: TermInput, example?: { sentence: string; translation: string }, now = new Date()) {
+  return db.transaction(async (tx) => {
+    const [term] = await tx.insert(terms).values({ ...owner, ...input, ...newCard(now), createdAt: now, updatedAt: now }).returning();
+    if (example?.sentence) await tx.insert(termExamples).values({ termId: term!.id, ...example });
+    return term!;
+  });
+}
+
+/** One term of one learner; another learner's id finds nothing, exactly like a missing one. */
+export async function findTerm(db: Database, userId: string, id: string): Promise<Term | null> {
+  const [term] = await db.select().from(terms).where(and(eq(terms.id, id), eq(terms.userId, userId))).limit(1);
+  return term ?? null;
+}
+
+export async function examplesOf(db: Database, termId: string): Promise<TermExample[]> {
+  return db.select().from(termExamples).where(eq(termExamples.termId, termId)).orderBy(asc(termExamples.createdAt));
+}
+
+export async function updateTerm(db: Database, userId: string, id: string, input: TermInput): Promise<boolean> {
+  const updated = await db.update(terms).set({ ...input, updatedAt: new Date() }).where(and(eq(terms.id, id), eq(terms.userId, userId))).returning({ id: terms.id });
+  return updated.length === 1;
+}
+
+export async function deleteTerm(db: Database, userId: string, id: string): Promise<boolean> {
+  const deleted = await db.delete(terms).where(and(eq(terms.id, id), eq(terms.userId, userId))).returning({ id: terms.id });
+  return deleted.length === 1;
+}
+
+export async function addExample(db: Database, userId: string, termId: string, example: { sentence: string; translation: string }): Promise<boolean> {
+  if (!(await findTerm(db, userId, termId))) return false;
+  await db.insert(termExamples).values({ termId, ...example });
+  return true;
+}
+
+export async function removeExample(db: Database, userId: string, termId: string, exampleId: string): Promise<boolean> {
+  if (!(await findTerm(db, userId, termId))) return false;
+  const deleted = await db.delete(termExamples).where(and(eq(termExamples.id, exampleId), eq(termExamples.termId, termId))).returning({ id: termExamples.id });
+  return deleted.length === 1;
+}
+
+/** Grades a term with FSRS-6 and logs the review. */
+export async function gradeTerm(db: Database, userId: string, id: string, grade: GradeName, now = new Date()): Promise<Term | null> {
+  return db.transaction(async (tx) => {
+    const [term] = await tx.select().from(terms).where(and(eq(terms.id, id), eq(terms.userId, userId))).for("update").limit(1);
+    if (!term) return null;
+    const card = applyGrade(term, GRADES[grade], now);
+    const [updated] = await tx.update(terms).set({ ...card, updatedAt: now }).where(eq(terms.id, id)).returning();
+    await tx.insert(reviewLogs).values({ termId: id, rating: GRADES[grade], state: term.state, reviewedAt: now, scheduledDays: card.scheduledDays });
+    return updated ?? null;
+  });
+}
+
+/** A manual stage change that keeps the FSRS schedule consistent with the stage. */
+export async function setStage(db: Database, userId: string, id: string, stage: Stage, now = new Date()): Promise<boolean> {
+  const term = await findTerm(db, userId, id);
+  if (!term) return false;
+  await db.update(terms).set({ ...cardForStage(term, stage, now), updatedAt: now }).where(eq(terms.id, id));
+  return true;
+}
+
+export async function stageCounts(db: Database, owner: Owner, now = new Date()): Promise<Record<Stage, number>> {
+  const stage = stageSql(now);
+  // Grouped by position: the stage expression carries its own parameters, which Postgres would not match otherwise.
+  const rows = await db.select({ stage, n: count() }).from(terms).where(owned(owner)).groupBy(sql`1`);
+  const counts = Object.fromEntries(STAGES.map((s) => [s, 0])) as Record<Stage, number>;
+  for (const row of rows) counts[row.stage] = Number(row.n);
+  return counts;
+}
+
+/** Terms waiting for review now: new ones and those whose due time has come, soonest first. */
+export function dueCondition(owner: Owner, now: Date) {
+  return and(owned(owner), lte(terms.due, now));
+}
+
+export async function dueCount(db: Database, owner: Owner, now = new Date()): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(terms).where(dueCondition(owner, now));
+  return Number(row?.n ?? 0);
+}
+
+export async function nextDue(db: Database, owner: Owner, now = new Date()): Promise<Term | null> {
+  const [term] = await db.select().from(terms).where(dueCondition(owner, now)).orderBy(asc(terms.due), asc(terms.createdAt)).limit(1);
+  return term ?? null;
+}
+
+export async function recentTerms(db: Database, owner: Owner, limit = 5): Promise<Term[]> {
+  return db.select().from(terms).where(owned(owner)).orderBy(desc(terms.createdAt)).limit(limit);
+}
+
+export type TermQuery = { q: string; stage: Stage | null; pos: PartOfSpeech | null; sort: Sort; page: number };
+
+/** The member explore page: search, filters, sort and pages of 50, with the number of examples of each term. */
+export async function searchTerms(db: Database, owner: Owner, query: TermQuery, now = new Date()) {
+  const stage = stageSql(now);
+  const conditions = [owned(owner)];
+  if (query.q) {
+    const pattern = `%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    conditions.push(or(ilike(terms.text, pattern), ilike(terms.meaning, pattern), ilike(terms.notes, pattern))!);
+  }
+  if (query.stage) conditions.push(sql`${stage} = ${query.stage}`);
+  if (query.pos) conditions.push(eq(terms.partOfSpeech, query.pos));
+  const where = and(...conditions);
+  const order = {
+    newest: [desc(terms.createdAt), desc(terms.id)],
+    oldest: [asc(terms.createdAt), asc(terms.id)],
+    alphabetical: [asc(sql`lower(${terms.text})`), asc(terms.id)],
+    due: [asc(terms.due), asc(terms.id)],
+  }[query.sort];
+  const [totalRow] = await db.select({ n: count() }).from(terms).where(where);
+  const total = Number(totalRow?.n ?? 0);
+  const rows = await db
+    .select({
+      id: terms.id,
+      text: terms.text,
+      meaning: terms.meaning,
+      partOfSpeech: terms.partOfSpeech,
+      stage,
+      due: terms.due,
+      examples: sql<number>`(select count(*)::int from ${termExamples} where ${termExamples.termId} = ${terms.id})`,
+    })
+    .from(terms)
+    .where(where)
+    .orderBy(...order)
+    .limit(PAGE_SIZE)
+    .offset((query.page - 1) * PAGE_SIZE);
+  return { total, pages: Math.max(1, Math.ceil(total / PAGE_SIZE)), rows: rows.map((row) => ({ ...row, examples: Number(row.examples) })) };
+}
+
+/** Which of these texts the learner already has in a language (case-insensitive). */
+export async function existingTexts(db: Database, owner: Owner, texts: string[]): Promise<Set<string>> {
+  if (texts.length === 0) return new Set();
+  const lowered = texts.map((t) => t.toLowerCase());
+  const rows = await db.select({ text: terms.text }).from(terms).where(and(owned(owner), inArray(sql`lower(${terms.text})`, lowered)));
+  return new Set(rows.map((row) => row.text.toLowerCase()));
+}
+
+export { stageOf };

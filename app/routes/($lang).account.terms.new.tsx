@@ -1,0 +1,70 @@
+import { useTranslation } from "react-i18next";
+import { data, Form, useNavigation } from "react-router";
+import type { Route } from "./+types/($lang).account.terms.new";
+import { getDatabase } from "../db/db.server";
+import { getInstance, requestLocale } from "../i18n/i18n.server";
+import { localePath } from "../i18n/locales";
+import { requireLearner } from "../learning/learner.server";
+import { studyLanguageName } from "../learning/study-language";
+import { ExampleFields, TermFields } from "../learning/term-fields";
+import { parseExample, parseTermFields, type FieldErrors } from "../learning/term-form";
+import { createTerm, isDuplicate } from "../learning/terms.server";
+import { redirectWithToast } from "../toasts/toast.server";
+import { useLocale } from "../ui/locale";
+import type { PageHandle } from "../ui/seo";
+
+export const handle: PageHandle = { title: "learning:term.newTitle" };
+
+export function loader({ context }: Route.LoaderArgs) {
+  return { language: requireLearner(context).owner.language };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const { owner } = requireLearner(context);
+  const { t } = getInstance(context);
+  const locale = requestLocale(context);
+  const form = await request.formData();
+  const term = parseTermFields(form);
+  const example = parseExample(form, false);
+  const values = { text: String(form.get("text") ?? ""), meaning: String(form.get("meaning") ?? ""), partOfSpeech: String(form.get("partOfSpeech") ?? ""), notes: String(form.get("notes") ?? "") };
+  if (term.errors || example.errors) {
+    return data({ errors: { ...term.errors, ...example.errors } as FieldErrors, duplicate: null, values }, { status: 400 });
+  }
+  try {
+    const created = await createTerm(await getDatabase(), owner, term.value, example.value ?? undefined);
+    return redirectWithToast(request, localePath(locale, `/account/terms/${created.id}`), {
+      type: "success",
+      title: t("learning:toasts.created.title"),
+      description: t("learning:toasts.created.description", { text: created.text }),
+    });
+  } catch (error) {
+    if (!isDuplicate(error)) throw error;
+    const duplicate = t("learning:errors.duplicate", { text: term.value.text, language: studyLanguageName(owner.language, locale) });
+    return data({ errors: {} as FieldErrors, duplicate, values }, { status: 409 });
+  }
+}
+
+export default function NewTermPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation("learning");
+  const locale = useLocale();
+  const navigation = useNavigation();
+  const pending = navigation.state === "submitting";
+  const errors = actionData?.errors;
+  return (
+    <section className="narrow">
+      <h1>{t("term.newTitle")}</h1>
+      <p className="hint">{t("term.language", { language: studyLanguageName(loaderData.language, locale) })}</p>
+      {actionData ? (
+        <p className="error-text" role="alert">{actionData.duplicate ?? t("errors.summary")}</p>
+      ) : null}
+      <Form method="post" className="stack" aria-busy={pending}>
+        <TermFields values={actionData?.values} errors={errors} language={loaderData.language} />
+        <fieldset className="stack">
+          <legend>{t("term.firstExample")}</legend>
+          <ExampleFields errors={errors} language={loaderData.language} />
+        </fieldset>
+        <button type="submit" className="button" disabled={pending}>{t("term.create")}</button>
+      </Form>
+    </section>
+  );
+}

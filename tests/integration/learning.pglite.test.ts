@@ -1,0 +1,3 @@
+import { defineLearningSuite } from "./learning-suite";
+
+defineLearningSuite("PGlite", async () => ({}));
