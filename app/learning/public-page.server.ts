@@ -4,7 +4,7 @@ import { getDatabase } from "../db/db.server";
 import { getInstance, requestLocale } from "../i18n/i18n.server";
 import { localePath } from "../i18n/locales";
 import { redirectWithToast } from "../toasts/toast.server";
-import { studyLanguageContext } from "./preferences.server";
+import { saveStudyLanguage, studyLanguageContext, studyLanguageHeader } from "./preferences.server";
 import { addPublicTerms, publicListTerms, publicLists } from "./public-lists.server";
 import { existingTexts } from "./terms.server";
 import { isLevel, isStudyLanguage, type Level } from "./vocabulary";
@@ -53,5 +53,11 @@ export async function publicPageAction(request: Request, context: Readonly<Route
   const db = await getDatabase();
   const ids = form.get("intent") === "addAll" ? (await publicListTerms(db, language, level)).map((item) => item.id) : [String(form.get("termId") ?? "")].filter((id) => /^[0-9a-f-]{36}$/i.test(id));
   const added = await addPublicTerms(db, { userId: user.id, language }, ids);
-  return redirectWithToast(request, back, { type: "success", title: t("learning:toasts.listAdded.title"), description: t("learning:toasts.listAdded.description", { count: added }) });
+  // Terms belong to a study language: adding from another language's list means studying that language now.
+  const headers = new Headers();
+  if (language !== context.get(studyLanguageContext)) {
+    await saveStudyLanguage(db, user.id, language);
+    headers.append("Set-Cookie", await studyLanguageHeader(language));
+  }
+  return redirectWithToast(request, back, { type: "success", title: t("learning:toasts.listAdded.title"), description: t("learning:toasts.listAdded.description", { count: added }) }, { headers });
 }

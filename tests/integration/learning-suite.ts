@@ -169,6 +169,8 @@ describe(`the learning core on ${databaseName}`, () => {
     expect(toastsIn((await erin.page(second.headers.get("Location")!)).html)[0]?.[1]).toBe("0 new terms added.");
     const { rows } = await app.db.execute(sql`select count(*)::int as n from terms t join users u on u.id = t.user_id where u.email = 'erin@example.com' and t.language = 'es'`);
     expect(rows[0]!.n).toBe(40);
+    // Adding from a Spanish list means studying Spanish now.
+    expect(textOf((await erin.page("/account/home")).html)).toContain("You study Spanish.");
   });
 
   it("keeps the study language on the learner and in the cookie, named in the interface language", async () => {
