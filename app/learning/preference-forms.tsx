@@ -1,18 +1,18 @@
 import { useTranslation } from "react-i18next";
 import { Form, useLocation, useNavigation } from "react-router";
-import { useLocale } from "../ui/locale";
-import { studyLanguageOptions } from "./study-language";
-import { LEVELS, STUDY_LANGUAGES } from "./vocabulary";
+import { LEVELS } from "./vocabulary";
 
 function usePending(intent: string) {
   const navigation = useNavigation();
   return navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
 }
 
-/** Choose the study language among every ISO 639-1 code, named in the interface language. */
-export function StudyLanguageForm({ current }: { current: string }) {
+/**
+ * Choose the study language among every ISO 639-1 code. The names come from the server (its ICU), so the page
+ * hydrates with exactly the text it was rendered with.
+ */
+export function StudyLanguageForm({ current, options }: { current: string; options: { code: string; name: string }[] }) {
   const { t } = useTranslation("learning");
-  const locale = useLocale();
   const location = useLocation();
   const pending = usePending("studyLanguage");
   return (
@@ -21,7 +21,7 @@ export function StudyLanguageForm({ current }: { current: string }) {
       <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
       <label htmlFor="study-language">{t("studyLanguage.label")}</label>
       <select id="study-language" name="studyLanguage" defaultValue={current} key={current}>
-        {studyLanguageOptions(STUDY_LANGUAGES, locale).map((option) => (
+        {options.map((option) => (
           <option key={option.code} value={option.code}>
             {option.name}
           </option>

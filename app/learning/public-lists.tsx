@@ -1,7 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { Form, Link, useNavigation } from "react-router";
-import { useLocale, useLocalePath } from "../ui/locale";
-import { studyLanguageName } from "./study-language";
+import { useLocalePath } from "../ui/locale";
 import type { publicPageData } from "./public-page.server";
 import { LEVELS } from "./vocabulary";
 
@@ -11,12 +10,11 @@ type Data = Awaited<ReturnType<typeof publicPageData>>;
 export function PublicLists({ data, title }: { data: Data; title: string }) {
   const { t } = useTranslation("learning");
   const to = useLocalePath();
-  const locale = useLocale();
   const navigation = useNavigation();
   const pending = navigation.state !== "idle";
   const languages = [...new Set(data.lists.map((list) => list.language))];
   if (!languages.includes(data.language)) languages.unshift(data.language);
-  const name = (code: string) => studyLanguageName(code, locale);
+  const name = (code: string) => data.names[code] ?? code;
   const hidden = (
     <>
       <input type="hidden" name="language" value={data.language} />

@@ -6,6 +6,7 @@ import { localePath } from "../i18n/locales";
 import { redirectWithToast } from "../toasts/toast.server";
 import { saveStudyLanguage, studyLanguageContext, studyLanguageHeader } from "./preferences.server";
 import { addPublicTerms, publicListTerms, publicLists } from "./public-lists.server";
+import { studyLanguageName } from "./study-language";
 import { existingTexts } from "./terms.server";
 import { isLevel, isStudyLanguage, type Level } from "./vocabulary";
 
@@ -18,7 +19,10 @@ export async function publicPageData(request: Request, context: Readonly<RouterC
   const db = await getDatabase();
   const [lists, items] = await Promise.all([publicLists(db), publicListTerms(db, language, level)]);
   const owned = user ? await existingTexts(db, { userId: user.id, language }, items.map((item) => item.text)) : new Set<string>();
+  const locale = requestLocale(context);
+  const codes = new Set([language, ...lists.map((list) => list.language)]);
   return {
+    names: Object.fromEntries([...codes].map((code) => [code, studyLanguageName(code, locale)])),
     signedIn: user !== null,
     language,
     level,

@@ -2,12 +2,13 @@ import { useTranslation } from "react-i18next";
 import { Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/($lang).account.explore.member";
 import { getDatabase } from "../db/db.server";
+import { requestLocale } from "../i18n/i18n.server";
 import { requireLearner } from "../learning/learner.server";
 import { studyLanguageName } from "../learning/study-language";
 import { searchTerms, stageCounts, type TermQuery } from "../learning/terms.server";
 import { StageBadge } from "../learning/ui";
 import { isPartOfSpeech, isStage, PARTS_OF_SPEECH, SORTS, STAGES, type Sort } from "../learning/vocabulary";
-import { useLocale, useLocalePath } from "../ui/locale";
+import { useLocalePath } from "../ui/locale";
 import type { PageHandle } from "../ui/seo";
 
 export const handle: PageHandle = { title: "titles.member" };
@@ -34,13 +35,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const query = parseQuery(new URL(request.url));
   const now = new Date();
   const [result, counts] = await Promise.all([searchTerms(db, owner, query, now), stageCounts(db, owner, now)]);
-  return { query, counts, language: owner.language, ...result, rows: result.rows.map((row) => ({ ...row, due: row.due.toISOString() })) };
+  return { query, counts, language: owner.language, languageName: studyLanguageName(owner.language, requestLocale(context)), ...result, rows: result.rows.map((row) => ({ ...row, due: row.due.toISOString() })) };
 }
 
 export default function MemberExplorePage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("learning");
   const to = useLocalePath();
-  const locale = useLocale();
   const navigation = useNavigation();
   const pending = navigation.state === "loading" && navigation.location?.pathname === to("/account/explore/member");
   const { query, counts, rows, total, pages, language } = loaderData;
@@ -56,7 +56,7 @@ export default function MemberExplorePage({ loaderData }: Route.ComponentProps) 
   return (
     <section>
       <h1>{t("common:titles.member")}</h1>
-      <p className="lead">{t("studyLanguage.current", { language: studyLanguageName(language, locale) })}</p>
+      <p className="lead">{t("studyLanguage.current", { language: loaderData.languageName })}</p>
       <ul className="stage-counts">
         {STAGES.map((stage) => (
           <li key={stage} data-stage={stage}>

@@ -4,11 +4,12 @@ import type { Route } from "./+types/($lang).account.home";
 import { getDatabase } from "../db/db.server";
 import { requireLearner } from "../learning/learner.server";
 import { LevelForm, StudyLanguageForm } from "../learning/preference-forms";
-import { studyLanguageName } from "../learning/study-language";
+import { studyLanguageName, studyLanguageOptions } from "../learning/study-language";
+import { requestLocale } from "../i18n/i18n.server";
 import { dueCount, recentTerms, stageCounts, stageOf } from "../learning/terms.server";
 import { StageBadge } from "../learning/ui";
-import { STAGES } from "../learning/vocabulary";
-import { useLocale, useLocalePath } from "../ui/locale";
+import { STAGES, STUDY_LANGUAGES } from "../learning/vocabulary";
+import { useLocalePath } from "../ui/locale";
 import type { PageHandle } from "../ui/seo";
 
 export const handle: PageHandle = { title: "titles.accountHome" };
@@ -18,8 +19,11 @@ export async function loader({ context }: Route.LoaderArgs) {
   const db = await getDatabase();
   const now = new Date();
   const [counts, due, recent] = await Promise.all([stageCounts(db, owner, now), dueCount(db, owner, now), recentTerms(db, owner)]);
+  const locale = requestLocale(context);
   return {
     studyLanguage: owner.language,
+    languageName: studyLanguageName(owner.language, locale),
+    languageOptions: studyLanguageOptions(STUDY_LANGUAGES, locale),
     level: user.level,
     counts,
     due,
@@ -30,9 +34,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 export default function AccountHomePage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("learning");
   const to = useLocalePath();
-  const locale = useLocale();
-  const { counts, due, recent, studyLanguage, level } = loaderData;
-  const language = studyLanguageName(studyLanguage, locale);
+  const { counts, due, recent, studyLanguage, level, languageName: language, languageOptions } = loaderData;
   const total = STAGES.reduce((sum, stage) => sum + counts[stage], 0);
   return (
     <section>
@@ -76,7 +78,7 @@ export default function AccountHomePage({ loaderData }: Route.ComponentProps) {
       )}
 
       <h2>{t("home.preferencesTitle")}</h2>
-      <StudyLanguageForm current={studyLanguage} />
+      <StudyLanguageForm current={studyLanguage} options={languageOptions} />
       <LevelForm current={level} />
     </section>
   );

@@ -14,7 +14,7 @@ import { addExample, deleteTerm, examplesOf, findTerm, isDuplicate, removeExampl
 import { StageBadge } from "../learning/ui";
 import { isStage, STAGES } from "../learning/vocabulary";
 import { redirectWithToast } from "../toasts/toast.server";
-import { useLocale, useLocalePath } from "../ui/locale";
+import { useLocalePath } from "../ui/locale";
 import type { PageHandle } from "../ui/seo";
 
 export const handle: PageHandle = { title: "titles.term" };
@@ -37,6 +37,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   return {
     term: { id: term.id, text: term.text, meaning: term.meaning, partOfSpeech: term.partOfSpeech, notes: term.notes, language: term.language, reps: term.reps, due: term.due.toISOString() },
     stage: stageOf(term, now),
+    languageName: studyLanguageName(term.language, requestLocale(context)),
+    // Formatted on the server (in UTC) so the page hydrates with the text it was rendered with.
+    dueText: new Intl.DateTimeFormat(requestLocale(context), { dateStyle: "medium", timeStyle: "short", timeZone: "UTC", timeZoneName: "short" }).format(term.due),
     examples: (await examplesOf(await getDatabase(), term.id)).map((e) => ({ id: e.id, sentence: e.sentence, translation: e.translation })),
     confirmDelete: new URL(request.url).searchParams.has("delete"),
   };
@@ -98,9 +101,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 }
 
 export default function TermPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { t, i18n } = useTranslation("learning");
+  const { t } = useTranslation("learning");
   const to = useLocalePath();
-  const locale = useLocale();
   const navigation = useNavigation();
   const pending = navigation.state === "submitting";
   const { term, stage, examples, confirmDelete } = loaderData;
@@ -108,13 +110,13 @@ export default function TermPage({ loaderData, actionData }: Route.ComponentProp
   const here = to(`/account/terms/${term.id}`);
   return (
     <article>
-      <p className="eyebrow">{t(`partsOfSpeech.${term.partOfSpeech}`)} · {studyLanguageName(term.language, locale)}</p>
+      <p className="eyebrow">{t(`partsOfSpeech.${term.partOfSpeech}`)} · {loaderData.languageName}</p>
       <h1 lang={term.language}>{term.text}</h1>
       <p className="lead">{term.meaning}</p>
       {term.notes ? <p>{term.notes}</p> : null}
       <p>
         <StageBadge stage={stage} /> · {t("term.reviewed", { count: term.reps })} ·{" "}
-        {t("term.nextReview", { date: new Intl.DateTimeFormat(i18n.language, { dateStyle: "medium", timeStyle: "short" }).format(new Date(term.due)) })}
+        <time dateTime={term.due}>{t("term.nextReview", { date: loaderData.dueText })}</time>
       </p>
       {actionData?.message ? <p className="error-text" role="alert">{actionData.message}</p> : null}
 

@@ -10,13 +10,13 @@ import { ExampleFields, TermFields } from "../learning/term-fields";
 import { parseExample, parseTermFields, type FieldErrors } from "../learning/term-form";
 import { createTerm, isDuplicate } from "../learning/terms.server";
 import { redirectWithToast } from "../toasts/toast.server";
-import { useLocale } from "../ui/locale";
 import type { PageHandle } from "../ui/seo";
 
 export const handle: PageHandle = { title: "learning:term.newTitle" };
 
 export function loader({ context }: Route.LoaderArgs) {
-  return { language: requireLearner(context).owner.language };
+  const { language } = requireLearner(context).owner;
+  return { language, languageName: studyLanguageName(language, requestLocale(context)) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -46,14 +46,13 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function NewTermPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation("learning");
-  const locale = useLocale();
   const navigation = useNavigation();
   const pending = navigation.state === "submitting";
   const errors = actionData?.errors;
   return (
     <section className="narrow">
       <h1>{t("term.newTitle")}</h1>
-      <p className="hint">{t("term.language", { language: studyLanguageName(loaderData.language, locale) })}</p>
+      <p className="hint">{t("term.language", { language: loaderData.languageName })}</p>
       {actionData ? (
         <p className="error-text" role="alert">{actionData.duplicate ?? t("errors.summary")}</p>
       ) : null}
