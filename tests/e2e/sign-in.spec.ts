@@ -1,0 +1,105 @@
+import type { Page } from "@playwright/test";
+import { linkIn, mailFor, forwardedFor, uniqueAddress } from "./mail";
+import { BROWSER_USER_AGENT, expect, t, test, waitForHydration, type Locale } from "./support";
+
+// Sign-in mail goes through a real SMTP server (smtp-server on loopback, started by global-setup).
+test.use({ extraHTTPHeaders: forwardedFor() });
+
+async function requestLink(page: Page, email: string, javaScriptEnabled: boolean, lng: Locale = "en") {
+  if (javaScriptEnabled) await waitForHydration(page);
+  const main = page.locator("main");
+  await main.getByLabel(t(lng, "pages:form.emailLabel")).fill(email);
+  await main.getByRole("button", { name: t(lng, "pages:form.submit") }).click();
+}
+
+const toast = (page: Page) => page.getByRole("status").locator("li");
+
+test("signs in end to end from a guarded page, lands on it, and signs out", async ({ page, javaScriptEnabled }) => {
+  const email = uniqueAddress("e2e");
+  await page.goto("/account/explore/member?q=haus");
+  await expect(page).toHaveURL(/\/form$/);
+  await requestLink(page, email, javaScriptEnabled);
+  await expect(toast(page)).toContainText("Check your inbox");
+  await expect(toast(page)).toContainText("An email has been sent to you, please check your inbox to complete login.");
+
+  const mail = await mailFor(email);
+  expect(mail.subject).toBe(t("en", "mail.subject"));
+  await page.goto(linkIn(mail));
+  if (!javaScriptEnabled) {
+    // Without JavaScript the learner presses the button; with it, the page submits itself.
+    await page.getByRole("button", { name: t("en", "pages:confirm.submit") }).click();
+  }
+  await expect(page).toHaveURL(/\/account\/explore\/member\?q=haus$/);
+  await expect(page.locator("h1")).toHaveText(t("en", "titles.member"));
+  await expect(toast(page)).toContainText(email);
+
+  await page.getByRole("button", { name: t("en", "nav.signOut") }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(toast(page)).toContainText(t("en", "toast.signedOut.title"));
+  await page.goto("/account/home");
+  await expect(page).toHaveURL(/\/form$/);
+});
+
+test("refuses an invalid address with the 'Email' toast", async ({ page, javaScriptEnabled }) => {
+  await page.goto("/form");
+  // The browser accepts "learner@localhost"; the server asks for a real domain.
+  await requestLink(page, "learner@localhost", javaScriptEnabled);
+  await expect(toast(page)).toContainText("Email");
+  await expect(toast(page)).toContainText("please provide a valid email");
+});
+
+test("shows the 'Error' toast when the mail server refuses the message", async ({ page, javaScriptEnabled }) => {
+  await page.goto("/form");
+  await requestLink(page, uniqueAddress("refuse"), javaScriptEnabled);
+  await expect(toast(page)).toContainText("Error");
+  await expect(toast(page)).toContainText("An error occurred while sending the email.");
+});
+
+test("a used link lands on the error page with a way to request a new one", async ({ page, browser, javaScriptEnabled, consoleGuard }) => {
+  const email = uniqueAddress("reuse");
+  await page.goto("/form");
+  await requestLink(page, email, javaScriptEnabled);
+  const link = linkIn(await mailFor(email));
+  await page.goto(link);
+  if (!javaScriptEnabled) await page.getByRole("button", { name: t("en", "pages:confirm.submit") }).click();
+  await expect(page).toHaveURL(/\/account\/home$/);
+
+  // The same link again, in another browser.
+  const other = await browser.newContext({ javaScriptEnabled, userAgent: BROWSER_USER_AGENT, extraHTTPHeaders: forwardedFor() });
+  consoleGuard.watch(other);
+  const tab = await other.newPage();
+  await tab.goto(link);
+  if (!javaScriptEnabled) await tab.getByRole("button", { name: t("en", "pages:confirm.submit") }).click();
+  await expect(tab).toHaveURL(/\/error\?reason=used$/);
+  await expect(tab.locator(".error-reason")).toHaveText(t("en", "signInError.used"));
+  await expect(tab.getByRole("link", { name: t("en", "pages:error.retry") })).toHaveAttribute("href", "/form");
+  await other.close();
+});
+
+test("a guarded page sends a signed-out visitor to the sign-in page in their language", async ({ page }) => {
+  await page.goto("/de/account/home");
+  await expect(page).toHaveURL(/\/de\/form$/);
+  await expect(page.locator("html")).toHaveAttribute("lang", "de");
+});
+
+for (const lng of ["en", "de", "uk"] as const) {
+  test(`shows the sign-in toasts in ${lng}`, async ({ page, javaScriptEnabled }) => {
+    const prefix = lng === "en" ? "" : `/${lng}`;
+    await page.goto(`${prefix}/form`);
+    await requestLink(page, uniqueAddress(`toast-${lng}`), javaScriptEnabled, lng);
+    await expect(toast(page)).toContainText(t(lng, "toast.sent.title"));
+    await expect(toast(page)).toContainText(t(lng, "toast.sent.description"));
+    await requestLink(page, "learner@localhost", javaScriptEnabled, lng);
+    await expect(toast(page).last()).toContainText(t(lng, "toast.invalidEmail.title"));
+    await expect(toast(page).last()).toContainText(t(lng, "toast.invalidEmail.description"));
+  });
+}
+
+test("a toast can be dismissed with JavaScript", async ({ page, javaScriptEnabled }) => {
+  test.skip(!javaScriptEnabled, "dismissing needs JavaScript; without it the toast hides itself by CSS after 5 s");
+  await page.goto("/form");
+  await requestLink(page, "learner@localhost", true);
+  await expect(toast(page)).toHaveCount(1);
+  await page.getByRole("button", { name: t("en", "toast.dismiss") }).click();
+  await expect(toast(page)).toHaveCount(0);
+});
