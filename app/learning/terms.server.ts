@@ -141,7 +141,8 @@ export async function searchTerms(db: Database, owner: Owner, query: TermQuery, 
       partOfSpeech: terms.partOfSpeech,
       stage,
       due: terms.due,
-      examples: sql<number>`(select count(*)::int from ${termExamples} where ${termExamples.termId} = ${terms.id})`,
+      // Spelled out: inside a subquery an unqualified "id" would name the example's own column.
+      examples: sql<number>`(select count(*)::int from "term_examples" as "e" where "e"."term_id" = "terms"."id")`,
     })
     .from(terms)
     .where(where)

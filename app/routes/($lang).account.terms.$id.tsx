@@ -39,7 +39,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     stage: stageOf(term, now),
     languageName: studyLanguageName(term.language, requestLocale(context)),
     // Formatted on the server (in UTC) so the page hydrates with the text it was rendered with.
-    dueText: new Intl.DateTimeFormat(requestLocale(context), { dateStyle: "medium", timeStyle: "short", timeZone: "UTC", timeZoneName: "short" }).format(term.due),
+    dueText: `${new Intl.DateTimeFormat(requestLocale(context), { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }).format(term.due)} UTC`,
     examples: (await examplesOf(await getDatabase(), term.id)).map((e) => ({ id: e.id, sentence: e.sentence, translation: e.translation })),
     confirmDelete: new URL(request.url).searchParams.has("delete"),
   };

@@ -40,6 +40,7 @@ describe(`the learning core on ${databaseName}`, () => {
     expect(textOf(html)).toContain("1 example");
     await alice.request(`/account/terms/${id}`, { method: "POST", form: { intent: "addExample", sentence: "Serendipity led me here.", translation: "" } });
     expect(textOf((await alice.page(`/account/terms/${id}`)).html)).toContain("2 examples");
+    expect(textOf((await alice.page("/account/explore/member?q=serendipity")).html)).toContain("serendipity a happy accident Noun To learn 2 examples");
     expect(textOf((await alice.page(`/uk/account/terms/${id}`)).html)).toContain("2 приклади");
   });
 

@@ -1,0 +1,116 @@
+import type { Page } from "@playwright/test";
+import { forwardedFor, linkIn, mailFor, uniqueAddress } from "./mail";
+import { expect, t, test, waitForHydration } from "./support";
+
+test.use({ extraHTTPHeaders: forwardedFor() });
+
+/** Signs a fresh learner in through the form, the e-mail and the confirm page. */
+async function signIn(page: Page, javaScriptEnabled: boolean) {
+  const email = uniqueAddress("learner");
+  await page.goto("/form");
+  if (javaScriptEnabled) await waitForHydration(page);
+  await page.locator("main").getByLabel(t("en", "pages:form.emailLabel")).fill(email);
+  await page.locator("main").getByRole("button", { name: t("en", "pages:form.submit") }).click();
+  await expect(page.getByRole("status")).toContainText("Check your inbox");
+  await page.goto(linkIn(await mailFor(email)));
+  if (!javaScriptEnabled) await page.getByRole("button", { name: t("en", "pages:confirm.submit") }).click();
+  await expect(page).toHaveURL(/\/account\/home$/);
+  if (javaScriptEnabled) await waitForHydration(page);
+}
+
+async function addTerm(page: Page, fields: { text: string; meaning: string; partOfSpeech: string; sentence?: string }) {
+  await page.goto("/account/terms/new");
+  await page.getByLabel(t("en", "learning:term.text"), { exact: true }).fill(fields.text);
+  await page.getByLabel(t("en", "learning:term.meaning"), { exact: true }).fill(fields.meaning);
+  await page.getByLabel(t("en", "learning:term.partOfSpeech")).selectOption({ label: fields.partOfSpeech });
+  if (fields.sentence) await page.getByLabel(t("en", "learning:term.exampleSentence")).fill(fields.sentence);
+  await page.getByRole("button", { name: t("en", "learning:term.create") }).click();
+  await expect(page.locator("h1")).toHaveText(fields.text);
+}
+
+test("chooses a study language whose name follows the interface language", async ({ page, javaScriptEnabled }) => {
+  await signIn(page, javaScriptEnabled);
+  await page.getByLabel(t("en", "learning:studyLanguage.label")).selectOption({ label: "Italian" });
+  await page.getByRole("button", { name: t("en", "learning:studyLanguage.submit") }).click();
+  await expect(page.locator(".lead").first()).toHaveText("You study Italian.");
+  await page.getByLabel(t("en", "language.label")).selectOption("uk");
+  if (!javaScriptEnabled) await page.getByRole("button", { name: t("en", "language.submit") }).click();
+  await expect(page).toHaveURL(/\/uk\/account\/home$/);
+  await expect(page.locator(".lead").first()).toContainText("італійська");
+  await expect(page.getByLabel(t("uk", "learning:studyLanguage.label"))).toHaveValue("it");
+});
+
+test("adds a term, finds it by search and filters, counts its examples in en and uk", async ({ page, javaScriptEnabled }) => {
+  await signIn(page, javaScriptEnabled);
+  await addTerm(page, { text: "serendipity", meaning: "a happy accident", partOfSpeech: "Noun", sentence: "It was pure serendipity." });
+  await expect(page.getByRole("status")).toContainText("Term added");
+  await expect(page.getByRole("heading", { level: 2, name: /Examples/ })).toContainText("1 example");
+  const termUrl = page.url();
+  await page.getByLabel(t("en", "learning:term.exampleSentence")).fill("Serendipity brought us together.");
+  await page.getByRole("button", { name: t("en", "learning:term.addExample") }).click();
+  await expect(page.getByRole("heading", { level: 2, name: /Examples/ })).toContainText("2 examples");
+  await page.goto(termUrl.replace("/account/", "/uk/account/"));
+  await expect(page.getByRole("heading", { level: 2 }).first()).toContainText("2 приклади");
+
+  await addTerm(page, { text: "run", meaning: "to move fast", partOfSpeech: "Verb" });
+  await page.goto("/account/explore/member");
+  await page.getByLabel(t("en", "learning:member.searchLabel")).fill("happy");
+  await page.getByLabel(t("en", "learning:member.posFilter")).selectOption({ label: "Noun" });
+  await page.getByRole("button", { name: t("en", "learning:member.apply") }).click();
+  await expect(page).toHaveURL(/q=happy/);
+  await expect(page.locator("tbody tr")).toHaveCount(1);
+  await expect(page.locator("tbody")).toContainText("serendipity");
+  await expect(page.locator("tbody")).toContainText("2 examples");
+  await page.getByLabel(t("en", "learning:member.searchLabel")).fill("");
+  await page.getByLabel(t("en", "learning:member.posFilter")).selectOption({ label: "Verb" });
+  await page.getByRole("button", { name: t("en", "learning:member.apply") }).click();
+  await expect(page.locator("tbody tr")).toHaveCount(1);
+  await expect(page.locator("tbody")).toContainText("run");
+});
+
+test("reviews a term and sees its stage change", async ({ page, javaScriptEnabled }) => {
+  await signIn(page, javaScriptEnabled);
+  await addTerm(page, { text: "ephemeral", meaning: "lasting a very short time", partOfSpeech: "Adjective" });
+  await expect(page.locator(".stage").first()).toHaveText("To learn");
+  await page.goto("/account/home");
+  await page.getByRole("link", { name: t("en", "learning:home.startReview") }).click();
+  await expect(page.locator(".review-term")).toHaveText("ephemeral");
+  await expect(page.getByText("lasting a very short time")).toHaveCount(0);
+  if (javaScriptEnabled) {
+    await page.keyboard.press(" ");
+    await expect(page.getByText("lasting a very short time")).toBeVisible();
+    await page.evaluate(() => ((window as unknown as { reviewMarker: number }).reviewMarker = 1));
+    await page.keyboard.press("4");
+    await expect(page.getByText(t("en", "learning:review.done"))).toBeVisible();
+    // Graded without a full page load.
+    expect(await page.evaluate(() => (window as unknown as { reviewMarker?: number }).reviewMarker)).toBe(1);
+  } else {
+    await page.getByRole("link", { name: t("en", "learning:review.show") }).click();
+    await expect(page.getByText("lasting a very short time")).toBeVisible();
+    await page.getByRole("button", { name: /Easy/ }).click();
+    await expect(page.getByText(t("en", "learning:review.done"))).toBeVisible();
+  }
+  await page.goto("/account/explore/member");
+  await expect(page.locator("tbody .stage")).not.toHaveText("To learn");
+  await expect(page.locator("tbody .stage")).toHaveText(/In progress|Learned/);
+});
+
+test("adds a whole public list, then deletes a term after confirming", async ({ page, javaScriptEnabled }) => {
+  await signIn(page, javaScriptEnabled);
+  await page.goto("/account/explore/public?language=en&level=beginner");
+  await page.getByRole("button", { name: t("en", "learning:public.addAll") }).click();
+  await expect(page.getByRole("status")).toContainText("40 new terms added.");
+  await expect(page.getByText(t("en", "learning:public.owned")).first()).toBeVisible();
+  await page.goto("/account/explore/member");
+  await expect(page.getByRole("status").or(page.locator("p[role=status]")).first()).toContainText("40 terms found");
+
+  const text = (await page.locator("tbody a").first().textContent())!;
+  await page.locator("tbody a").first().click();
+  await expect(page.locator("h1")).toHaveText(text);
+  await page.getByRole("link", { name: t("en", "learning:term.delete") }).click();
+  await expect(page.getByText(`Delete “${text}” and its examples?`)).toBeVisible();
+  await page.getByRole("button", { name: t("en", "learning:term.deleteYes") }).click();
+  await expect(page).toHaveURL(/\/account\/explore\/member$/);
+  await expect(page.locator("ol.toasts")).toContainText(`“${text}” was deleted.`);
+  await expect(page.locator("main")).toContainText("39 terms found");
+});
