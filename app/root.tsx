@@ -1,5 +1,6 @@
 import { useEffect } from "react";
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation, useRouteLoaderData, type MiddlewareFunction } from "react-router";
+import { Links, Meta, Outlet, redirectDocument, Scripts, ScrollRestoration, useLocation, useRouteLoaderData, type MiddlewareFunction } from "react-router";
+import { recoveringByNavigation } from "./http/chunk-errors.client";
 import type { Route } from "./+types/root";
 import { HoneypotProvider } from "remix-utils/honeypot/react";
 import { browserAnalytics } from "./analytics/analytics.server";
@@ -36,10 +37,20 @@ export const middleware = [
   studyLanguageMiddleware,
 ];
 
-/** In the browser, the next page's translations are loaded before it renders. */
+/**
+ * In the browser, the next page's translations are loaded before it renders. If they cannot be loaded (a chunk from
+ * an older deploy), the destination is loaded as a whole document instead.
+ */
 const switchLanguage: MiddlewareFunction = async ({ request }, next) => {
-  const { locale } = splitLocale(new URL(request.url).pathname);
-  if (i18next.language !== locale) await i18next.loadLanguages(locale);
+  const url = new URL(request.url);
+  const { locale } = splitLocale(url.pathname);
+  if (i18next.language !== locale) {
+    await i18next.loadLanguages(locale);
+    if (!i18next.hasResourceBundle(locale, "common")) {
+      recoveringByNavigation();
+      throw redirectDocument(url.pathname + url.search + url.hash);
+    }
+  }
   await next();
   if (i18next.language !== locale) await i18next.changeLanguage(locale);
 };

@@ -2,9 +2,17 @@
 export const CHUNK_ERROR_EVENT = "polyglot:chunk-error";
 const RELOADED_KEY = "polyglot:chunk-reload";
 
+let recovering = false;
+
+/** A navigation that will load its destination as a whole document takes over the recovery. */
+export function recoveringByNavigation() {
+  recovering = true;
+}
+
 /**
  * A deploy replaces hashed chunks, so a tab opened before it can ask for files that no longer exist. The failure is
- * reported as an application event, then the page reloads once to pick up the new build.
+ * reported as an application event, then the page reloads once to pick up the new build, unless a navigation to a
+ * full document is already doing that.
  */
 export function watchChunkLoading() {
   window.addEventListener("vite:preloadError", (event) => {
@@ -14,7 +22,10 @@ export function watchChunkLoading() {
     const lastReload = Number(sessionStorage.getItem(RELOADED_KEY) ?? 0);
     if (Date.now() - lastReload < 60_000) return;
     event.preventDefault();
-    sessionStorage.setItem(RELOADED_KEY, String(Date.now()));
-    window.location.reload();
+    setTimeout(() => {
+      if (recovering) return;
+      sessionStorage.setItem(RELOADED_KEY, String(Date.now()));
+      window.location.reload();
+    }, 100);
   });
 }

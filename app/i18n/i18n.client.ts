@@ -11,10 +11,13 @@ const bundledBackend: BackendModule = {
   read(language, namespace, callback) {
     const load = files[`/locales/${language}/${namespace}.json`];
     if (!load) return callback(new Error(`No translations for ${language}/${namespace}`), false);
-    load().then(
-      (module) => callback(null, module.default),
-      (error: unknown) => callback(error as Error, false),
-    );
+    load()
+      .then((module) => {
+        // A failed chunk whose error was handled resolves to nothing.
+        if (!module) throw new Error(`Translations for ${language}/${namespace} did not load`);
+        callback(null, module.default);
+      })
+      .catch((error: unknown) => callback(error as Error, false));
   },
 };
 
