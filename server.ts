@@ -61,9 +61,14 @@ const app = express();
 app.disable("x-powered-by");
 app.set("trust proxy", env.TRUST_PROXY);
 
+let stopping = false;
+
 app.use((req, res, next) => {
   const started = process.hrtime.bigint();
+  // While stopping, every answer closes its connection, so keep-alive sockets do not hold the process.
+  if (stopping) res.setHeader("Connection", "close");
   res.on("finish", () => {
+    if (stopping) server.closeIdleConnections();
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
     // The path only: query strings can carry sign-in tokens and search terms.
     const fields = { method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10, ip: req.ip };
@@ -127,7 +132,6 @@ const server: Server = app.listen(env.PORT, env.HOST, () => {
 });
 server.keepAliveTimeout = 65_000;
 
-let stopping = false;
 async function stop(signal: string) {
   if (stopping) return;
   stopping = true;

@@ -29,10 +29,17 @@ export function localePath(locale: Locale, path: string): string {
   return clean === "/" ? `/${locale}` : `/${locale}${clean}`;
 }
 
-/** The name of a locale in its own language, e.g. "Deutsch" for de. */
+const autonyms = new Map<Locale, string>();
+
+/** The name of a locale in its own language, e.g. "Deutsch" for de (computed once). */
 export function localeAutonym(locale: Locale): string {
-  const name = new Intl.DisplayNames([locale], { type: "language" }).of(locale) ?? locale;
-  return name.charAt(0).toLocaleUpperCase(locale) + name.slice(1);
+  let autonym = autonyms.get(locale);
+  if (!autonym) {
+    const name = new Intl.DisplayNames([locale], { type: "language" }).of(locale) ?? locale;
+    autonym = name.charAt(0).toLocaleUpperCase(locale) + name.slice(1);
+    autonyms.set(locale, autonym);
+  }
+  return autonym;
 }
 
 export function localeDirection(locale: string): "ltr" | "rtl" {
