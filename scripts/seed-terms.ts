@@ -1,0 +1,450 @@
+/**
+ * Seeds one learner's vocabulary for load tests and benchmarks: creates the user if needed and inserts N terms
+ * (default 10,000) in one study language (default "en"), each with an FSRS card produced by simulating a plausible
+ * review history with the app's own scheduler (app/learning/stage.ts), a part of speech, sometimes notes, and 0–3
+ * examples. Inserts go in batches, one transaction per batch; the tables are analysed at the end.
+ *
+ *   DATA_DIR=./data node scripts/seed-terms.ts you@example.com [--count 10000] [--language en] [--batch 500] [--seed 42]
+ *   DATABASE_URL=postgres://… node scripts/seed-terms.ts you@example.com
+ *   npm run seed -- you@example.com --count 2000
+ *
+ * DATABASE_URL wins over DATA_DIR, as in the app. The migrations in drizzle/ are applied first, by the same drizzle
+ * migrator the server uses, so a fresh database or data directory works. PGlite is single-process: with DATA_DIR the
+ * server must be stopped; the script takes the app's DATA_DIR lock and refuses to run while the server holds it.
+ * Existing terms of the learner are kept; a generated text the learner already has is skipped.
+ */
+import { randomInt, randomUUID } from "node:crypto";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { lockDataDir } from "../app/db/lock.server.ts";
+import { applyGrade, GRADES, newCard, stageOf, type CardFields, type GradeName } from "../app/learning/stage.ts";
+import { isStudyLanguage, STAGES, type PartOfSpeech, type Stage } from "../app/learning/vocabulary.ts";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const MIGRATIONS_DIR = path.join(ROOT, "drizzle");
+/** The advisory lock the server holds while it migrates (app/db/db.server.ts). */
+const MIGRATION_LOCK = 727001;
+const DAY_MS = 86_400_000;
+const MINUTE_MS = 60_000;
+
+const USAGE = `usage: node scripts/seed-terms.ts <email> [--count N] [--language xx] [--batch N] [--seed N] [--json]
+  with DATABASE_URL=postgres://… (PostgreSQL) or DATA_DIR=dir (PGlite in dir/pglite; default ./data, server stopped)`;
+
+type Options = { email: string; count: number; language: string; batch: number; seed: number; json: boolean };
+
+function fail(message: string): never {
+  console.error(`seed-terms: ${message}\n${USAGE}`);
+  process.exit(2);
+}
+
+function readOptions(): Options {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      allowPositionals: true,
+      options: {
+        email: { type: "string" },
+        count: { type: "string", default: "10000" },
+        language: { type: "string", default: "en" },
+        batch: { type: "string", default: "500" },
+        seed: { type: "string" },
+        json: { type: "boolean", default: false },
+        help: { type: "boolean", short: "h", default: false },
+      },
+    });
+  } catch (error) {
+    fail(error instanceof Error ? error.message : String(error));
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  const email = (values.email ?? positionals[0] ?? process.env.SEED_EMAIL ?? "").trim().toLowerCase();
+  if (!/^[^\s@]+@[^\s@]+$/.test(email)) fail("an e-mail address is required");
+  const integer = (name: string, text: string, min: number, max: number) => {
+    const value = Number(text);
+    if (!Number.isInteger(value) || value < min || value > max) fail(`--${name} must be an integer from ${min} to ${max}`);
+    return value;
+  };
+  const language = values.language;
+  if (!isStudyLanguage(language)) fail(`--language must be an ISO 639-1 code, got ${JSON.stringify(language)}`);
+  return {
+    email,
+    count: integer("count", values.count, 0, 1_000_000),
+    language,
+    // 19 parameters a row: 3,000 rows stay under PostgreSQL's 65,535 parameters per statement.
+    batch: integer("batch", values.batch, 1, 3_000),
+    seed: values.seed === undefined ? randomInt(2 ** 31) : integer("seed", values.seed, 0, 2 ** 31),
+    json: values.json,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The database: PostgreSQL through `pg` or PGlite, behind the three calls the seeding needs.
+
+type Sql = {
+  kind: "postgresql" | "pglite";
+  query<T>(text: string, params?: unknown[]): Promise<T[]>;
+  close(): Promise<void>;
+};
+
+async function openPostgres(url: string): Promise<Sql> {
+  const { default: pg } = await import("pg");
+  const { drizzle } = await import("drizzle-orm/node-postgres");
+  const { migrate } = await import("drizzle-orm/node-postgres/migrator");
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    // As the server does: one migrator at a time, so a server starting now does not race this script.
+    await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK]);
+    try {
+      await migrate(drizzle(client), { migrationsFolder: MIGRATIONS_DIR });
+    } finally {
+      await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK]).catch(() => undefined);
+    }
+  } catch (error) {
+    await client.end().catch(() => undefined);
+    throw error;
+  }
+  return {
+    kind: "postgresql",
+    query: async <T>(text: string, params: unknown[] = []) => (await client.query(text, params)).rows as T[],
+    close: () => client.end(),
+  };
+}
+
+async function openPglite(dataDir: string): Promise<Sql> {
+  // The app's own lock: fails at once, naming the process, while a server uses this directory.
+  const release = lockDataDir(dataDir);
+  try {
+    const { PGlite } = await import("@electric-sql/pglite");
+    const { drizzle } = await import("drizzle-orm/pglite");
+    const { migrate } = await import("drizzle-orm/pglite/migrator");
+    const client = await PGlite.create(path.join(path.resolve(dataDir), "pglite"));
+    try {
+      await migrate(drizzle(client), { migrationsFolder: MIGRATIONS_DIR });
+    } catch (error) {
+      await client.close().catch(() => undefined);
+      throw error;
+    }
+    return {
+      kind: "pglite",
+      query: async <T>(text: string, params: unknown[] = []) => (await client.query<T>(text, params)).rows,
+      close: async () => {
+        try {
+          await client.close();
+        } finally {
+          release();
+        }
+      },
+    };
+  } catch (error) {
+    release();
+    throw error;
+  }
+}
+
+async function inTransaction<T>(db: Sql, work: () => Promise<T>): Promise<T> {
+  await db.query("begin");
+  try {
+    const result = await work();
+    await db.query("commit");
+    return result;
+  } catch (error) {
+    await db.query("rollback").catch(() => undefined);
+    throw error;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Generated vocabulary: deterministic for a given --seed.
+
+/** mulberry32: a small, fast, seedable PRNG. */
+function prng(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+type Random = () => number;
+const pick = <T>(random: Random, items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+function weighted<T>(random: Random, table: readonly (readonly [T, number])[]): T {
+  const total = table.reduce((sum, [, weight]) => sum + weight, 0);
+  let roll = random() * total;
+  for (const [value, weight] of table) {
+    roll -= weight;
+    if (roll < 0) return value;
+  }
+  return table[table.length - 1]![0];
+}
+
+/** Roughly the mix of a learner's vocabulary notebook: mostly nouns, verbs and adjectives. */
+const POS_WEIGHTS: readonly (readonly [PartOfSpeech, number])[] = [
+  ["noun", 38], ["verb", 21], ["adjective", 15], ["adverb", 7], ["proper_noun", 3], ["adposition", 3], ["pronoun", 2],
+  ["determiner", 2], ["coordinating_conjunction", 2], ["interjection", 2], ["numeral", 2], ["auxiliary", 1], ["particle", 1.5],
+  ["punctuation", 0.5],
+];
+
+const SYLLABLES = (
+  "ab ac ad al am an ar as at ba be bi bo bra bri ca ce cha chi co con cor da de di do dra du el em en er es fa fe fi " +
+  "fla fo fra ga ge gi gla go gra ha he hi ho in ir is ja ka ke la le li lo lu ma me mi mo mu na ne ni no nu o or pa pe " +
+  "pi pla po pra pro qua ra re ri ro ru sa se sha si so sta ste stra su ta te ther ti to tra tri tu un ur va ve vi vo wa " +
+  "we wi wo ya yo za ze"
+).split(" ");
+const ENDINGS = ["", "", "", "", "ness", "ment", "er", "ing", "ed", "ly", "ous", "ful", "ic", "tion", "able", "ish", "y"];
+
+const MEANINGS = [
+  "a small kind of bird", "a place where bread is baked", "to walk slowly", "very tired", "a quick look", "the edge of a river",
+  "to agree after arguing", "cheerful and lively", "a tool for cutting wood", "to whisper", "someone who lends money",
+  "a word for an old friend", "in other words", "an unexpected gift", "to fold neatly", "the morning meal", "rough, uneven",
+  "a promise given in words", "the last part of a journey", "to borrow", "a heavy coat", "gentle rain", "the sound of bells",
+  "a narrow street", "to look after", "a short sleep", "bright yellow", "the word used for greeting", "a bunch of flowers",
+  "to hurry", "suddenly", "a shy person", "to forgive", "the top of a mountain", "by word of mouth", "a wooden box", "quietly",
+  "a riddle or word game", "to shout", "the day after tomorrow", "a busy market", "to shiver", "a mild cheese", "far away",
+];
+const NOTES = [
+  "Heard it in a podcast.", "Formal register.", "Mostly spoken, rarely written.", "Careful: false friend.", "Irregular plural.",
+  "Stress on the first syllable.", "Often used with 'to'.", "Slang, do not use at work.", "Opposite of the previous word.",
+  "Seen in the news.", "Common in song lyrics.", "Key word for the exam.",
+];
+const EXAMPLES: readonly (readonly [string, string])[] = [
+  ["I wrote {} in my notebook.", "Ich habe {} in mein Heft geschrieben."],
+  ["She used {} twice in one sentence.", "Sie hat {} zweimal in einem Satz benutzt."],
+  ["Can you say {} more slowly?", "Kannst du {} langsamer sagen?"],
+  ["The teacher explained {} again.", "Die Lehrerin hat {} noch einmal erklärt."],
+  ["We saw {} on a sign at the station.", "Wir haben {} auf einem Schild am Bahnhof gesehen."],
+  ["{} is harder than it looks.", "{} ist schwieriger, als es aussieht."],
+  ["He always forgets {}.", "Er vergisst immer {}."],
+  ["Is {} the right word here?", "Ist {} hier das richtige Wort?"],
+];
+
+function wordFactory(random: Random) {
+  const used = new Set<string>();
+  return (): string => {
+    for (let attempt = 0; ; attempt++) {
+      const syllables = 2 + Math.floor(random() * (attempt > 20 ? 4 : 2));
+      let word = "";
+      for (let i = 0; i < syllables; i++) word += pick(random, SYLLABLES);
+      word += pick(random, ENDINGS);
+      if (random() < 0.06) word += ` ${pick(random, SYLLABLES)}${pick(random, SYLLABLES)}`; // a few two-word terms
+      if (!used.has(word)) {
+        used.add(word);
+        return word;
+      }
+    }
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Review histories: FSRS cards as a real learner would leave them.
+
+const FIRST_GRADES: readonly (readonly [GradeName, number])[] = [["again", 18], ["hard", 17], ["good", 50], ["easy", 15]];
+const LATER_GRADES: readonly (readonly [GradeName, number])[] = [["again", 10], ["hard", 15], ["good", 62], ["easy", 13]];
+
+/**
+ * One term's card after a plausible history: 15% were never studied (new, due since they were added); a fifth of the
+ * others were left behind after a few reviews (mostly overdue now); the rest were reviewed until today, learning steps
+ * within the session and reviews on their due day or somewhat later. With terms added over the last year this gives
+ * about 17% to learn, 20% in progress, 10% to review and 53% learned, a third of all terms due now.
+ */
+function simulateCard(random: Random, createdAt: Date, now: Date): CardFields {
+  let card = newCard(createdAt);
+  if (random() < 0.15) return card;
+  const maxReviews = random() < 0.2 ? 1 + Math.floor(random() * 6) : Number.POSITIVE_INFINITY;
+  let at = createdAt.getTime() + random() * 2 * DAY_MS;
+  for (let reviews = 0; reviews < maxReviews && at <= now.getTime(); reviews++) {
+    const grade = weighted(random, card.state === 0 ? FIRST_GRADES : LATER_GRADES);
+    card = applyGrade(card, GRADES[grade], new Date(at));
+    const due = card.due.getTime();
+    const inLearning = card.state === 1 || card.state === 3;
+    if (inLearning) at = due + (random() < 0.85 ? random() * 20 * MINUTE_MS : (0.5 + random() * 2) * DAY_MS);
+    else at = due + random() ** 3 * Math.max(1, card.scheduledDays * 0.3) * DAY_MS;
+  }
+  return card;
+}
+
+type TermRow = {
+  id: string;
+  text: string;
+  meaning: string;
+  partOfSpeech: PartOfSpeech;
+  notes: string;
+  createdAt: Date;
+  card: CardFields;
+  examples: { sentence: string; translation: string; createdAt: Date }[];
+};
+
+/**
+ * `random` draws the content (text, meaning, examples…), `schedule` the dates and grades: the content of a --seed is the
+ * same whenever it runs, only the card history depends on the present.
+ */
+function generateTerm(random: Random, schedule: Random, nextWord: () => string, now: Date): TermRow {
+  const text = nextWord();
+  // Added over the last year, more of them recently.
+  const createdAt = new Date(now.getTime() - schedule() ** 1.7 * 365 * DAY_MS - schedule() * DAY_MS);
+  const card = simulateCard(schedule, createdAt, now);
+  const exampleCount = weighted(random, [[0, 30], [1, 37], [2, 22], [3, 11]] as const);
+  const examples = Array.from({ length: exampleCount }, (_, i) => {
+    const [sentence, translation] = pick(random, EXAMPLES);
+    return {
+      sentence: sentence.replace("{}", text),
+      translation: random() < 0.7 ? translation.replace("{}", text) : "",
+      createdAt: new Date(createdAt.getTime() + (i + 1) * 1000 + schedule() * 30 * DAY_MS * Number(i > 0)),
+    };
+  });
+  return {
+    id: randomUUID(),
+    text: random() < 0.04 ? text[0]!.toUpperCase() + text.slice(1) : text,
+    meaning: pick(random, MEANINGS),
+    partOfSpeech: weighted(random, POS_WEIGHTS),
+    notes: random() < 0.18 ? pick(random, NOTES) : "",
+    createdAt,
+    card,
+    examples: examples.map((example) => ({ ...example, createdAt: new Date(Math.min(example.createdAt.getTime(), now.getTime())) })),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+async function findOrCreateUser(db: Sql, email: string, language: string): Promise<{ id: string; studyLanguage: string | null; created: boolean }> {
+  const [created] = await db.query<{ id: string }>(
+    "insert into users (email, study_language) values ($1, $2) on conflict (email) do nothing returning id",
+    [email, language],
+  );
+  if (created) return { id: created.id, studyLanguage: language, created: true };
+  const [existing] = await db.query<{ id: string; study_language: string | null }>("select id, study_language from users where email = $1", [email]);
+  if (!existing) throw new Error(`user ${email} vanished`);
+  if (existing.study_language === null) await db.query("update users set study_language = $1 where id = $2", [language, existing.id]);
+  return { id: existing.id, studyLanguage: existing.study_language ?? language, created: false };
+}
+
+const TERM_COLUMNS = [
+  "id", "user_id", "language", "text", "meaning", "part_of_speech", "notes", "created_at", "updated_at", "due", "stability",
+  "difficulty", "elapsed_days", "scheduled_days", "learning_steps", "reps", "lapses", "state", "last_review",
+];
+
+function placeholders(rows: number, columns: number): string {
+  const groups: string[] = [];
+  for (let row = 0; row < rows; row++) {
+    groups.push(`(${Array.from({ length: columns }, (_, column) => `$${row * columns + column + 1}`).join(", ")})`);
+  }
+  return groups.join(", ");
+}
+
+/** Inserts one batch in one transaction; returns how many terms and examples went in (known texts are skipped). */
+async function insertBatch(db: Sql, userId: string, language: string, batch: TermRow[]): Promise<{ terms: number; examples: number }> {
+  return inTransaction(db, async () => {
+    const params: unknown[] = [];
+    for (const term of batch) {
+      const { card } = term;
+      params.push(
+        term.id, userId, language, term.text, term.meaning, term.partOfSpeech, term.notes, term.createdAt.toISOString(),
+        (card.lastReview ?? term.createdAt).toISOString(), card.due.toISOString(), card.stability, card.difficulty, card.elapsedDays,
+        card.scheduledDays, card.learningSteps, card.reps, card.lapses, card.state, card.lastReview?.toISOString() ?? null,
+      );
+    }
+    const inserted = await db.query<{ id: string }>(
+      `insert into terms (${TERM_COLUMNS.join(", ")}) values ${placeholders(batch.length, TERM_COLUMNS.length)} on conflict do nothing returning id`,
+      params,
+    );
+    const ids = new Set(inserted.map((row) => row.id));
+    const examples = batch.filter((term) => ids.has(term.id)).flatMap((term) => term.examples.map((example) => ({ termId: term.id, ...example })));
+    // Examples in chunks too: 4 parameters each.
+    for (let start = 0; start < examples.length; start += 2_000) {
+      const chunk = examples.slice(start, start + 2_000);
+      await db.query(
+        `insert into term_examples (term_id, sentence, translation, created_at) values ${placeholders(chunk.length, 4)}`,
+        chunk.flatMap((example) => [example.termId, example.sentence, example.translation, example.createdAt.toISOString()]),
+      );
+    }
+    return { terms: ids.size, examples: examples.length };
+  });
+}
+
+async function main() {
+  const options = readOptions();
+  const started = performance.now();
+  const databaseUrl = process.env.DATABASE_URL?.trim() || undefined;
+  const dataDir = process.env.DATA_DIR?.trim() || "./data";
+  const db = databaseUrl ? await openPostgres(databaseUrl) : await openPglite(dataDir);
+  const target = databaseUrl ? `PostgreSQL ${new URL(databaseUrl).host}${new URL(databaseUrl).pathname}` : `PGlite ${path.resolve(dataDir, "pglite")}`;
+  try {
+    const opened = performance.now();
+    const user = await findOrCreateUser(db, options.email, options.language);
+    if (user.studyLanguage !== options.language) {
+      console.warn(`seed-terms: ${options.email} studies "${user.studyLanguage}", so the "${options.language}" terms will not show until they switch language`);
+    }
+    const random = prng(options.seed);
+    const schedule = prng(options.seed ^ 0x5bd1e995);
+    const nextWord = wordFactory(random);
+    const now = new Date();
+    const stages = Object.fromEntries(STAGES.map((stage) => [stage, 0])) as Record<Stage, number>;
+    const states = [0, 0, 0, 0];
+    let insertedTerms = 0;
+    let insertedExamples = 0;
+    let dueNow = 0;
+    for (let start = 0; start < options.count; start += options.batch) {
+      const batch = Array.from({ length: Math.min(options.batch, options.count - start) }, () => generateTerm(random, schedule, nextWord, now));
+      const result = await insertBatch(db, user.id, options.language, batch);
+      insertedTerms += result.terms;
+      insertedExamples += result.examples;
+      if (result.terms === batch.length) {
+        for (const term of batch) {
+          stages[stageOf(term.card, now)]++;
+          states[term.card.state] = (states[term.card.state] ?? 0) + 1;
+          if (term.card.due.getTime() <= now.getTime()) dueNow++;
+        }
+      }
+      if (!options.json && process.stdout.isTTY) process.stdout.write(`\r  ${start + batch.length}/${options.count} terms`);
+    }
+    if (!options.json && process.stdout.isTTY) process.stdout.write("\n");
+    // Fresh planner statistics after a bulk load, as autovacuum would gather them a little later.
+    await db.query("analyze terms");
+    await db.query("analyze term_examples");
+    const [total] = await db.query<{ n: number }>("select count(*)::int as n from terms where user_id = $1 and language = $2", [user.id, options.language]);
+    const summary = {
+      target,
+      database: db.kind,
+      email: options.email,
+      userId: user.id,
+      userCreated: user.created,
+      language: options.language,
+      seed: options.seed,
+      requested: options.count,
+      insertedTerms,
+      skippedTerms: options.count - insertedTerms,
+      insertedExamples,
+      learnerTermsInLanguage: Number(total?.n ?? 0),
+      /** Of the inserted terms (batches with skipped texts are left out of these counts). */
+      stages,
+      states: { new: states[0], learning: states[1], review: states[2], relearning: states[3] },
+      dueNow,
+      openMs: Math.round(opened - started),
+      insertMs: Math.round(performance.now() - opened),
+      totalMs: Math.round(performance.now() - started),
+    };
+    if (options.json) {
+      console.log(JSON.stringify(summary));
+    } else {
+      console.log(`Seeded ${target} for ${options.email} (${user.created ? "new user" : "existing user"} ${user.id}), language "${options.language}", seed ${options.seed}`);
+      console.log(`  terms: ${insertedTerms} inserted, ${summary.skippedTerms} skipped (text already there); ${summary.learnerTermsInLanguage} in total`);
+      console.log(`  examples: ${insertedExamples}`);
+      console.log(`  stages: ${STAGES.map((stage) => `${stage} ${stages[stage]}`).join(", ")}; due now: ${dueNow}`);
+      console.log(`  FSRS states: ${Object.entries(summary.states).map(([name, n]) => `${name} ${n}`).join(", ")}`);
+      console.log(`  open + migrate ${summary.openMs} ms, inserts ${summary.insertMs} ms (batches of ${options.batch})`);
+    }
+  } finally {
+    await db.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(`seed-terms: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});
