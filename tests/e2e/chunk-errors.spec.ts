@@ -1,0 +1,24 @@
+import { expect, t, test, waitForHydration } from "./support";
+
+test("a script chunk that fails to load is reported as an application event and the page recovers by reloading", async ({ page, javaScriptEnabled, consoleGuard }) => {
+  test.skip(!javaScriptEnabled, "without JavaScript no chunk is loaded");
+  // The event is recorded where a reload cannot erase it.
+  await page.addInitScript(() => {
+    window.addEventListener("polyglot:chunk-error", () => sessionStorage.setItem("chunk-error-seen", String(Date.now())));
+  });
+  await page.goto("/explore");
+  await waitForHydration(page);
+  // German translations are a chunk of their own: the first request for one fails, as after a deploy.
+  consoleGuard.allowFailedChunk();
+  let failed = 0;
+  await page.route(/\/assets\/(common|pages|learning)-[\w-]+\.js$/, async (route) => {
+    if (failed++ === 0) return route.abort("failed");
+    return route.continue();
+  });
+  await page.getByLabel(t("en", "language.label")).selectOption("de");
+  await expect(page).toHaveURL(/\/de\/explore$/);
+  await expect(page.locator("h1")).toHaveText(t("de", "titles.explore"));
+  await expect(page.locator("html")).toHaveAttribute("lang", "de");
+  expect(failed).toBeGreaterThan(0);
+  expect(await page.evaluate(() => sessionStorage.getItem("chunk-error-seen"))).not.toBeNull();
+});

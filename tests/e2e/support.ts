@@ -1,0 +1,264 @@
+/**
+ * Shared helpers for the end-to-end suite: a `test` whose pages fail on console errors, a `learnerTest` whose pages are
+ * signed in, translations read from the locale files, the list of routes with what each should show, and checks for
+ * the SEO links in a page's <head>.
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { test as base, expect, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import { forwardedFor, linkIn, mailFor, uniqueAddress } from "./mail";
+
+export { expect };
+
+export const LOCALES = ["en", "de", "es", "fr", "tr", "uk", "zh"] as const;
+export type Locale = (typeof LOCALES)[number];
+/** The locales every route is visited in. */
+export const MATRIX_LOCALES: Locale[] = ["en", "de", "uk"];
+export const PRODUCT_SUFFIX = " - POLYGLOT";
+export const BOT_USER_AGENT = "Googlebot/2.1 (+http://www.google.com/bot.html)";
+
+/** `/explore` in `de` is `/de/explore`; English has no prefix; the home page in `de` is `/de`. */
+export function localePath(lng: Locale, pathname: string): string {
+  if (lng === "en") return pathname;
+  return pathname === "/" ? `/${lng}` : `/${lng}${pathname}`;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Translations, read from the same files the app bundles.
+
+type Tree = { [key: string]: string | Tree };
+const LOCALES_DIR = path.resolve(import.meta.dirname, "../../locales");
+const cache = new Map<string, Tree>();
+
+function namespace(lng: Locale, ns: string): Tree {
+  const id = `${lng}/${ns}`;
+  let tree = cache.get(id);
+  if (!tree) {
+    tree = JSON.parse(readFileSync(path.join(LOCALES_DIR, lng, `${ns}.json`), "utf8")) as Tree;
+    cache.set(id, tree);
+  }
+  return tree;
+}
+
+/** `t("de", "titles.explore")` (namespace `common`) or `t("uk", "pages:account.playerSoon")`; `{{name}}` is filled in. */
+export function t(lng: Locale, key: string, vars: Record<string, string | number> = {}): string {
+  const [ns, name] = key.includes(":") ? (key.split(":", 2) as [string, string]) : ["common", key];
+  let node: string | Tree | undefined = namespace(lng, ns);
+  for (const part of name.split(".")) node = typeof node === "object" ? node[part] : undefined;
+  if (typeof node !== "string") throw new Error(`missing translation ${lng}/${ns}.json: ${name}`);
+  return node.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, variable: string) => String(vars[variable] ?? whole));
+}
+
+export const pageTitle = (title: string) => `${title}${PRODUCT_SUFFIX}`;
+export const notFoundTitle = (lng: Locale) => pageTitle(`404 ${t(lng, "errors.notFoundTitle")}`);
+
+// ---------------------------------------------------------------------------------------------------------------
+// Routes.
+
+export type Layout = "default" | "account" | "play";
+export type RouteSpec = {
+  path: string;
+  /** The <title> text before " - POLYGLOT". */
+  title: (lng: Locale) => string;
+  /** The visible main heading. */
+  h1: (lng: Locale) => string;
+  layout: Layout;
+  /** Served from a file rendered at build time. */
+  prerendered?: boolean;
+};
+
+const titled = (key: string, layout: Layout, prerendered = false): Omit<RouteSpec, "path"> => ({
+  title: (lng) => t(lng, `titles.${key}`),
+  h1: (lng) => t(lng, `titles.${key}`),
+  layout,
+  prerendered,
+});
+
+export const ROUTES: RouteSpec[] = [
+  { path: "/", ...titled("home", "default") },
+  { path: "/form", ...titled("form", "default") },
+  { path: "/error", ...titled("error", "default") },
+  { path: "/confirm", ...titled("confirm", "default") },
+  { path: "/logout", ...titled("logout", "default") },
+  { path: "/explore", ...titled("explore", "default") },
+  { path: "/subscription", ...titled("subscription", "default") },
+  { path: "/subscription/post-purchase", ...titled("postPurchase", "default") },
+  { path: "/company/privacy", ...titled("privacy", "default", true) },
+  { path: "/company/terms-of-use", ...titled("termsOfUse", "default", true) },
+  { path: "/crowdfunding-campaign", ...titled("crowdfunding", "default", true) },
+  { path: "/account/home", ...titled("accountHome", "account") },
+  { path: "/account/explore", ...titled("accountExplore", "account") },
+  { path: "/account/explore/member", ...titled("member", "account") },
+  { path: "/account/explore/public", ...titled("public", "account") },
+  { path: "/account/player", ...titled("player", "play") },
+  {
+    path: "/account/player/player-soon",
+    // No title of its own: it is named after its last path segment, in every language.
+    title: () => "Player Soon",
+    h1: (lng) => t(lng, "pages:account.playerSoon"),
+    layout: "play",
+  },
+];
+
+export const PRERENDERED_PATHS = ROUTES.filter((route) => route.prerendered).map((route) => route.path);
+/** The pages the sitemap lists (every locale of each). */
+export const PUBLIC_PAGES = ["/", "/form", "/explore", "/subscription", "/company/privacy", "/company/terms-of-use", "/crowdfunding-campaign"];
+
+// ---------------------------------------------------------------------------------------------------------------
+// Page checks.
+
+/** With JavaScript on, waits until React has hydrated the document (its nodes carry React's internal keys). */
+export async function waitForHydration(page: Page) {
+  await page.waitForFunction(() => {
+    const main = document.querySelector("main");
+    return !!main && Object.keys(main).some((key) => key.startsWith("__reactFiber"));
+  });
+}
+
+/** The layout wrapper, with the header and footer that layout has. */
+export async function expectLayout(page: Page, layout: Layout) {
+  await expect(page.locator(`.layout.layout-${layout}`)).toHaveCount(1);
+  if (layout === "play") {
+    await expect(page.locator("header.play-header")).toBeVisible();
+    await expect(page.locator("footer.site-footer")).toHaveCount(0);
+  } else {
+    await expect(page.locator("header.site-header")).toBeVisible();
+    await expect(page.locator("footer.site-footer")).toBeVisible();
+  }
+}
+
+export async function expectDocumentLanguage(page: Page, lng: Locale) {
+  await expect(page.locator("html")).toHaveAttribute("lang", lng);
+  await expect(page.locator("html")).toHaveAttribute("dir", "ltr");
+}
+
+/** Expected hreflang alternates of an unprefixed path: every locale plus x-default (the unprefixed English URL). */
+export function expectedAlternates(origin: string, pathname: string): { hreflang: string; href: string }[] {
+  return [
+    ...LOCALES.map((lng) => ({ hreflang: lng, href: origin + localePath(lng, pathname) })),
+    { hreflang: "x-default", href: origin + pathname },
+  ];
+}
+
+/** The canonical and hreflang links in the document's <head>, as they are now. */
+export async function readSeoLinks(page: Page) {
+  return page.evaluate(() => ({
+    canonical: [...document.head.querySelectorAll('link[rel="canonical"]')].map((link) => link.getAttribute("href") ?? ""),
+    alternates: [...document.head.querySelectorAll('link[rel="alternate"][hreflang]')].map((link) => ({
+      hreflang: link.getAttribute("hreflang") ?? "",
+      href: link.getAttribute("href") ?? "",
+    })),
+  }));
+}
+
+/** What readSeoLinks should find: one canonical link and the eight alternates of the unprefixed `pathname`. */
+export function expectedSeoLinks({ canonical, pathname, origin }: { canonical: string; pathname: string; origin: string }) {
+  return { canonical: [canonical], alternates: expectedAlternates(origin, pathname) };
+}
+
+/**
+ * Exactly one canonical link with `canonical` as its href and the eight alternates of `pathname`. Read once: call it
+ * after the page (and, with JavaScript, its hydration or navigation) has settled.
+ */
+export async function expectSeoLinks(page: Page, expected: { canonical: string; pathname: string; origin: string }) {
+  expect(await readSeoLinks(page)).toEqual(expectedSeoLinks(expected));
+}
+
+/** Reason for running a check only in the js-on project: it talks HTTP and has nothing to do with the browser's JavaScript. */
+export const HTTP_ONLY = "HTTP-level check, identical with and without JavaScript: it runs in the js-on project only";
+
+/** The `lng` cookie the language switch sets. */
+export async function localeCookie(context: BrowserContext) {
+  return (await context.cookies()).find((cookie) => cookie.name === "lng");
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// A signed-in learner: the account area is behind the sign-in guard. Each worker signs one learner in through the real
+// form, the mail caught by global-setup's SMTP sink and the confirm page, then hands the session cookies to its tests.
+
+export type Learner = { email: string; storageState: Awaited<ReturnType<BrowserContext["storageState"]>> };
+
+/** The user agent of the config: a regular browser, not a bot. */
+export const BROWSER_USER_AGENT =
+  "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36";
+
+async function signInLearner(browser: Browser, baseURL: string): Promise<Learner> {
+  const email = uniqueAddress("routes-learner");
+  const context = await browser.newContext({ userAgent: BROWSER_USER_AGENT, baseURL, extraHTTPHeaders: forwardedFor() });
+  try {
+    const page = await context.newPage();
+    await page.goto("/form");
+    await waitForHydration(page);
+    await page.locator("main").getByLabel(t("en", "pages:form.emailLabel")).fill(email);
+    await page.locator("main").getByRole("button", { name: t("en", "pages:form.submit") }).click();
+    await expect(page.getByRole("status")).toContainText(t("en", "toast.sent.title"));
+    // With JavaScript the confirm page submits itself and lands on the account home.
+    await page.goto(linkIn(await mailFor(email)));
+    await page.waitForURL((url) => url.pathname === "/account/home");
+    return { email, storageState: await context.storageState() };
+  } finally {
+    await context.close();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The test object: every page opened in a test's context fails the test on a console error or an uncaught error.
+
+export type ConsoleGuard = {
+  /** The page is expected to answer 404, so the browser's "Failed to load resource ... 404" message is fine. */
+  allow404(): void;
+  /** The test makes a script chunk fail on purpose: the failed request and the failed dynamic import are fine. */
+  allowFailedChunk(): void;
+  /** Any other console error or page error the test expects, matched against "console.error: …" / "page error: …". */
+  allow(pattern: RegExp): void;
+  /** Watches the pages of a context the test created itself. */
+  watch(context: BrowserContext): void;
+};
+
+const NOT_FOUND_RESOURCE = /^console\.error: Failed to load resource: the server responded with a status of 404/;
+const FAILED_CHUNK = [
+  /^console\.error: Failed to load resource: net::ERR_FAILED \(.*\/assets\/.+\.js\)$/,
+  /dynamically imported module|Importing a module script failed|Unable to preload/,
+];
+
+export const test = base.extend<{ consoleGuard: ConsoleGuard }, { learner: Learner }>({
+  learner: [
+    async ({ browser }, use, workerInfo) => {
+      await use(await signInLearner(browser, String(workerInfo.project.use.baseURL)));
+    },
+    { scope: "worker", timeout: 60_000 },
+  ],
+  consoleGuard: [
+    async ({ context }, use) => {
+      const problems: string[] = [];
+      const allowed: RegExp[] = [];
+      const attach = (page: Page) => {
+        page.on("console", (message) => {
+          if (message.type() !== "error") return;
+          const where = message.location().url;
+          problems.push(`console.error: ${message.text()}${where ? ` (${where})` : ""}`);
+        });
+        page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+      };
+      const watch = (watched: BrowserContext) => {
+        watched.pages().forEach(attach);
+        watched.on("page", attach);
+      };
+      watch(context);
+      await use({
+        allow404: () => void allowed.push(NOT_FOUND_RESOURCE),
+        allowFailedChunk: () => void allowed.push(...FAILED_CHUNK),
+        allow: (pattern) => void allowed.push(pattern),
+        watch,
+      });
+      const unexpected = problems.filter((problem) => !allowed.some((pattern) => pattern.test(problem)));
+      expect(unexpected, "console errors and page errors").toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+
+/** A test whose pages are signed in as the worker's learner. */
+export const learnerTest = test.extend({
+  storageState: async ({ learner }, use) => use(learner.storageState),
+});
