@@ -103,22 +103,25 @@ app.get("/healthz", async (_req, res) => {
 // Hashed file names never change content: cache them for a year.
 app.use("/assets", express.static(path.join(CLIENT_DIR, "assets"), { immutable: true, maxAge: "1y", index: false, redirect: false }));
 
+const renderPage = createRequestHandler({ build, getLoadContext: (req) => entry.createLoadContext(req.ip ?? null) as never });
 const staticCsp = entry.contentSecurityPolicy(null, env.analyticsHosts);
 app.use((req, res, next) => {
   if (req.method !== "GET" && req.method !== "HEAD") return next();
   const page = prerendered.get(req.path.replace(/\/$/, "") || "/");
   if (!page || req.path === "/") return next();
+  // The static copy is the anonymous page: a signed-in learner (or a pending toast) gets it rendered for them.
+  if (/(?:^|;\s*)(?:__session|toast)=/.test(req.headers.cookie ?? "")) return void renderPage(req, res, next);
   res.setHeader("Content-Type", page.type);
   res.setHeader("Cache-Control", "public, max-age=0, must-revalidate");
   res.setHeader("ETag", page.etag);
-  res.setHeader("Vary", "Accept-Encoding");
+  res.setHeader("Vary", "Accept-Encoding, Cookie");
   if (page.type.startsWith("text/html")) res.setHeader("Content-Security-Policy", staticCsp);
   if (req.headers["if-none-match"] === page.etag) return void res.status(304).end();
   res.status(200).end(req.method === "HEAD" ? undefined : page.body);
 });
 
 app.use(express.static(CLIENT_DIR, { maxAge: "1h", index: false, redirect: false }));
-app.all("/{*splat}", createRequestHandler({ build, getLoadContext: (req) => entry.createLoadContext(req.ip ?? null) as never }));
+app.all("/{*splat}", renderPage);
 
 // The database is opened and migrated right away (/healthz answers 503 until it is); a locked or unreachable one
 // stops the process.

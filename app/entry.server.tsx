@@ -33,6 +33,8 @@ export default function handleRequest(
     return new Response(`${responseStatusCode}\n`, { status: responseStatusCode, headers: responseHeaders });
   }
   if (request.method.toUpperCase() === "HEAD") {
+    responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+    if (!import.meta.env.DEV) responseHeaders.set("Content-Security-Policy", contentSecurityPolicy(randomBytes(16).toString("base64"), env.analyticsHosts));
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
 

@@ -30,7 +30,8 @@ export function canonicalUrl(origin: string, locale: Locale, path: string, searc
   return origin + localePath(locale, path.toLowerCase()) + (query ? `?${query}` : "");
 }
 
-export function alternateLinks(origin: string, path: string): { hrefLang: string; href: string }[] {
+export function alternateLinks(origin: string, mixedCasePath: string): { hrefLang: string; href: string }[] {
+  const path = mixedCasePath.toLowerCase();
   return [
     ...LOCALES.map((locale) => ({ hrefLang: locale, href: origin + localePath(locale, path) })),
     { hrefLang: "x-default", href: origin + localePath(DEFAULT_LOCALE, path) },

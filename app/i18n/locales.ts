@@ -15,11 +15,13 @@ export function isLocale(value: unknown): value is Locale {
 
 /** Splits `/de/explore` into `de` and `/explore`; an unprefixed path is English. */
 export function splitLocale(pathname: string): { locale: Locale; path: string } {
-  const [, first = "", ...rest] = pathname.split("/");
+  // A trailing slash names the same page (prerendered pages are rendered at `/company/privacy/`).
+  const clean = pathname.length > 1 ? pathname.replace(/\/+$/, "") || "/" : pathname || "/";
+  const [, first = "", ...rest] = clean.split("/");
   if (first !== DEFAULT_LOCALE && isLocale(first)) {
     return { locale: first, path: "/" + rest.join("/") };
   }
-  return { locale: DEFAULT_LOCALE, path: pathname || "/" };
+  return { locale: DEFAULT_LOCALE, path: clean };
 }
 
 /** The URL of an unprefixed path in a locale: `localePath("de", "/explore")` is `/de/explore`. */

@@ -3,18 +3,20 @@ import type { Route } from "./+types/($lang)";
 import { pageNotFound } from "../http/errors";
 import { DEFAULT_LOCALE, isLocale } from "../i18n/locales";
 
-/** The optional locale prefix matches any first segment, so it is checked before anything below it runs. */
-export const middleware: Route.MiddlewareFunction[] = [
-  ({ params, request }) => {
-    if (params.lang === undefined) return;
-    if (params.lang === DEFAULT_LOCALE) {
-      // English has no prefix: /en/explore is /explore.
-      const url = new URL(request.url);
-      throw redirect(url.pathname.replace(/^\/en(?=\/|$)/, "") + url.search || "/", 301);
-    }
-    if (!isLocale(params.lang)) pageNotFound(request);
-  },
-];
+/**
+ * The optional locale prefix matches any first segment, so it is checked here. A loader, not a middleware: the root
+ * loader still runs beside it, so the 404 page keeps its layout data (origin, learner, year).
+ */
+export function loader({ params, request }: Route.LoaderArgs) {
+  if (params.lang === undefined) return null;
+  if (params.lang === DEFAULT_LOCALE) {
+    // English has no prefix: /en/explore is /explore.
+    const url = new URL(request.url);
+    throw redirect((url.pathname.replace(/^\/en(?=\/|$)/, "") || "/") + url.search, 301);
+  }
+  if (!isLocale(params.lang)) pageNotFound(request);
+  return null;
+}
 
 export default function LocalePrefix() {
   return <Outlet />;

@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { Form, useLocation, useNavigation, useSubmit } from "react-router";
-import { LOCALES, localeAutonym } from "../i18n/locales";
+import { LOCALES, localeAutonym, localePath, splitLocale } from "../i18n/locales";
 import { useLocale } from "./locale";
 
 /** A plain form POST to /locale: it works without JavaScript; with it, choosing a language submits at once. */
@@ -13,7 +13,7 @@ export function LanguageSwitch() {
   const pending = navigation.formAction === "/locale";
   return (
     <Form method="post" action="/locale" className="language-switch" aria-busy={pending}>
-      <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
+      <input type="hidden" name="redirectTo" value={localePath(locale, splitLocale(location.pathname).path) + location.search} />
       <label htmlFor="language-switch-select">{t("language.label")}</label>
       <select
         id="language-switch-select"
