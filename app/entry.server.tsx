@@ -86,7 +86,13 @@ export default function handleRequest(
 
 export const handleError: HandleErrorFunction = (error, { request }) => {
   if (request.signal.aborted) return;
-  log.error("request failed", { method: request.method, path: new URL(request.url).pathname, error });
+  const path = new URL(request.url).pathname;
+  // React Router's own refusal of a cross-site action is the defence working, not a failure of ours.
+  if (error instanceof Error && error.message.includes("Aborting the action")) {
+    log.warn("cross-site action refused", { method: request.method, path, origin: request.headers.get("Origin") });
+    return;
+  }
+  log.error("request failed", { method: request.method, path, error });
 };
 
 export { contentSecurityPolicy } from "./http/csp";
