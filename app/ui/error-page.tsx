@@ -16,7 +16,7 @@ export function useErrorDescription(): { status: number; message: string; detail
     return { status: 404, message: t(key, { path: payload.path }) };
   }
   if (isRouteErrorResponse(error) && error.status < 500) {
-    return { status: error.status, message: error.statusText || t("errors.internal") };
+    return { status: error.status, message: t(error.status === 403 ? "errors.forbidden" : "errors.badRequest") };
   }
   const status = isRouteErrorResponse(error) ? error.status : 500;
   const detail = import.meta.env.DEV && error instanceof Error ? error.stack : undefined;
@@ -32,10 +32,10 @@ export function ErrorPage() {
   const { path } = splitLocale(useLocation().pathname);
   return (
     <section className="error-page" data-status={status} data-path={path}>
-      <ErrorTitle status={status} message={notFound ? t("errors.notFoundTitle") : t("errors.internal")} />
+      <ErrorTitle status={status} message={notFound ? t("errors.notFoundTitle") : status >= 500 ? t("errors.internal") : message} />
       <p className="eyebrow">{t("errors.status", { status })}</p>
       <h1>{message}</h1>
-      <p>{notFound ? t("errors.notFoundHint") : t("errors.internalHint")}</p>
+      {notFound ? <p>{t("errors.notFoundHint")}</p> : status >= 500 ? <p>{t("errors.internalHint")}</p> : null}
       <ul className="error-links">
         <li><Link to={to("/")}>{t("errors.backHome")}</Link></li>
         <li><Link to={to("/explore")}>{t("errors.explore")}</Link></li>

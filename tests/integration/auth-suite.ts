@@ -236,6 +236,7 @@ export function defineAuthSuite(databaseName: string, databaseEnv: () => Promise
       expect(evil.status).toBeLessThan(500);
       const fetchSite = await browser.request("/form", { method: "POST", form, headers: { "Sec-Fetch-Site": "cross-site", Origin: APP_URL } });
       expect(fetchSite.status).toBe(403);
+      expect(await fetchSite.text()).toContain("This request was refused because it did not come from this site.");
       const locale = await browser.request("/locale", { method: "POST", form: { lng: "de", redirectTo: "/" }, headers: { Origin: "https://evil.example" } });
       expect(locale.status).toBe(403);
       expect(locale.headers.get("Set-Cookie")).toBeNull();
