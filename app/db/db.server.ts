@@ -1,6 +1,5 @@
 import path from "node:path";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
-import { createContext } from "react-router";
 import { env } from "../config/env.server";
 import { log } from "../http/log.server";
 import { onHealthCheck, onShutdown } from "../http/lifecycle.server";
@@ -78,6 +77,3 @@ export async function getDatabase(): Promise<Database> {
 
 // Healthy means the database is open, migrated and answering.
 onHealthCheck(async () => (await open()).ping());
-
-/** The database, handed to loaders and actions through the router context. */
-export const dbContext = createContext<Database>();

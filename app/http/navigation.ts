@@ -43,8 +43,3 @@ export function safeTarget(to: unknown, options: SafeTargetOptions = {}): string
   if (options.origin && url.origin === new URL(options.origin).origin) return safeTarget(url.pathname + url.search + url.hash);
   return options.external ? url.href : null;
 }
-
-/** True when a target leaves this site and so needs a full page load. */
-export function isExternalTarget(target: string): boolean {
-  return !target.startsWith("/");
-}
