@@ -1,8 +1,7 @@
 import type { Config } from "@react-router/dev/config";
-import { prerenderedPaths } from "./app/http/prerender";
 
 export default {
   ssr: true,
-  // Legal and campaign pages change only with a release: they are rendered once per locale at build time.
-  prerender: prerenderedPaths(),
+  // No build-time prerendering: public pages are rendered by the running server and kept in memory
+  // (app/http/page-cache.server.ts), so they carry the runtime configuration.
 } satisfies Config;

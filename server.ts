@@ -1,9 +1,7 @@
 /**
- * The production server: one Node process serving static assets, prerendered pages, `/healthz` and the React Router
- * request handler, with compression, security headers, request logs on stdout and a graceful stop on SIGTERM.
+ * The production server: one Node process serving static assets, anonymous public pages from memory, `/healthz` and
+ * the React Router request handler, with compression, security headers, request logs on stdout and a graceful stop on SIGTERM.
  */
-import { createHash } from "node:crypto";
-import { readdir, readFile } from "node:fs/promises";
 import type { Server } from "node:http";
 import path from "node:path";
 import { createRequestHandler } from "@react-router/express";
@@ -12,8 +10,6 @@ import express from "express";
 
 const BUILD_DIR = path.resolve(import.meta.dirname, "build");
 const CLIENT_DIR = path.join(BUILD_DIR, "client");
-/** The origin prerendered pages were built with; replaced by APP_URL when they are served. */
-const PRERENDER_ORIGIN = "http://prerender.invalid";
 const SHUTDOWN_GRACE_MS = 8_000;
 
 const serverBuildPath = path.join(BUILD_DIR, "server", "index.js");
@@ -28,35 +24,12 @@ type AppEntry = {
   checkHealth: () => Promise<void>;
   createLoadContext: (clientIp: string | null) => unknown;
   shutdown: () => Promise<void>;
-  contentSecurityPolicy: (nonce: string | null, extraConnect?: string[]) => string;
+  publicPageCache: (serverBuild: unknown) => express.RequestHandler;
   log: Record<"debug" | "info" | "warn" | "error", (message: string, fields?: Record<string, unknown>) => void>;
 };
 const entry = build.entry.module as AppEntry;
 const { env, log } = entry;
 
-type StaticPage = { body: Buffer; type: string; etag: string };
-
-/** Prerendered HTML and data payloads, held in memory with the build-time origin replaced by APP_URL. */
-async function loadPrerenderedPages(): Promise<Map<string, StaticPage>> {
-  const pages = new Map<string, StaticPage>();
-  const files = await readdir(CLIENT_DIR, { recursive: true }).catch(() => [] as string[]);
-  for (const file of files) {
-    const isHtml = file.endsWith(`${path.sep}index.html`) || file === "index.html";
-    const isData = file.endsWith(".data");
-    if (file.startsWith("assets") || (!isHtml && !isData)) continue;
-    const text = (await readFile(path.join(CLIENT_DIR, file), "utf8")).replaceAll(PRERENDER_ORIGIN, env.APP_URL);
-    const body = Buffer.from(text);
-    const urlPath = "/" + file.split(path.sep).join("/").replace(/(^|\/)index\.html$/, "");
-    pages.set(urlPath.replace(/\/$/, "") || "/", {
-      body,
-      type: isHtml ? "text/html; charset=utf-8" : "text/x-script; charset=utf-8",
-      etag: `"${createHash("sha1").update(body).digest("base64url")}"`,
-    });
-  }
-  return pages;
-}
-
-const prerendered = await loadPrerenderedPages();
 const app = express();
 app.disable("x-powered-by");
 app.set("trust proxy", env.TRUST_PROXY);
@@ -88,6 +61,9 @@ app.use((_req, res, next) => {
   next();
 });
 
+// Anonymous visitors of the public pages get them from memory, precompressed (app/http/page-cache.server.ts).
+app.use(entry.publicPageCache(build));
+
 app.use(compression());
 
 app.get("/healthz", async (_req, res) => {
@@ -104,22 +80,6 @@ app.get("/healthz", async (_req, res) => {
 app.use("/assets", express.static(path.join(CLIENT_DIR, "assets"), { immutable: true, maxAge: "1y", index: false, redirect: false }));
 
 const renderPage = createRequestHandler({ build, getLoadContext: (req) => entry.createLoadContext(req.ip ?? null) as never });
-const staticCsp = entry.contentSecurityPolicy(null, env.analyticsHosts);
-app.use((req, res, next) => {
-  if (req.method !== "GET" && req.method !== "HEAD") return next();
-  const page = prerendered.get(req.path.replace(/\/$/, "") || "/");
-  if (!page || req.path === "/") return next();
-  // The static copy is the anonymous page: a signed-in learner (or a pending toast) gets it rendered for them.
-  if (/(?:^|;\s*)(?:__session|toast)=/.test(req.headers.cookie ?? "")) return void renderPage(req, res, next);
-  res.setHeader("Content-Type", page.type);
-  res.setHeader("Cache-Control", "public, max-age=0, must-revalidate");
-  res.setHeader("ETag", page.etag);
-  res.setHeader("Vary", "Accept-Encoding, Cookie");
-  if (page.type.startsWith("text/html")) res.setHeader("Content-Security-Policy", staticCsp);
-  if (req.headers["if-none-match"] === page.etag) return void res.status(304).end();
-  res.status(200).end(req.method === "HEAD" ? undefined : page.body);
-});
-
 app.use(express.static(CLIENT_DIR, { maxAge: "1h", index: false, redirect: false }));
 app.all("/{*splat}", renderPage);
 
@@ -131,7 +91,7 @@ entry.start().catch((error: unknown) => {
 });
 
 const server: Server = app.listen(env.PORT, env.HOST, () => {
-  log.info("listening", { url: `http://${env.HOST}:${env.PORT}`, appUrl: env.APP_URL, prerendered: prerendered.size });
+  log.info("listening", { url: `http://${env.HOST}:${env.PORT}`, appUrl: env.APP_URL });
 });
 server.keepAliveTimeout = 65_000;
 

@@ -6,7 +6,19 @@ export const useNonce = () => useContext(NonceContext);
 
 /** The Content-Security-Policy of a server-rendered page: only scripts carrying this response's nonce may run. */
 export function contentSecurityPolicy(nonce: string | null, extraConnect: string[] = []): string {
-  const scripts = nonce ? `'self' 'nonce-${nonce}' 'strict-dynamic'` : `'self' 'unsafe-inline'`;
+  return policy(nonce ? `'self' 'nonce-${nonce}' 'strict-dynamic'` : `'self' 'unsafe-inline'`, extraConnect);
+}
+
+/**
+ * The policy of a body shared by many visitors, where no per-response nonce is possible: only the inline scripts with
+ * these SHA-256 hashes (base64) may run, and what they load.
+ */
+export function hashedContentSecurityPolicy(scriptHashes: string[], extraConnect: string[] = []): string {
+  const hashes = scriptHashes.map((hash) => `'sha256-${hash}'`);
+  return policy(hashes.length ? `'self' ${hashes.join(" ")} 'strict-dynamic'` : "'none'", extraConnect);
+}
+
+function policy(scripts: string, extraConnect: string[]): string {
   return [
     "default-src 'self'",
     `script-src ${scripts}`,

@@ -31,10 +31,10 @@ export const [i18nextMiddleware, getLocale, getInstance] = createI18nextMiddlewa
 });
 
 /** The locale a visitor of the bare root prefers: the language switch's cookie, else the best Accept-Language match. */
-export async function preferredLocale(request: Request): Promise<Locale> {
-  const fromCookie = await localeCookie.parse(request.headers.get("Cookie"));
+export async function preferredLocaleOf(cookieHeader: string | null, acceptLanguage: string | null): Promise<Locale> {
+  const fromCookie = cookieHeader?.includes("lng=") ? await localeCookie.parse(cookieHeader) : null;
   if (isLocale(fromCookie)) return fromCookie;
-  return matchAcceptLanguage(request.headers.get("Accept-Language"), LOCALES) ?? DEFAULT_LOCALE;
+  return matchAcceptLanguage(acceptLanguage, LOCALES) ?? DEFAULT_LOCALE;
 }
 
 /** The interface locale of a request, as decided by the i18n middleware. */

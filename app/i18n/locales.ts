@@ -15,7 +15,7 @@ export function isLocale(value: unknown): value is Locale {
 
 /** Splits `/de/explore` into `de` and `/explore`; an unprefixed path is English. */
 export function splitLocale(pathname: string): { locale: Locale; path: string } {
-  // A trailing slash names the same page (prerendered pages are rendered at `/company/privacy/`).
+  // A trailing slash names the same page (`/company/privacy/` is `/company/privacy`).
   const clean = pathname.length > 1 ? pathname.replace(/\/+$/, "") || "/" : pathname || "/";
   const [, first = "", ...rest] = clean.split("/");
   if (first !== DEFAULT_LOCALE && isLocale(first)) {

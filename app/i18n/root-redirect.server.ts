@@ -1,7 +1,14 @@
 import { isbot } from "isbot";
 import { redirect, type MiddlewareFunction } from "react-router";
-import { preferredLocale } from "./i18n.server";
-import { DEFAULT_LOCALE, localePath } from "./locales";
+import { preferredLocaleOf } from "./i18n.server";
+import { DEFAULT_LOCALE, localePath, type Locale } from "./locales";
+
+/** The locale the bare root sends a visitor to, or null when it shows the English home (bots, English speakers). */
+export async function rootRedirectLocale(headers: { cookie: string | null; acceptLanguage: string | null; userAgent: string | null }): Promise<Locale | null> {
+  if (headers.userAgent && isbot(headers.userAgent)) return null;
+  const locale = await preferredLocaleOf(headers.cookie, headers.acceptLanguage);
+  return locale === DEFAULT_LOCALE ? null : locale;
+}
 
 /**
  * Only the bare root chooses a language for the visitor: the language switch's cookie first, then Accept-Language.
@@ -10,15 +17,13 @@ import { DEFAULT_LOCALE, localePath } from "./locales";
 export const rootRedirectMiddleware: MiddlewareFunction<Response> = async ({ request }, next) => {
   const url = new URL(request.url);
   if (url.pathname !== "/" || request.method !== "GET") return next();
-  const userAgent = request.headers.get("User-Agent");
-  if (!userAgent || !isbot(userAgent)) {
-    const locale = await preferredLocale(request);
-    if (locale !== DEFAULT_LOCALE) {
-      throw redirect(localePath(locale, "/") + url.search, {
-        status: 302,
-        headers: { Vary: "Accept-Language, Cookie", "Cache-Control": "private, no-store" },
-      });
-    }
+  const { headers } = request;
+  const locale = await rootRedirectLocale({ cookie: headers.get("Cookie"), acceptLanguage: headers.get("Accept-Language"), userAgent: headers.get("User-Agent") });
+  if (locale) {
+    throw redirect(localePath(locale, "/") + url.search, {
+      status: 302,
+      headers: { Vary: "Accept-Language, Cookie", "Cache-Control": "private, no-store" },
+    });
   }
   const response = await next();
   response.headers.append("Vary", "Accept-Language, Cookie");

@@ -1,5 +1,6 @@
 import { and, asc, count, eq, inArray } from "drizzle-orm";
 import type { Database } from "../db/db.server";
+import { invalidatePublicPages } from "../http/page-cache.server";
 import { publicTerms, termExamples, terms } from "../db/schema";
 import { newCard } from "./stage";
 import type { Owner } from "./terms.server";
@@ -42,6 +43,8 @@ export async function loadPublicLists(db: Database): Promise<void> {
   for (let i = 0; i < rows.length; i += 500) {
     await db.insert(publicTerms).values(rows.slice(i, i + 500)).onConflictDoNothing();
   }
+  // Pages rendered before the lists were loaded show stale lists.
+  invalidatePublicPages();
 }
 
 export type PublicList = { language: string; level: Level; terms: number };

@@ -1,7 +1,8 @@
 /**
- * What search engines and browsers read besides the page: canonical URLs, prerendered pages, robots.txt, the sitemap,
+ * What search engines and browsers read besides the page: canonical URLs, pages served from memory, robots.txt, the sitemap,
  * security and caching headers, and the motion preference.
  */
+import { createHash } from "node:crypto";
 import {
   expect,
   expectedAlternates,
@@ -65,7 +66,7 @@ const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#x27;" })[c]!);
 
 test.describe("prerendered pages", () => {
-  test("all of them, in every locale, are served from the build with the runtime origin instead of the build-time one", async ({ request, baseURL, javaScriptEnabled }) => {
+  test("all of them, in every locale, are served from memory with the runtime origin; no raw build file is served", async ({ request, baseURL, javaScriptEnabled }) => {
     test.skip(!javaScriptEnabled, HTTP_ONLY);
     for (const pathname of PRERENDERED_PATHS) {
       const route = ROUTES.find((r) => r.path === pathname)!;
@@ -73,7 +74,7 @@ test.describe("prerendered pages", () => {
         const url = localePath(lng, pathname);
         const response = await request.get(url);
         expect(response.status(), url).toBe(200);
-        // The prerendered-page handler answers with an ETag; server-rendered pages have none.
+        // The page cache answers with an ETag; pages rendered per request have none.
         expect(response.headers()["etag"], url).toBeTruthy();
         const html = await response.text();
         expect(html, url).not.toContain("prerender.invalid");
@@ -83,6 +84,8 @@ test.describe("prerendered pages", () => {
         expect(links.length, url).toBe(9);
         for (const href of links) expect(href.startsWith(`${baseURL}/`), `${url}: ${href}`).toBe(true);
       }
+      const raw = `${pathname}/index.html`;
+      expect((await request.get(raw)).status(), raw).toBe(404);
     }
   });
 
@@ -203,10 +206,11 @@ test.describe("headers", () => {
     expect(head.headers()["content-security-policy"]).toMatch(/default-src 'self'/);
   });
 
-  test("a server-rendered page's CSP nonce is fresh per response and carried by its scripts", async ({ request }) => {
+  test("a page rendered per request has a CSP nonce, fresh per response and carried by its scripts", async ({ request }) => {
     const nonces: string[] = [];
     for (let i = 0; i < 2; i++) {
-      const response = await request.get("/explore");
+      // A query the page cache does not know: rendered for this request.
+      const response = await request.get("/explore?ref=e2e");
       const nonce = /'nonce-([^']+)'/.exec(response.headers()["content-security-policy"] ?? "")?.[1];
       expect(nonce).toBeTruthy();
       const html = await response.text();
@@ -216,6 +220,18 @@ test.describe("headers", () => {
       nonces.push(nonce!);
     }
     expect(nonces[0]).not.toBe(nonces[1]);
+  });
+
+  test("a public page shared from memory allows its inline scripts by hash and carries no nonce", async ({ request }) => {
+    const response = await request.get("/explore");
+    const csp = response.headers()["content-security-policy"] ?? "";
+    expect(csp).not.toContain("'nonce-");
+    const html = await response.text();
+    expect(html).not.toMatch(/<script[^>]*\snonce=/);
+    const hashes = [...csp.matchAll(/'sha256-([^']+)'/g)].map(([, hash]) => hash);
+    const scripts = [...html.matchAll(/<script\b[^>]*>([\s\S]*?)<\/script>/g)].map(([, content]) => content!);
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const content of scripts) expect(hashes).toContain(createHash("sha256").update(content).digest("base64"));
   });
 
   test("hashed assets are cached for a year as immutable", async ({ request }) => {

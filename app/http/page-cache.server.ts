@@ -1,0 +1,256 @@
+import { createHash } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { promisify } from "node:util";
+import zlib from "node:zlib";
+import { createRequestHandler, type ServerBuild } from "react-router";
+import { env } from "../config/env.server";
+import { rootRedirectLocale } from "../i18n/root-redirect.server";
+import { LOCALES, localePath } from "../i18n/locales";
+import { isLevel, isStudyLanguage } from "../learning/vocabulary";
+import { createLoadContext } from "./client-ip.server";
+import { hashedContentSecurityPolicy } from "./csp";
+import { log } from "./log.server";
+import { PUBLIC_PAGES } from "./public-pages";
+
+/**
+ * Anonymous public pages from memory. Each page is rendered once by the running app (its runtime configuration) for a
+ * canonical request that carries only what may change an anonymous page: the path, whitelisted query parameters and
+ * the cookies listed below. Visitors with a session or a toast, any other query and every other method go to React
+ * Router. A response that sets a cookie, varies on anything else or is not a plain 200 is never stored.
+ */
+
+/** Cookies that change what an anonymous visitor sees; each distinct value is its own cache entry. */
+export const VARIANT_COOKIES = ["studyLanguage"];
+/** Cookies that make a page personal: their holders always get a fresh render. */
+const BYPASS_COOKIES = ["__session", "toast"];
+/** Query parameters a page reads, with the values it accepts; any other query is rendered without the cache. */
+const QUERY_WHITELIST: Record<string, Record<string, (value: string) => boolean>> = {
+  "/explore": { language: isStudyLanguage, level: isLevel },
+};
+/** Response headers that vary only in ways the key already covers. */
+const HANDLED_VARY = new Set(["accept-encoding", "cookie", "accept-language"]);
+const DROPPED_HEADERS = new Set(["content-length", "content-encoding", "content-security-policy", "date", "etag", "connection", "transfer-encoding", "vary", "cache-control"]);
+
+const MAX_ENTRIES = 2_000;
+const MAX_BYTES = 64 * 1024 * 1024;
+/** Entries are renewed now and then, so the footer's year and similar clock-driven details stay right. */
+const MAX_AGE_MS = 60 * 60 * 1000;
+
+type Entry = {
+  generation: number;
+  expires: number;
+  bytes: number;
+  /** Null: the page answered with something that must not be shared; requests for it go to React Router. */
+  bodies: { identity: Buffer; br: Buffer; gzip: Buffer } | null;
+  etag: string;
+  headers: Record<string, string>;
+};
+
+const pageKeys = new Map<string, string>(
+  PUBLIC_PAGES.flatMap((page) => LOCALES.flatMap((locale) => [localePath(locale, page), `${localePath(locale, page)}/`].map((path) => [path, page] as const))),
+);
+pageKeys.delete("//");
+
+let generation = 0;
+
+/** Forgets every cached page; call it when data shown on a public page changes (at start, when public lists reload). */
+export function invalidatePublicPages(): void {
+  generation++;
+}
+
+function cookieValues(header: string | undefined): Map<string, string> {
+  const values = new Map<string, string>();
+  if (!header) return values;
+  for (const part of header.split(";")) {
+    const index = part.indexOf("=");
+    if (index > 0) values.set(part.slice(0, index).trim(), part.slice(index + 1).trim());
+  }
+  return values;
+}
+
+type Lookup = { key: string; url: string; cookie: string; page: string };
+
+/** The cache key of a request, or null when this request must be rendered for the visitor. */
+function lookup(req: IncomingMessage): Lookup | null {
+  const raw = req.url ?? "/";
+  const queryAt = raw.indexOf("?");
+  const path = queryAt < 0 ? raw : raw.slice(0, queryAt);
+  const page = pageKeys.get(path);
+  if (!page) return null;
+  const cookies = cookieValues(req.headers.cookie);
+  if (BYPASS_COOKIES.some((name) => cookies.has(name))) return null;
+  let query = "";
+  if (queryAt >= 0 && queryAt < raw.length - 1) {
+    const allowed = QUERY_WHITELIST[page];
+    if (!allowed) return null;
+    const params = new URLSearchParams(raw.slice(queryAt + 1));
+    const names = [...params.keys()];
+    if (new Set(names).size !== names.length) return null;
+    for (const [name, value] of params) if (!allowed[name]?.(value)) return null;
+    params.sort();
+    query = `?${params}`;
+  }
+  const cookie = VARIANT_COOKIES.filter((name) => cookies.has(name))
+    .map((name) => `${name}=${cookies.get(name)}`)
+    .join("; ");
+  const canonicalPath = path.length > 1 ? path.replace(/\/$/, "") : path;
+  return { key: `${canonicalPath}${query}\n${cookie}`, url: canonicalPath + query, cookie, page };
+}
+
+const brotli = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
+
+const INLINE_SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script>/g;
+
+/** The body without the render's nonce, and the hashes of its inline scripts. */
+function withoutNonce(html: string, csp: string | null): { html: string; hashes: string[] } {
+  const nonce = csp?.match(/'nonce-([^']+)'/)?.[1];
+  const shared = nonce ? html.replaceAll(` nonce="${nonce}"`, "") : html;
+  const hashes = new Set<string>();
+  for (const [, attributes = "", content = ""] of shared.matchAll(INLINE_SCRIPT)) {
+    if (/\bsrc\s*=/.test(attributes)) continue;
+    hashes.add(createHash("sha256").update(content).digest("base64"));
+  }
+  return { html: shared, hashes: [...hashes] };
+}
+
+async function toEntry(response: Response, page: string, born: number): Promise<Entry> {
+  const pass: Entry = { generation: born, expires: Date.now() + MAX_AGE_MS, bytes: 0, bodies: null, etag: "", headers: {} };
+  const vary = (response.headers.get("Vary") ?? "").split(",").map((name) => name.trim().toLowerCase()).filter(Boolean);
+  const shareable =
+    response.status === 200 &&
+    response.headers.getSetCookie().length === 0 &&
+    !/private|no-store/i.test(response.headers.get("Cache-Control") ?? "") &&
+    vary.every((name) => HANDLED_VARY.has(name) && (name !== "accept-language" || page === "/"));
+  if (!shareable) {
+    await response.body?.cancel();
+    return pass;
+  }
+  const { html, hashes } = withoutNonce(await response.text(), response.headers.get("Content-Security-Policy"));
+  const identity = Buffer.from(html);
+  const [br, gz] = await Promise.all([
+    brotli(identity, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: identity.length } }),
+    gzip(identity, { level: 9 }),
+  ]);
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    if (!DROPPED_HEADERS.has(name)) headers[name] = value;
+  });
+  headers["content-security-policy"] = hashedContentSecurityPolicy(hashes, env.analyticsHosts);
+  headers["cache-control"] = "public, max-age=0, must-revalidate";
+  headers["vary"] = ["Accept-Encoding", "Cookie", ...(vary.includes("accept-language") ? ["Accept-Language"] : [])].join(", ");
+  const etag = createHash("sha1").update(identity).digest("base64url").slice(0, 22);
+  return { generation: born, expires: Date.now() + MAX_AGE_MS, bytes: identity.length + br.length + gz.length, bodies: { identity, br, gzip: gz }, etag, headers };
+}
+
+/** br when the client takes it, else gzip, else none; `q=0` refuses an encoding. */
+function encodingFor(header: string | undefined): "br" | "gzip" | "identity" {
+  if (!header) return "identity";
+  const accepted = new Set<string>();
+  for (const part of header.split(",")) {
+    const [name = "", ...parameters] = part.split(";").map((piece) => piece.trim().toLowerCase());
+    const q = parameters.find((parameter) => parameter.startsWith("q="));
+    if (!q || Number(q.slice(2)) > 0) accepted.add(name);
+  }
+  if (accepted.has("br")) return "br";
+  if (accepted.has("gzip")) return "gzip";
+  return "identity";
+}
+
+function send(req: IncomingMessage, res: ServerResponse, entry: Entry & { bodies: NonNullable<Entry["bodies"]> }): void {
+  const encoding = encodingFor(req.headers["accept-encoding"]);
+  const etag = `"${entry.etag}${encoding === "identity" ? "" : `-${encoding}`}"`;
+  const matches = req.headers["if-none-match"]?.split(",").some((tag) => {
+    const clean = tag.trim().replace(/^W\//, "");
+    return clean === "*" || clean.startsWith(`"${entry.etag}`);
+  });
+  if (matches) {
+    res.writeHead(304, { etag, vary: entry.headers.vary!, "cache-control": entry.headers["cache-control"]! });
+    res.end();
+    return;
+  }
+  const body = entry.bodies[encoding];
+  const headers: Record<string, string | number> = { ...entry.headers, etag, "content-length": body.length };
+  if (encoding !== "identity") headers["content-encoding"] = encoding;
+  res.writeHead(200, headers);
+  res.end(req.method === "HEAD" ? undefined : body);
+}
+
+/** The cache in front of React Router: an Express-style middleware (`next` renders the request as usual). */
+export function publicPageCache(build: ServerBuild) {
+  const render = createRequestHandler(build, "production");
+  const entries = new Map<string, Entry>();
+  const pending = new Map<string, Promise<Entry>>();
+  let bytes = 0;
+
+  function remove(key: string) {
+    const entry = entries.get(key);
+    if (!entry) return;
+    bytes -= entry.bytes;
+    entries.delete(key);
+  }
+
+  function store(key: string, entry: Entry) {
+    if (entry.generation !== generation || entry.bytes > MAX_BYTES / 4) return;
+    remove(key);
+    entries.set(key, entry);
+    bytes += entry.bytes;
+    // Map order is insertion order: the first keys are the least recently used.
+    for (const oldest of entries.keys()) {
+      if (entries.size <= MAX_ENTRIES && bytes <= MAX_BYTES) break;
+      remove(oldest);
+    }
+  }
+
+  async function fill(found: Lookup): Promise<Entry> {
+    const born = generation;
+    const headers = new Headers({ Accept: "text/html" });
+    if (found.cookie) headers.set("Cookie", found.cookie);
+    const response = await render(new Request(new URL(found.url, env.APP_URL), { headers }), createLoadContext(null));
+    const entry = await toEntry(response, found.page, born);
+    store(found.key, entry);
+    if (entry.bodies) log.debug("page cached", { path: found.url, bytes: entry.bytes, entries: entries.size });
+    return entry;
+  }
+
+  async function serve(req: IncomingMessage, res: ServerResponse, next: () => void, found: Lookup): Promise<void> {
+    // The bare root sends most visitors to their language: only those it would not redirect share its page.
+    if (found.page === "/" && found.url === "/") {
+      const redirects = await rootRedirectLocale({
+        cookie: req.headers.cookie ?? null,
+        acceptLanguage: req.headers["accept-language"] ?? null,
+        userAgent: req.headers["user-agent"] ?? null,
+      });
+      if (redirects) return next();
+    }
+    let entry = entries.get(found.key);
+    if (entry && (entry.generation !== generation || entry.expires < Date.now())) {
+      remove(found.key);
+      entry = undefined;
+    }
+    if (entry) {
+      // Recently used entries move to the end, away from eviction.
+      entries.delete(found.key);
+      entries.set(found.key, entry);
+    } else {
+      let filling = pending.get(found.key);
+      if (!filling) {
+        filling = fill(found).finally(() => pending.delete(found.key));
+        pending.set(found.key, filling);
+      }
+      entry = await filling;
+    }
+    if (!entry.bodies) return next();
+    send(req, res, entry as Entry & { bodies: NonNullable<Entry["bodies"]> });
+  }
+
+  return function pageCacheMiddleware(req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void): void {
+    if (req.method !== "GET" && req.method !== "HEAD") return next();
+    const found = lookup(req);
+    if (!found) return next();
+    serve(req, res, next, found).catch((error: unknown) => {
+      log.error("page cache failed", { path: found.url, error });
+      if (!res.headersSent) next();
+    });
+  };
+}
