@@ -1,0 +1,170 @@
+/**
+ * Anonymous public pages under load, side by side with a bare node:http server sending the bytes of `/` from memory.
+ *
+ *   node scripts/bench/public-pages.ts        (after `npm run build`; also run by `npm run bench`)
+ *
+ * Budget (issue 8, point 2): every page ≥ 50 % of bare req/s, p99 ≤ 20 ms, no errors. Prints a table and exits 1 when a
+ * budget is missed. Knobs: BENCH_DURATION_S (10), BENCH_CONNECTIONS (50), BENCH_PAGES (comma-separated paths).
+ * Everything runs on 127.0.0.1 in a temporary directory removed at the end, failure or not.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import http from "node:http";
+import { createRequire } from "node:module";
+import os from "node:os";
+import path from "node:path";
+import { freePort } from "../../tests/support/postgres.ts";
+import { BROWSER_USER_AGENT } from "../../tests/support/server-process.ts";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+export const PUBLIC_PAGE_PATHS = (
+  process.env.BENCH_PAGES ?? "/,/form,/explore,/subscription,/company/privacy,/company/terms-of-use,/crowdfunding-campaign,/de/explore?language=es&level=advanced"
+).split(",");
+export const PUBLIC_BUDGET = { shareOfBare: 0.5, p99Ms: 20 };
+
+/** What a browser sends on a page load. */
+const HEADERS = {
+  "User-Agent": BROWSER_USER_AGENT,
+  Accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+  "Accept-Language": "en",
+  "Accept-Encoding": "gzip, deflate, br",
+};
+
+type AutocannonResult = {
+  requests: { average: number };
+  latency: { p99: number };
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+};
+const autocannon = createRequire(import.meta.url)("autocannon") as (options: Record<string, unknown>) => Promise<AutocannonResult>;
+
+export type PageRow = { page: string; rps: number; share: number; p99: number; errors: number; ok: boolean };
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const killer = setTimeout(() => child.kill("SIGKILL"), 15_000);
+    child.once("exit", () => {
+      clearTimeout(killer);
+      resolve();
+    });
+    child.kill("SIGTERM");
+  });
+}
+
+function get(url: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(url, { headers: HEADERS, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+  });
+}
+
+async function startServer(tmp: string): Promise<{ baseUrl: string; child: ChildProcess }> {
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const env: Record<string, string | undefined> = { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", APP_URL: baseUrl };
+  for (const name of ["DATABASE_URL", "SMTP_URL", "SUPABASE_URL", "POSTHOG_KEY", "WEB_ANALYTICS_SRC", "TRUST_PROXY"]) delete env[name];
+  Object.assign(env, { SESSION_SECRET: randomBytes(24).toString("hex"), DATA_DIR: path.join(tmp, "data"), APP_STAGE: "test", LOG_LEVEL: "info" });
+  const fd = openSync(path.join(tmp, "server.log"), "a");
+  const child = spawn(process.execPath, ["server.ts"], { cwd: ROOT, env, stdio: ["ignore", fd, fd] });
+  closeSync(fd);
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited: ${readFileSync(path.join(tmp, "server.log"), "utf8").slice(-2000)}`);
+    const ok = await get(`${baseUrl}/healthz`).then((r) => r.status === 200, () => false);
+    if (ok) return { baseUrl, child };
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error("server did not become healthy in 120 s");
+}
+
+const BARE_SERVER = `
+import http from "node:http";
+import { readFileSync } from "node:fs";
+const body = readFileSync(process.env.BARE_BODY);
+const headers = JSON.parse(readFileSync(process.env.BARE_HEADERS, "utf8"));
+const server = http.createServer((req, res) => {
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  res.end(body);
+});
+server.keepAliveTimeout = 65_000;
+server.listen(0, "127.0.0.1", () => console.log(server.address().port));
+process.on("SIGTERM", () => process.exit(0));
+`;
+
+async function startBare(tmp: string, body: Buffer, headers: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
+  writeFileSync(path.join(tmp, "bare-body"), body);
+  writeFileSync(path.join(tmp, "bare-headers.json"), JSON.stringify(headers));
+  const child = spawn(process.execPath, ["--input-type=module", "-e", BARE_SERVER], {
+    env: { ...process.env, BARE_BODY: path.join(tmp, "bare-body"), BARE_HEADERS: path.join(tmp, "bare-headers.json") },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.stdout?.once("data", (chunk: Buffer) => resolve(Number(String(chunk).trim())));
+    child.once("exit", (code) => reject(new Error(`bare server exited with ${code}`)));
+  });
+  return { url: `http://127.0.0.1:${port}/`, child };
+}
+
+async function load(url: string) {
+  await autocannon({ url, connections: 10, duration: 2, headers: HEADERS });
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers: HEADERS });
+  return { rps: Math.round(result.requests.average), p99: result.latency.p99, errors: result.errors + result.timeouts + result.non2xx };
+}
+
+/** Runs the public-page load test against a fresh production server; returns bare's numbers and one row per page. */
+export async function publicPagesBench(): Promise<{ bare: { rps: number; p99: number }; rows: PageRow[] }> {
+  const tmp = mkdtempSync(path.join(os.tmpdir(), "polyglot-bench-public-"));
+  const children: ChildProcess[] = [];
+  try {
+    const server = await startServer(tmp);
+    children.push(server.child);
+    const sample = await get(`${server.baseUrl}/`);
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(sample.headers)) {
+      if (!["date", "connection", "keep-alive", "transfer-encoding", "content-length"].includes(name) && value !== undefined) {
+        headers[name] = Array.isArray(value) ? value.join(", ") : value;
+      }
+    }
+    const bare = await startBare(tmp, sample.body, headers);
+    children.push(bare.child);
+    const bareResult = await load(bare.url);
+    await stopChild(bare.child);
+    const rows: PageRow[] = [];
+    for (const page of PUBLIC_PAGE_PATHS) {
+      const result = await load(server.baseUrl + page);
+      const share = result.rps / bareResult.rps;
+      rows.push({ page, ...result, share, ok: share >= PUBLIC_BUDGET.shareOfBare && result.p99 <= PUBLIC_BUDGET.p99Ms && result.errors === 0 });
+    }
+    return { bare: bareResult, rows };
+  } finally {
+    await Promise.all(children.map(stopChild));
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+export function publicPagesTable(result: Awaited<ReturnType<typeof publicPagesBench>>): string {
+  const lines = [
+    `| page | req/s | share of bare | p99 | errors | budget (≥ ${PUBLIC_BUDGET.shareOfBare * 100} %, p99 ≤ ${PUBLIC_BUDGET.p99Ms} ms, 0 errors) |`,
+    "|---|---:|---:|---:|---:|---|",
+    `| bare node:http (bytes of /) | ${result.bare.rps} | 100 % | ${result.bare.p99} ms | | |`,
+    ...result.rows.map((row) => `| ${row.page} | ${row.rps} | ${(row.share * 100).toFixed(1)} % | ${row.p99} ms | ${row.errors} | ${row.ok ? "met" : "MISSED"} |`),
+  ];
+  return lines.join("\n");
+}
+
+if (import.meta.main) {
+  const result = await publicPagesBench();
+  console.log(`Public pages, autocannon ${CONNECTIONS} connections for ${DURATION_S} s after a 2 s warm-up, browser headers (br, gzip)`);
+  console.log(publicPagesTable(result));
+  if (result.rows.some((row) => !row.ok)) process.exitCode = 1;
+}
