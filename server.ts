@@ -25,6 +25,7 @@ type AppEntry = {
   createLoadContext: (clientIp: string | null) => unknown;
   shutdown: () => Promise<void>;
   publicPageCache: (serverBuild: unknown) => express.RequestHandler;
+  precompressedAssets: (dir: string) => express.RequestHandler;
   log: Record<"debug" | "info" | "warn" | "error", (message: string, fields?: Record<string, unknown>) => void>;
 };
 const entry = build.entry.module as AppEntry;
@@ -61,8 +62,10 @@ app.use((_req, res, next) => {
   next();
 });
 
-// Anonymous visitors of the public pages get them from memory, precompressed (app/http/page-cache.server.ts).
+// Anonymous visitors of the public pages get them from memory, precompressed (app/http/page-cache.server.ts), and
+// hashed assets go out as the build compressed them (app/http/static-assets.server.ts).
 app.use(entry.publicPageCache(build));
+app.use("/assets", entry.precompressedAssets(path.join(CLIENT_DIR, "assets")));
 
 app.use(compression());
 

@@ -99,3 +99,4 @@ export { contentSecurityPolicy } from "./http/csp";
 export { log } from "./http/log.server";
 export { createLoadContext } from "./http/client-ip.server";
 export { invalidatePublicPages, publicPageCache } from "./http/page-cache.server";
+export { precompressedAssets } from "./http/static-assets.server";

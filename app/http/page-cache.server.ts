@@ -7,6 +7,7 @@ import { env } from "../config/env.server";
 import { rootRedirectLocale } from "../i18n/root-redirect.server";
 import { LOCALES, localePath } from "../i18n/locales";
 import { isLevel, isStudyLanguage } from "../learning/vocabulary";
+import { preferredEncoding } from "./accept-encoding";
 import { createLoadContext } from "./client-ip.server";
 import { hashedContentSecurityPolicy } from "./csp";
 import { log } from "./log.server";
@@ -143,22 +144,8 @@ async function toEntry(response: Response, page: string, born: number): Promise<
   return { generation: born, expires: Date.now() + MAX_AGE_MS, bytes: identity.length + br.length + gz.length, bodies: { identity, br, gzip: gz }, etag, headers };
 }
 
-/** br when the client takes it, else gzip, else none; `q=0` refuses an encoding. */
-function encodingFor(header: string | undefined): "br" | "gzip" | "identity" {
-  if (!header) return "identity";
-  const accepted = new Set<string>();
-  for (const part of header.split(",")) {
-    const [name = "", ...parameters] = part.split(";").map((piece) => piece.trim().toLowerCase());
-    const q = parameters.find((parameter) => parameter.startsWith("q="));
-    if (!q || Number(q.slice(2)) > 0) accepted.add(name);
-  }
-  if (accepted.has("br")) return "br";
-  if (accepted.has("gzip")) return "gzip";
-  return "identity";
-}
-
 function send(req: IncomingMessage, res: ServerResponse, entry: Entry & { bodies: NonNullable<Entry["bodies"]> }): void {
-  const encoding = encodingFor(req.headers["accept-encoding"]);
+  const encoding = preferredEncoding(req.headers["accept-encoding"]);
   const etag = `"${entry.etag}${encoding === "identity" ? "" : `-${encoding}`}"`;
   const matches = req.headers["if-none-match"]?.split(",").some((tag) => {
     const clean = tag.trim().replace(/^W\//, "");
