@@ -22,6 +22,8 @@ export default defineConfig({
   projects: [
     { name: "js-on", use: { javaScriptEnabled: true } },
     { name: "js-off", use: { javaScriptEnabled: false } },
+    // Basic HTML mode (the footer's choice, a cookie): the journeys without JavaScript, on pages that carry no script.
+    { name: "basic", use: { javaScriptEnabled: false }, testMatch: /(sign-in|learning|i18n|navigation|basic-mode)\.spec\.ts$/ },
   ],
   globalSetup: "./tests/e2e/global-setup.ts",
 });

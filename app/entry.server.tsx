@@ -6,6 +6,8 @@ import { renderToPipeableStream } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
 import { ServerRouter, type EntryContext, type HandleErrorFunction, type RouterContextProvider } from "react-router";
 import { env } from "./config/env.server";
+import { BasicModeContext } from "./http/basic-mode";
+import { basicModeContext } from "./http/basic-mode.server";
 import { contentSecurityPolicy, NonceContext } from "./http/csp";
 import { log } from "./http/log.server";
 import { getInstance } from "./i18n/i18n.server";
@@ -42,12 +44,15 @@ export default function handleRequest(
   const i18n = getInstance(loadContext);
   const nonce = randomBytes(16).toString("base64");
   const readyOption = bot || routerContext.isSpaMode ? "onAllReady" : "onShellReady";
+  const basic = loadContext.get(basicModeContext);
   const app = (
-    <NonceContext.Provider value={nonce}>
-      <I18nextProvider i18n={i18n}>
-        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
-      </I18nextProvider>
-    </NonceContext.Provider>
+    <BasicModeContext.Provider value={basic}>
+      <NonceContext.Provider value={nonce}>
+        <I18nextProvider i18n={i18n}>
+          <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        </I18nextProvider>
+      </NonceContext.Provider>
+    </BasicModeContext.Provider>
   );
 
   return new Promise<Response>((resolve, reject) => {

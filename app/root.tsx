@@ -12,6 +12,8 @@ import { env } from "./config/env.server";
 import { studyLanguageMiddleware } from "./learning/preferences.server";
 import { originCheckMiddleware } from "./http/origin-check.server";
 import { useNonce } from "./http/csp";
+import { useBasicMode } from "./http/basic-mode";
+import { basicModeMiddleware } from "./http/basic-mode.server";
 import { routeRulesMiddleware } from "./http/route-rules.server";
 import { withoutTrackingParams } from "./http/seo";
 import { getLocale, i18nextMiddleware } from "./i18n/i18n.server";
@@ -28,6 +30,7 @@ import stylesheet from "./styles.css?url";
 // The i18n middleware runs first: everything after it, error pages included, can speak the visitor's language.
 export const middleware = [
   i18nextMiddleware,
+  basicModeMiddleware,
   originCheckMiddleware,
   rootRedirectMiddleware,
   routeRulesMiddleware,
@@ -79,6 +82,7 @@ export type RootData = Awaited<ReturnType<typeof loader>>;
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
+  const basic = useBasicMode();
   const root = useRouteLoaderData<RootData>("root");
   const { locale } = splitLocale(useLocation().pathname);
   return (
@@ -93,9 +97,14 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body>
         {children}
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
-        {root?.webAnalyticsSrc ? <script nonce={nonce} dangerouslySetInnerHTML={{ __html: scriptLoader(root.webAnalyticsSrc) }} /> : null}
+        {/* Basic HTML: no script and no module preload at all; every page and form works without them. */}
+        {basic ? null : (
+          <>
+            <ScrollRestoration nonce={nonce} />
+            <Scripts nonce={nonce} />
+            {root?.webAnalyticsSrc ? <script nonce={nonce} dangerouslySetInnerHTML={{ __html: scriptLoader(root.webAnalyticsSrc) }} /> : null}
+          </>
+        )}
       </body>
     </html>
   );

@@ -8,6 +8,7 @@ import { rootRedirectLocale } from "../i18n/root-redirect.server";
 import { LOCALES, localePath } from "../i18n/locales";
 import { isLevel, isStudyLanguage } from "../learning/vocabulary";
 import { preferredEncoding } from "./accept-encoding";
+import { BASIC_MODE_COOKIE } from "./basic-mode.server";
 import { createLoadContext } from "./client-ip.server";
 import { hashedContentSecurityPolicy } from "./csp";
 import { log } from "./log.server";
@@ -21,7 +22,11 @@ import { PUBLIC_PAGES } from "./public-pages";
  */
 
 /** Cookies that change what an anonymous visitor sees; each distinct value is its own cache entry. */
-export const VARIANT_COOKIES = ["studyLanguage"];
+export const VARIANT_COOKIES = ["studyLanguage", BASIC_MODE_COOKIE];
+/** Request headers that change an anonymous page, with the values that matter (others count as absent). */
+const VARIANT_HEADERS: Record<string, (value: string) => string | null> = {
+  "save-data": (value) => (value.trim().toLowerCase() === "on" ? "on" : null),
+};
 /** Cookies that make a page personal: their holders always get a fresh render. */
 const BYPASS_COOKIES = ["__session", "toast"];
 /** Query parameters a page reads, with the values it accepts; any other query is rendered without the cache. */
@@ -29,7 +34,7 @@ const QUERY_WHITELIST: Record<string, Record<string, (value: string) => boolean>
   "/explore": { language: isStudyLanguage, level: isLevel },
 };
 /** Response headers that vary only in ways the key already covers. */
-const HANDLED_VARY = new Set(["accept-encoding", "cookie", "accept-language"]);
+const HANDLED_VARY = new Set(["accept-encoding", "cookie", "accept-language", ...Object.keys(VARIANT_HEADERS)]);
 const DROPPED_HEADERS = new Set(["content-length", "content-encoding", "content-security-policy", "date", "etag", "connection", "transfer-encoding", "vary", "cache-control"]);
 
 const MAX_ENTRIES = 2_000;
@@ -69,7 +74,7 @@ function cookieValues(header: string | undefined): Map<string, string> {
   return values;
 }
 
-type Lookup = { key: string; url: string; cookie: string; page: string };
+type Lookup = { key: string; url: string; cookie: string; headers: [string, string][]; page: string };
 
 /** The cache key of a request, or null when this request must be rendered for the visitor. */
 function lookup(req: IncomingMessage): Lookup | null {
@@ -94,8 +99,14 @@ function lookup(req: IncomingMessage): Lookup | null {
   const cookie = VARIANT_COOKIES.filter((name) => cookies.has(name))
     .map((name) => `${name}=${cookies.get(name)}`)
     .join("; ");
+  const headers: [string, string][] = [];
+  for (const [name, normalise] of Object.entries(VARIANT_HEADERS)) {
+    const value = req.headers[name];
+    const normalised = typeof value === "string" ? normalise(value) : null;
+    if (normalised) headers.push([name, normalised]);
+  }
   const canonicalPath = path.length > 1 ? path.replace(/\/$/, "") : path;
-  return { key: `${canonicalPath}${query}\n${cookie}`, url: canonicalPath + query, cookie, page };
+  return { key: `${canonicalPath}${query}\n${cookie}\n${headers.join(";")}`, url: canonicalPath + query, cookie, headers, page };
 }
 
 const brotli = promisify(zlib.brotliCompress);
@@ -139,7 +150,7 @@ async function toEntry(response: Response, page: string, born: number): Promise<
   });
   headers["content-security-policy"] = hashedContentSecurityPolicy(hashes, env.analyticsHosts);
   headers["cache-control"] = "public, max-age=0, must-revalidate";
-  headers["vary"] = ["Accept-Encoding", "Cookie", ...(vary.includes("accept-language") ? ["Accept-Language"] : [])].join(", ");
+  headers["vary"] = ["Accept-Encoding", "Cookie", ...(vary.includes("accept-language") ? ["Accept-Language"] : []), ...(vary.includes("save-data") ? ["Save-Data"] : [])].join(", ");
   const etag = createHash("sha1").update(identity).digest("base64url").slice(0, 22);
   return { generation: born, expires: Date.now() + MAX_AGE_MS, bytes: identity.length + br.length + gz.length, bodies: { identity, br, gzip: gz }, etag, headers };
 }
@@ -193,6 +204,7 @@ export function publicPageCache(build: ServerBuild) {
     const born = generation;
     const headers = new Headers({ Accept: "text/html" });
     if (found.cookie) headers.set("Cookie", found.cookie);
+    for (const [name, value] of found.headers) headers.set(name, value);
     const response = await render(new Request(new URL(found.url, env.APP_URL), { headers }), createLoadContext(null));
     const entry = await toEntry(response, found.page, born);
     store(found.key, entry);

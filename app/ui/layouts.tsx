@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { Form, Link, NavLink, useRouteLoaderData } from "react-router";
+import { Form, Link, NavLink, useLocation, useRouteLoaderData } from "react-router";
+import { useBasicMode } from "../http/basic-mode";
 import type { RootData } from "../root";
 import { LanguageSwitch } from "./language-switch";
 import { useLocalePath } from "./locale";
@@ -47,6 +48,20 @@ function AccountActions() {
   );
 }
 
+/** Basic HTML (no JavaScript) or the full site: a plain form POST that reloads the page either way. */
+function BasicModeSwitch() {
+  const { t } = useTranslation();
+  const basic = useBasicMode();
+  const location = useLocation();
+  return (
+    <Form method="post" action="/basic-mode" reloadDocument className="basic-mode-switch">
+      <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
+      <input type="hidden" name="mode" value={basic ? "full" : "basic"} />
+      <button type="submit" className="link-button">{t(basic ? "footer.fullMode" : "footer.basicMode")}</button>
+    </Form>
+  );
+}
+
 function Footer() {
   const { t } = useTranslation();
   const to = useLocalePath();
@@ -62,6 +77,7 @@ function Footer() {
       </nav>
       <p>{t("footer.madeFor")}</p>
       <p>{t("footer.copyright", { year })}</p>
+      <BasicModeSwitch />
     </footer>
   );
 }

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { test as base, expect, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import { test as base, expect, type Browser, type BrowserContext, type Page, type PlaywrightWorkerArgs } from "@playwright/test";
 import { forwardedFor, linkIn, mailFor, uniqueAddress } from "./mail";
 
 export { expect };
@@ -221,7 +221,38 @@ const FAILED_CHUNK = [
   /dynamically imported module|Importing a module script failed|Unable to preload/,
 ];
 
-export const test = base.extend<{ consoleGuard: ConsoleGuard }, { learner: Learner }>({
+/** The project that runs the no-JavaScript journeys in basic HTML mode. */
+export const BASIC_PROJECT = "basic";
+export const BASIC_MODE_COOKIE = "basicMode";
+
+/** The signed basic-mode cookie, as the footer's switch sets it. */
+async function basicModeCookie(playwright: PlaywrightWorkerArgs["playwright"], baseURL: string): Promise<string> {
+  const request = await playwright.request.newContext({ baseURL });
+  try {
+    const response = await request.post("/basic-mode", { form: { mode: "basic", redirectTo: "/" }, headers: { Origin: baseURL }, maxRedirects: 0 });
+    const header = response.headersArray().find(({ name, value }) => name.toLowerCase() === "set-cookie" && value.startsWith(`${BASIC_MODE_COOKIE}=`));
+    if (response.status() !== 302 || !header) throw new Error(`POST /basic-mode answered ${response.status()} without the cookie`);
+    return header.value.split(";", 1)[0]!.slice(BASIC_MODE_COOKIE.length + 1);
+  } finally {
+    await request.dispose();
+  }
+}
+
+/** A document that would run or preload script in basic mode. */
+const SCRIPTED = /<script\b|rel="modulepreload"/;
+
+export const test = base.extend<{ consoleGuard: ConsoleGuard }, { learner: Learner; basicMode: string | null }>({
+  basicMode: [
+    async ({ playwright }, use, workerInfo) => {
+      const basic = workerInfo.project.name === BASIC_PROJECT;
+      await use(basic ? await basicModeCookie(playwright, String(workerInfo.project.use.baseURL)) : null);
+    },
+    { scope: "worker" },
+  ],
+  context: async ({ context, basicMode, baseURL }, use) => {
+    if (basicMode) await context.addCookies([{ name: BASIC_MODE_COOKIE, value: basicMode, url: baseURL! }]);
+    await use(context);
+  },
   learner: [
     async ({ browser }, use, workerInfo) => {
       await use(await signInLearner(browser, String(workerInfo.project.use.baseURL)));
@@ -229,10 +260,23 @@ export const test = base.extend<{ consoleGuard: ConsoleGuard }, { learner: Learn
     { scope: "worker", timeout: 60_000 },
   ],
   consoleGuard: [
-    async ({ context }, use) => {
+    async ({ context, basicMode }, use) => {
       const problems: string[] = [];
       const allowed: RegExp[] = [];
-      const attach = (page: Page) => {
+      const documentChecks: Promise<void>[] = [];
+      const attach = (page: Page, inBasicMode = false) => {
+        // In basic mode every page the test's own context receives is checked for scripts and module preloads.
+        if (inBasicMode) {
+          page.on("response", (response) => {
+            if (response.request().resourceType() !== "document" || response.status() >= 300) return;
+            documentChecks.push(
+              response.text().then(
+                (html) => void (SCRIPTED.test(html) && problems.push(`basic mode: ${response.url()} carries a script or modulepreload`)),
+                () => undefined,
+              ),
+            );
+          });
+        }
         page.on("console", (message) => {
           if (message.type() !== "error") return;
           const where = message.location().url;
@@ -240,17 +284,18 @@ export const test = base.extend<{ consoleGuard: ConsoleGuard }, { learner: Learn
         });
         page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
       };
-      const watch = (watched: BrowserContext) => {
-        watched.pages().forEach(attach);
-        watched.on("page", attach);
+      const watch = (watched: BrowserContext, inBasicMode = false) => {
+        watched.pages().forEach((page) => attach(page, inBasicMode));
+        watched.on("page", (page) => attach(page, inBasicMode));
       };
-      watch(context);
+      watch(context, basicMode !== null);
       await use({
         allow404: () => void allowed.push(NOT_FOUND_RESOURCE),
         allowFailedChunk: () => void allowed.push(...FAILED_CHUNK),
         allow: (pattern) => void allowed.push(pattern),
-        watch,
+        watch: (watched) => watch(watched),
       });
+      await Promise.all(documentChecks);
       const unexpected = problems.filter((problem) => !allowed.some((pattern) => pattern.test(problem)));
       expect(unexpected, "console errors and page errors").toEqual([]);
     },

@@ -147,6 +147,16 @@ describe("the public page cache", () => {
     }
   });
 
+  it("keeps basic HTML (Save-Data: on) apart from the full page", async () => {
+    const full = await get("/form");
+    const basic = await get("/form", { "Save-Data": "on" });
+    expect(isCached(full) && isCached(basic)).toBe(true);
+    expect(basic.headers.get("ETag")).not.toBe(full.headers.get("ETag"));
+    expect(basic.headers.get("Vary")).toContain("Save-Data");
+    expect(await basic.text()).not.toMatch(/<script|modulepreload/);
+    expect(await full.text()).toMatch(/<script/);
+  });
+
   it("keeps the bare root's redirect by Accept-Language while English visitors and bots share its page", async () => {
     expect(isCached(await get("/", { "Accept-Language": "en" }))).toBe(true);
     const german = await get("/", { "Accept-Language": "de-DE,de;q=0.9" });

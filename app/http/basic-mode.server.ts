@@ -1,0 +1,23 @@
+import { createContext, type MiddlewareFunction } from "react-router";
+import { isBasicMode, type BasicMode } from "./basic-mode";
+import { readCookie, signedCookie } from "./cookies.server";
+
+/** The learner's choice between basic HTML and the full site, kept for a year. */
+const basicModeCookie = signedCookie("basicMode", { maxAge: 365 * 24 * 60 * 60 });
+export const BASIC_MODE_COOKIE = "basicMode";
+
+/** Whether this request gets basic HTML: the learner's choice, else the browser's `Save-Data: on`. */
+export const basicModeContext = createContext(false);
+
+export function basicModeHeader(mode: BasicMode): Promise<string> {
+  return basicModeCookie.serialize(mode);
+}
+
+export const basicModeMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
+  const chosen = request.headers.get("Cookie")?.includes(`${BASIC_MODE_COOKIE}=`) ? await readCookie<string>(basicModeCookie, request) : null;
+  const saveData = request.headers.get("Save-Data")?.trim().toLowerCase() === "on";
+  context.set(basicModeContext, isBasicMode(chosen) ? chosen === "basic" : saveData);
+  const response = await next();
+  response.headers.append("Vary", "Save-Data");
+  return response;
+};
