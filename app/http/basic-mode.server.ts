@@ -3,8 +3,8 @@ import { isBasicMode, type BasicMode } from "./basic-mode";
 import { readCookie, signedCookie } from "./cookies.server";
 
 /** The learner's choice between basic HTML and the full site, kept for a year. */
-const basicModeCookie = signedCookie("basicMode", { maxAge: 365 * 24 * 60 * 60 });
 export const BASIC_MODE_COOKIE = "basicMode";
+const basicModeCookie = signedCookie(BASIC_MODE_COOKIE, { maxAge: 365 * 24 * 60 * 60 });
 
 /** Whether this request gets basic HTML: the learner's choice, else the browser's `Save-Data: on`. */
 export const basicModeContext = createContext(false);
@@ -14,7 +14,7 @@ export function basicModeHeader(mode: BasicMode): Promise<string> {
 }
 
 export const basicModeMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
-  const chosen = request.headers.get("Cookie")?.includes(`${BASIC_MODE_COOKIE}=`) ? await readCookie<string>(basicModeCookie, request) : null;
+  const chosen = await readCookie<string>(basicModeCookie, request);
   const saveData = request.headers.get("Save-Data")?.trim().toLowerCase() === "on";
   context.set(basicModeContext, isBasicMode(chosen) ? chosen === "basic" : saveData);
   const response = await next();
