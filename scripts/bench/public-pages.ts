@@ -44,7 +44,7 @@ const autocannon = createRequire(import.meta.url)("autocannon") as (options: Rec
 
 export type PageRow = { page: string; rps: number; share: number; p99: number; errors: number; ok: boolean };
 
-function stopChild(child: ChildProcess): Promise<void> {
+export function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     const killer = setTimeout(() => child.kill("SIGKILL"), 15_000);
@@ -56,9 +56,9 @@ function stopChild(child: ChildProcess): Promise<void> {
   });
 }
 
-function get(url: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+export function get(url: string, extra: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
   return new Promise((resolve, reject) => {
-    const req = http.get(url, { headers: HEADERS, agent: false }, (res) => {
+    const req = http.get(url, { headers: { ...HEADERS, ...extra }, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (chunk: Buffer) => chunks.push(chunk));
       res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
@@ -68,14 +68,15 @@ function get(url: string): Promise<{ status: number; headers: http.IncomingHttpH
   });
 }
 
-async function startServer(tmp: string): Promise<{ baseUrl: string; child: ChildProcess }> {
+/** `node server.ts` in production mode on a fresh PGlite directory (or `env.DATA_DIR`), its log in tmp/server.log. */
+export async function startServer(tmp: string, extraEnv: Record<string, string> = {}, nodeArgs: string[] = []): Promise<{ baseUrl: string; child: ChildProcess }> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const env: Record<string, string | undefined> = { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", APP_URL: baseUrl };
   for (const name of ["DATABASE_URL", "SMTP_URL", "SUPABASE_URL", "POSTHOG_KEY", "WEB_ANALYTICS_SRC", "TRUST_PROXY"]) delete env[name];
-  Object.assign(env, { SESSION_SECRET: randomBytes(24).toString("hex"), DATA_DIR: path.join(tmp, "data"), APP_STAGE: "test", LOG_LEVEL: "info" });
+  Object.assign(env, { SESSION_SECRET: randomBytes(24).toString("hex"), DATA_DIR: path.join(tmp, "data"), APP_STAGE: "test", LOG_LEVEL: "info", ...extraEnv });
   const fd = openSync(path.join(tmp, "server.log"), "a");
-  const child = spawn(process.execPath, ["server.ts"], { cwd: ROOT, env, stdio: ["ignore", fd, fd] });
+  const child = spawn(process.execPath, [...nodeArgs, "server.ts"], { cwd: ROOT, env, stdio: ["ignore", fd, fd] });
   closeSync(fd);
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
@@ -101,7 +102,7 @@ server.listen(0, "127.0.0.1", () => console.log(server.address().port));
 process.on("SIGTERM", () => process.exit(0));
 `;
 
-async function startBare(tmp: string, body: Buffer, headers: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
+export async function startBare(tmp: string, body: Buffer, headers: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
   writeFileSync(path.join(tmp, "bare-body"), body);
   writeFileSync(path.join(tmp, "bare-headers.json"), JSON.stringify(headers));
   const child = spawn(process.execPath, ["--input-type=module", "-e", BARE_SERVER], {
@@ -115,9 +116,10 @@ async function startBare(tmp: string, body: Buffer, headers: Record<string, stri
   return { url: `http://127.0.0.1:${port}/`, child };
 }
 
-async function load(url: string) {
-  await autocannon({ url, connections: 10, duration: 2, headers: HEADERS });
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers: HEADERS });
+export async function load(url: string, extra: Record<string, string> = {}) {
+  const headers = { ...HEADERS, ...extra };
+  await autocannon({ url, connections: 10, duration: 2, headers });
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers });
   return { rps: Math.round(result.requests.average), p99: result.latency.p99, errors: result.errors + result.timeouts + result.non2xx };
 }
 
