@@ -1,0 +1,19 @@
+/**
+ * The issue-8 budgets measured side by side with bare node:http (public pages, account pages on PGlite), printed as
+ * tables; resolves false when a budget is missed. Run by `npm run bench` after its own report.
+ */
+import { accountPagesBench, ACCOUNT_BUDGET } from "./account-pages.ts";
+import { publicPagesBench, publicPagesTable } from "./public-pages.ts";
+
+export async function runBudgets(): Promise<boolean> {
+  const publicPages = await publicPagesBench();
+  console.log("\nPublic pages (budget: ≥ 50 % of bare, p99 ≤ 20 ms, 0 errors)");
+  console.log(publicPagesTable(publicPages));
+  const account = await accountPagesBench();
+  console.log(`\nAccount pages, PGlite, 1,000 terms (bare node:http ${account.bare.rps} req/s in this run)`);
+  console.log("| page | req/s | share of bare | p99 | errors | budget |\n|---|---:|---:|---:|---:|---|");
+  for (const row of account.rows) {
+    console.log(`| ${row.page} | ${row.rps} | ${(row.share * 100).toFixed(2)} % | ${row.p99} ms | ${row.errors} | ≥ ${ACCOUNT_BUDGET[row.page]! * 100} %, p99 ≤ 300 ms: ${row.ok ? "met" : "MISSED"} |`);
+  }
+  return [...publicPages.rows, ...account.rows].every((row) => row.ok);
+}
