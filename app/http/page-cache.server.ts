@@ -58,10 +58,20 @@ const pageKeys = new Map<string, string>(
 pageKeys.delete("//");
 
 let generation = 0;
+const invalidationListeners = new Set<() => void>();
 
-/** Forgets every cached page; call it when data shown on a public page changes (at start, when public lists reload). */
+/**
+ * Forgets every cached page, and every in-memory copy of shipped data registered with `onPublicDataChange`; call it
+ * when data shown on a public page changes (at start, when the public lists are loaded).
+ */
 export function invalidatePublicPages(): void {
+  for (const listener of invalidationListeners) listener();
   generation++;
+}
+
+/** Registers a memory copy of shipped data to drop when public data changes. */
+export function onPublicDataChange(listener: () => void): void {
+  invalidationListeners.add(listener);
 }
 
 function cookieValues(header: string | undefined): Map<string, string> {

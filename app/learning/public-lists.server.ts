@@ -1,6 +1,6 @@
-import { and, asc, count, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Database } from "../db/db.server";
-import { invalidatePublicPages } from "../http/page-cache.server";
+import { invalidatePublicPages, onPublicDataChange } from "../http/page-cache.server";
 import { publicTerms, termExamples, terms } from "../db/schema";
 import { newCard } from "./stage";
 import type { Owner } from "./terms.server";
@@ -48,22 +48,41 @@ export async function loadPublicLists(db: Database): Promise<void> {
 }
 
 export type PublicList = { language: string; level: Level; terms: number };
+type PublicTerm = typeof publicTerms.$inferSelect;
 
-export async function publicLists(db: Database): Promise<PublicList[]> {
-  const rows = await db
-    .select({ language: publicTerms.language, level: publicTerms.level, terms: count() })
-    .from(publicTerms)
-    .groupBy(publicTerms.language, publicTerms.level)
-    .orderBy(asc(publicTerms.language), asc(publicTerms.level));
-  return rows.map((row) => ({ ...row, level: row.level as Level, terms: Number(row.terms) }));
-}
+// Shipped data: read from the database once per process (the terms carry their ids), not on every request.
+let inMemory: Promise<Map<string, PublicTerm[]>> | null = null;
+onPublicDataChange(() => (inMemory = null));
 
-export async function publicListTerms(db: Database, language: string, level: Level) {
-  return db
+function listsInMemory(db: Database): Promise<Map<string, PublicTerm[]>> {
+  inMemory ??= db
     .select()
     .from(publicTerms)
-    .where(and(eq(publicTerms.language, language), eq(publicTerms.level, level)))
-    .orderBy(asc(publicTerms.position));
+    .orderBy(asc(publicTerms.language), asc(publicTerms.level), asc(publicTerms.position))
+    .then((rows) => {
+      const lists = new Map<string, PublicTerm[]>();
+      for (const row of rows) {
+        const key = `${row.language}:${row.level}`;
+        const list = lists.get(key);
+        if (list) list.push(row);
+        else lists.set(key, [row]);
+      }
+      return lists;
+    })
+    .catch((error: unknown) => {
+      inMemory = null;
+      throw error;
+    });
+  return inMemory;
+}
+
+export async function publicLists(db: Database): Promise<PublicList[]> {
+  const lists = await listsInMemory(db);
+  return [...lists.values()].map((rows) => ({ language: rows[0]!.language, level: rows[0]!.level as Level, terms: rows.length }));
+}
+
+export async function publicListTerms(db: Database, language: string, level: Level): Promise<PublicTerm[]> {
+  return (await listsInMemory(db)).get(`${language}:${level}`) ?? [];
 }
 
 /** Adds public terms to a learner's terms with their example; a term the learner already has is left alone. */
