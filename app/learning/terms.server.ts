@@ -93,6 +93,23 @@ export async function stageCounts(db: Database, owner: Owner, now = new Date()):
   return counts;
 }
 
+/** The counts per stage and the number of terms due now, in one query (the account home shows both). */
+export async function stageCountsAndDue(db: Database, owner: Owner, now = new Date()): Promise<{ counts: Record<Stage, number>; due: number }> {
+  const stage = stageSql(now);
+  const rows = await db
+    .select({ stage, n: count(), due: sql<number>`count(*) filter (where ${terms.due} <= ${now})` })
+    .from(terms)
+    .where(owned(owner))
+    .groupBy(sql`1`);
+  const counts = Object.fromEntries(STAGES.map((s) => [s, 0])) as Record<Stage, number>;
+  let due = 0;
+  for (const row of rows) {
+    counts[row.stage] = Number(row.n);
+    due += Number(row.due);
+  }
+  return { counts, due };
+}
+
 /** Terms waiting for review now: new ones and those whose due time has come, soonest first. */
 export function dueCondition(owner: Owner, now: Date) {
   return and(owned(owner), lte(terms.due, now));

@@ -6,7 +6,7 @@ import { requireLearner } from "../learning/learner.server";
 import { LevelForm, StudyLanguageForm } from "../learning/preference-forms";
 import { studyLanguageName, studyLanguageOptions } from "../learning/study-language";
 import { requestLocale } from "../i18n/i18n.server";
-import { dueCount, recentTerms, stageCounts, stageOf } from "../learning/terms.server";
+import { recentTerms, stageCountsAndDue, stageOf } from "../learning/terms.server";
 import { StageBadge } from "../learning/ui";
 import { STAGES, STUDY_LANGUAGES } from "../learning/vocabulary";
 import { useLocalePath } from "../ui/locale";
@@ -18,7 +18,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   const { user, owner } = requireLearner(context);
   const db = await getDatabase();
   const now = new Date();
-  const [counts, due, recent] = await Promise.all([stageCounts(db, owner, now), dueCount(db, owner, now), recentTerms(db, owner)]);
+  const [{ counts, due }, recent] = await Promise.all([stageCountsAndDue(db, owner, now), recentTerms(db, owner)]);
   const locale = requestLocale(context);
   return {
     studyLanguage: owner.language,

@@ -171,7 +171,12 @@ describe(`the learning core on ${databaseName}`, () => {
     const { rows } = await app.db.execute(sql`select count(*)::int as n from terms t join users u on u.id = t.user_id where u.email = 'erin@example.com' and t.language = 'es'`);
     expect(rows[0]!.n).toBe(40);
     // Adding from a Spanish list means studying Spanish now.
-    expect(textOf((await erin.page("/account/home")).html)).toContain("You study Spanish.");
+    const home = (await erin.page("/account/home")).html;
+    expect(textOf(home)).toContain("You study Spanish.");
+    // New terms are all to learn and all due now.
+    expect(home).toMatch(/data-stage="tolearn"><strong>40<\/strong>/);
+    expect(home).toMatch(/data-stage="learned"><strong>0<\/strong>/);
+    expect(textOf(home)).toContain("40 terms to review now");
   });
 
   it("keeps the study language on the learner and in the cookie, named in the interface language", async () => {
