@@ -131,8 +131,11 @@ export async function recentTerms(db: Database, owner: Owner, limit = 5): Promis
 
 export type TermQuery = { q: string; stage: Stage | null; pos: PartOfSpeech | null; sort: Sort; page: number };
 
-/** The member explore page: search, filters, sort and pages of 50, with the number of examples of each term. */
-export async function searchTerms(db: Database, owner: Owner, query: TermQuery, now = new Date()) {
+/**
+ * The member explore page: search, filters, sort and pages of 50, with the number of examples of each term. A caller
+ * that already knows how many terms match (the stage counts, when only the stage filters) passes it as `knownTotal`.
+ */
+export async function searchTerms(db: Database, owner: Owner, query: TermQuery, now = new Date(), knownTotal?: number) {
   const stage = stageSql(now);
   const conditions = [owned(owner)];
   if (query.q) {
@@ -148,8 +151,7 @@ export async function searchTerms(db: Database, owner: Owner, query: TermQuery, 
     alphabetical: [asc(sql`lower(${terms.text})`), asc(terms.id)],
     due: [asc(terms.due), asc(terms.id)],
   }[query.sort];
-  const [totalRow] = await db.select({ n: count() }).from(terms).where(where);
-  const total = Number(totalRow?.n ?? 0);
+  const total = knownTotal ?? Number((await db.select({ n: count() }).from(terms).where(where))[0]?.n ?? 0);
   const rows = await db
     .select({
       id: terms.id,

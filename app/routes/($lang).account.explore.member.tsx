@@ -34,7 +34,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const db = await getDatabase();
   const query = parseQuery(new URL(request.url));
   const now = new Date();
-  const [result, counts] = await Promise.all([searchTerms(db, owner, query, now), stageCounts(db, owner, now)]);
+  let counts: Awaited<ReturnType<typeof stageCounts>>;
+  let result: Awaited<ReturnType<typeof searchTerms>>;
+  if (query.q || query.pos) {
+    [result, counts] = await Promise.all([searchTerms(db, owner, query, now), stageCounts(db, owner, now)]);
+  } else {
+    // Filtered by stage at most: the stage counts already say how many terms match.
+    counts = await stageCounts(db, owner, now);
+    const total = query.stage ? counts[query.stage] : Object.values(counts).reduce((sum, n) => sum + n, 0);
+    result = await searchTerms(db, owner, query, now, total);
+  }
   return { query, counts, language: owner.language, languageName: studyLanguageName(owner.language, requestLocale(context)), ...result, rows: result.rows.map((row) => ({ ...row, due: row.due.toISOString() })) };
 }
 

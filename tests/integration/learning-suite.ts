@@ -155,6 +155,10 @@ describe(`the learning core on ${databaseName}`, () => {
     expect(verbs).toContain("5 terms found"); // word011, 013, 015, 017, 019
     const stage = textOf((await dave.page("/account/explore/member?stage=learned")).html);
     expect(stage).toContain("0 terms found");
+    const toLearn = textOf((await dave.page("/account/explore/member?stage=tolearn&sort=alphabetical&page=3")).html);
+    expect(toLearn).toContain("120 terms found");
+    expect(toLearn).toContain("Page 3 of 3");
+    expect(toLearn).toContain("word120");
     const nonsense = await dave.request("/account/explore/member?stage=bogus&page=-4&sort=x");
     expect(nonsense.status).toBe(200);
   });
