@@ -137,7 +137,8 @@ function withoutNonce(html: string, csp: string | null): { html: string; hashes:
 }
 
 async function toEntry(response: Response, page: string, born: number): Promise<Entry> {
-  const pass: Entry = { generation: born, expires: Date.now() + MAX_AGE_MS, bytes: 0, bodies: null, etag: "", headers: {} };
+  // A refusal is remembered briefly: it may come from a passing failure rather than from the page.
+  const pass: Entry = { generation: born, expires: Date.now() + 60_000, bytes: 0, bodies: null, etag: "", headers: {} };
   const vary = (response.headers.get("Vary") ?? "").split(",").map((name) => name.trim().toLowerCase()).filter(Boolean);
   const shareable =
     response.status === 200 &&
