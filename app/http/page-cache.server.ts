@@ -86,6 +86,46 @@ function cookieValues(header: string | undefined): Map<string, string> {
 
 type Lookup = { key: string; url: string; cookie: string; headers: [string, string][]; page: string };
 
+/** Small bounded memos for the work every hit repeats on the same few strings. */
+function memo<T>(max: number, compute: (key: string) => T): (key: string) => T {
+  const values = new Map<string, T>();
+  return (key) => {
+    if (values.has(key)) return values.get(key)!;
+    const value = compute(key);
+    if (values.size >= max) values.delete(values.keys().next().value!);
+    values.set(key, value);
+    return value;
+  };
+}
+
+/** `?language=es&level=beginner` in a fixed order, or null when the query holds anything the page does not accept. */
+const normalisedQuery = (page: string, search: string) => queryMemo(`${page}?${search}`);
+const queryMemo = memo(1_000, (pageAndSearch) => {
+  const at = pageAndSearch.indexOf("?");
+  const allowed = QUERY_WHITELIST[pageAndSearch.slice(0, at)];
+  if (!allowed) return null;
+  const params = new URLSearchParams(pageAndSearch.slice(at + 1));
+  const names = [...params.keys()];
+  if (new Set(names).size !== names.length) return null;
+  for (const [name, value] of params) if (!allowed[name]?.(value)) return null;
+  params.sort();
+  return `?${params}`;
+});
+
+/** Where the bare root sends a visitor (null: nowhere), remembered per distinct cookie, language and browser. */
+const rootRedirectMemo = new Map<string, Promise<string | null>>();
+function rootRedirectFor(req: IncomingMessage): Promise<string | null> {
+  const headers = { cookie: req.headers.cookie ?? null, acceptLanguage: req.headers["accept-language"] ?? null, userAgent: req.headers["user-agent"] ?? null };
+  const key = `${headers.cookie}\n${headers.acceptLanguage}\n${headers.userAgent}`;
+  let target = rootRedirectMemo.get(key);
+  if (!target) {
+    target = rootRedirectLocale(headers);
+    if (rootRedirectMemo.size >= 1_000) rootRedirectMemo.delete(rootRedirectMemo.keys().next().value!);
+    rootRedirectMemo.set(key, target);
+  }
+  return target;
+}
+
 /** The cache key of a request, or null when this request must be rendered for the visitor. */
 function lookup(req: IncomingMessage): Lookup | null {
   const raw = req.url ?? "/";
@@ -95,17 +135,8 @@ function lookup(req: IncomingMessage): Lookup | null {
   if (!page) return null;
   const cookies = cookieValues(req.headers.cookie);
   if (BYPASS_COOKIES.some((name) => cookies.has(name))) return null;
-  let query = "";
-  if (queryAt >= 0 && queryAt < raw.length - 1) {
-    const allowed = QUERY_WHITELIST[page];
-    if (!allowed) return null;
-    const params = new URLSearchParams(raw.slice(queryAt + 1));
-    const names = [...params.keys()];
-    if (new Set(names).size !== names.length) return null;
-    for (const [name, value] of params) if (!allowed[name]?.(value)) return null;
-    params.sort();
-    query = `?${params}`;
-  }
+  const query = queryAt >= 0 && queryAt < raw.length - 1 ? normalisedQuery(page, raw.slice(queryAt + 1)) : "";
+  if (query === null) return null;
   const cookie = VARIANT_COOKIES.filter((name) => cookies.has(name))
     .map((name) => `${name}=${cookies.get(name)}`)
     .join("; ");
@@ -226,12 +257,7 @@ export function publicPageCache(build: ServerBuild) {
   async function serve(req: IncomingMessage, res: ServerResponse, next: () => void, found: Lookup): Promise<void> {
     // The bare root sends most visitors to their language: only those it would not redirect share its page.
     if (found.page === "/" && found.url === "/") {
-      const redirects = await rootRedirectLocale({
-        cookie: req.headers.cookie ?? null,
-        acceptLanguage: req.headers["accept-language"] ?? null,
-        userAgent: req.headers["user-agent"] ?? null,
-      });
-      if (redirects) return next();
+      if (await rootRedirectFor(req)) return next();
     }
     let entry = entries.get(found.key);
     if (entry && (entry.generation !== generation || entry.expires < Date.now())) {
