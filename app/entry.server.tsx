@@ -7,10 +7,10 @@ import { I18nextProvider } from "react-i18next";
 import { ServerRouter, type EntryContext, type HandleErrorFunction, type RouterContextProvider } from "react-router";
 import { env } from "./config/env.server";
 import { contentSecurityPolicy, NonceContext } from "./http/csp";
-import { log } from "./http/log.server";
+import { log } from "./server/log.server";
 import { getInstance } from "./i18n/i18n.server";
 
-export { checkHealth, shutdown } from "./http/lifecycle.server";
+export { checkHealth, shutdown } from "./server/lifecycle.server";
 export { getDatabase as start } from "./db/db.server";
 export { env };
 
@@ -96,5 +96,5 @@ export const handleError: HandleErrorFunction = (error, { request }) => {
 };
 
 export { contentSecurityPolicy } from "./http/csp";
-export { log } from "./http/log.server";
-export { createLoadContext } from "./http/client-ip.server";
+export { log } from "./server/log.server";
+export { createLoadContext } from "./server/client-ip.server";

@@ -1,8 +1,8 @@
 import { PostHog } from "posthog-node";
 import { env } from "../config/env.server";
-import { log } from "../http/log.server";
-import { onShutdown } from "../http/lifecycle.server";
-import { retry } from "../http/retry";
+import { log } from "../server/log.server";
+import { onShutdown } from "../server/lifecycle.server";
+import { retry } from "../server/retry";
 import type { User } from "../auth/session.server";
 import { isRegistration } from "../auth/users.server";
 

@@ -1,8 +1,8 @@
 import type { TFunction } from "i18next";
 import { createTransport, type Transporter } from "nodemailer";
 import { env } from "../config/env.server";
-import { log } from "../http/log.server";
-import { retry } from "../http/retry";
+import { log } from "../server/log.server";
+import { retry } from "../server/retry";
 
 let transport: Transporter | null = null;
 function getTransport(): Transporter | null {

@@ -1,8 +1,8 @@
 import path from "node:path";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { env } from "../config/env.server";
-import { log } from "../http/log.server";
-import { onHealthCheck, onShutdown } from "../http/lifecycle.server";
+import { log } from "../server/log.server";
+import { onHealthCheck, onShutdown } from "../server/lifecycle.server";
 import { loadPublicLists } from "../learning/public-lists.server";
 import { lockDataDir } from "./lock.server";
 import * as schema from "./schema";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { isRegistration } from "../../app/auth/users.server";
-import { retry } from "../../app/http/retry";
+import { retry } from "../../app/server/retry";
 
 describe("retry", () => {
   it("makes 3 attempts in total with a growing backoff, then gives up", async () => {

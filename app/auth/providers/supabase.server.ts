@@ -1,7 +1,7 @@
 import { createServerClient } from "@supabase/ssr";
 import { env } from "../../config/env.server";
 import { localePath } from "../../i18n/locales";
-import { retry } from "../../http/retry";
+import { retry } from "../../server/retry";
 import type { AuthProvider } from "./provider";
 
 /**
