@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { Form, useNavigation } from "react-router";
 import { HoneypotInputs } from "remix-utils/honeypot/react";
-import { useLocalePath } from "../ui/locale";
+import { useLocalePath } from "../i18n/use-locale";
 
 /** The e-mail form; on /form and as the call to action on the home page, it posts to the /form action. */
 export function SignInForm({ id = "email" }: { id?: string }) {

@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { Form, Link, useNavigation } from "react-router";
-import { useLocalePath } from "../ui/locale";
+import { useLocalePath } from "../i18n/use-locale";
 import type { publicPageData } from "./public-page.server";
 import { LEVELS } from "./vocabulary";
 

@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import type { Route } from "./+types/($lang)._default.error";
-import { useLocalePath } from "../ui/locale";
+import { useLocalePath } from "../i18n/use-locale";
 import type { PageHandle } from "../ui/seo";
 
 export const handle: PageHandle = { title: "titles.error" };

@@ -13,7 +13,7 @@ import { log } from "../server/log.server";
 import { getInstance, requestLocale } from "../i18n/i18n.server";
 import { localePath } from "../i18n/locales";
 import { redirectWithToast } from "../toasts/toast.server";
-import { useLocalePath } from "../ui/locale";
+import { useLocalePath } from "../i18n/use-locale";
 import type { PageHandle } from "../ui/seo";
 
 export const handle: PageHandle = { title: "titles.form" };

@@ -6,7 +6,7 @@ import { getDatabase } from "../db/db.server";
 import { getInstance, requestLocale } from "../i18n/i18n.server";
 import { localePath } from "../i18n/locales";
 import { redirectWithToast } from "../toasts/toast.server";
-import { useLocalePath } from "../ui/locale";
+import { useLocalePath } from "../i18n/use-locale";
 import type { PageHandle } from "../ui/seo";
 
 export const handle: PageHandle = { title: "titles.logout" };

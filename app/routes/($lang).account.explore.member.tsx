@@ -8,7 +8,7 @@ import { studyLanguageName } from "../learning/study-language";
 import { searchTerms, stageCounts, type TermQuery } from "../learning/terms.server";
 import { StageBadge } from "../learning/ui";
 import { isPartOfSpeech, isStage, PARTS_OF_SPEECH, SORTS, STAGES, type Sort } from "../learning/vocabulary";
-import { useLocalePath } from "../ui/locale";
+import { useLocalePath } from "../i18n/use-locale";
 import type { PageHandle } from "../ui/seo";
 
 export const handle: PageHandle = { title: "titles.member" };

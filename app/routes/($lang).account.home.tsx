@@ -9,7 +9,7 @@ import { requestLocale } from "../i18n/i18n.server";
 import { dueCount, recentTerms, stageCounts, stageOf } from "../learning/terms.server";
 import { StageBadge } from "../learning/ui";
 import { STAGES, STUDY_LANGUAGES } from "../learning/vocabulary";
-import { useLocalePath } from "../ui/locale";
+import { useLocalePath } from "../i18n/use-locale";
 import type { PageHandle } from "../ui/seo";
 
 export const handle: PageHandle = { title: "titles.accountHome" };

@@ -10,7 +10,7 @@ import { requireLearner } from "../learning/learner.server";
 import { GRADES, type GradeName } from "../learning/stage";
 import { dueCount, examplesOf, gradeTerm, nextDue, stageOf } from "../learning/terms.server";
 import { StageBadge } from "../learning/ui";
-import { useLocalePath } from "../ui/locale";
+import { useLocalePath } from "../i18n/use-locale";
 import type { PageHandle } from "../ui/seo";
 
 export const handle: PageHandle = { title: "learning:review.title" };

@@ -14,7 +14,7 @@ import { addExample, deleteTerm, examplesOf, findTerm, isDuplicate, removeExampl
 import { StageBadge } from "../learning/ui";
 import { isStage, STAGES } from "../learning/vocabulary";
 import { redirectWithToast } from "../toasts/toast.server";
-import { useLocalePath } from "../ui/locale";
+import { useLocalePath } from "../i18n/use-locale";
 import type { PageHandle } from "../ui/seo";
 
 export const handle: PageHandle = { title: "titles.term" };

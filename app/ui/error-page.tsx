@@ -2,7 +2,7 @@ import { useTranslation } from "react-i18next";
 import { isRouteErrorResponse, Link, useLocation, useRouteError } from "react-router";
 import { isErrorPayload } from "../http/errors";
 import { splitLocale } from "../i18n/locales";
-import { useLocalePath } from "./locale";
+import { useLocalePath } from "../i18n/use-locale";
 import { ErrorTitle } from "./seo";
 
 /** Status and translated message of whatever a route threw. */

@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { Form, Link, NavLink, useRouteLoaderData } from "react-router";
 import type { RootData } from "../root";
 import { LanguageSwitch } from "./language-switch";
-import { useLocalePath } from "./locale";
+import { useLocalePath } from "../i18n/use-locale";
 
 function SkipLink() {
   const { t } = useTranslation();
