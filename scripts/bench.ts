@@ -4,7 +4,7 @@
  *   1. Size budgets: the HTML of `/` and the JavaScript a browser downloads on its first load of `/`, gzipped.
  *   2. Throughput of GET `/` (autocannon, 50 connections, 10 s) next to a bare node:http server sending the same bytes.
  *   3. Server time of the member explore page and of a review grade for a learner with 10,000 terms, on PGlite and on
- *      PostgreSQL (a throwaway server from tests/support/postgres.ts).
+ *      PostgreSQL (a throwaway server from scripts/support/postgres.ts).
  *
  * Everything runs on 127.0.0.1 in temporary directories that are removed at the end, failure or not. The report is
  * printed and written to bench-results.json. Knobs for quick trials (defaults are the benchmark's):
@@ -18,8 +18,8 @@ import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
-import { freePort, startPostgres } from "../tests/support/postgres.ts";
-import { BROWSER_USER_AGENT } from "../tests/support/server-process.ts";
+import { freePort, startPostgres } from "./support/postgres.ts";
+import { BROWSER_USER_AGENT } from "./support/app-process.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const RESULTS_FILE = path.join(ROOT, "bench-results.json");

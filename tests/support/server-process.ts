@@ -8,12 +8,12 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { freePort } from "./postgres.ts";
+import { APP_VARIABLES, BROWSER_USER_AGENT } from "../../scripts/support/app-process.ts";
+import { freePort } from "../../scripts/support/postgres.ts";
 
 export const PROJECT_ROOT = path.resolve(import.meta.dirname, "../..");
 export const TEST_SESSION_SECRET = "integration-test-session-secret-0123456789abcdef";
-/** A desktop browser's User-Agent: the app treats bots differently (error pages, redirects). */
-export const BROWSER_USER_AGENT = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0 Safari/537.36";
+export { BROWSER_USER_AGENT };
 
 export type LogLine = {
   stream: "stdout" | "stderr";
@@ -48,12 +48,6 @@ export type ServerOptions = {
   waitForHealthy?: boolean;
   healthTimeoutMs?: number;
 };
-
-/** Configuration the test runner's own environment must not leak into the server. */
-const APP_VARIABLES = [
-  "NODE_ENV", "PORT", "HOST", "APP_URL", "SESSION_SECRET", "DATA_DIR", "DATABASE_URL", "SMTP_URL", "MAIL_FROM", "AUTH_PROVIDER",
-  "SUPABASE_URL", "SUPABASE_ANON_KEY", "APP_STAGE", "POSTHOG_KEY", "POSTHOG_HOST", "WEB_ANALYTICS_SRC", "TRUST_PROXY", "LOG_LEVEL",
-];
 
 function parseJson(text: string): Record<string, unknown> | null {
   if (!text.startsWith("{")) return null;
