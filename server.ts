@@ -1,37 +1,49 @@
 /**
- * The production server: one Node process serving static assets, prerendered pages, `/healthz` and the React Router
- * request handler, with compression, security headers, request logs on stdout and a graceful stop on SIGTERM.
+ * The server, in production and in development: one Node process serving static assets, prerendered pages,
+ * `/healthz` and the React Router request handler, with compression, security headers, request logs on stdout and a
+ * graceful stop on SIGTERM. With NODE_ENV=development (`npm run dev`) Vite's middleware serves the sources with hot
+ * reload and the app is loaded through Vite; otherwise the build in ./build is imported.
  */
 import { createHash } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
-import type { Server } from "node:http";
+import { createServer } from "node:http";
 import path from "node:path";
-import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express from "express";
+import type { ServerBuild } from "react-router";
+import type { ViteDevServer } from "vite";
+import type { AppServer } from "./app/app-server.server.ts";
 
+const DEVELOPMENT = process.env.NODE_ENV === "development";
 const BUILD_DIR = path.resolve(import.meta.dirname, "build");
 const CLIENT_DIR = path.join(BUILD_DIR, "client");
 /** The origin prerendered pages were built with; replaced by APP_URL when they are served. */
 const PRERENDER_ORIGIN = "http://prerender.invalid";
 const SHUTDOWN_GRACE_MS = 8_000;
 
-const serverBuildPath = path.join(BUILD_DIR, "server", "index.js");
-// Importing the build validates the configuration: a bad variable stops the process here, naming it.
-const build = await import(serverBuildPath).catch((error: unknown) => {
+const app = express();
+const server = createServer(app);
+
+type App = { build: ServerBuild | (() => Promise<ServerBuild>); entry: AppServer; vite: ViteDevServer | null };
+const appServerOf = (build: ServerBuild) => (build.entry.module as unknown as { appServer: AppServer }).appServer;
+
+/** The app as built (production), or as Vite compiles it from the sources on each request (development). */
+async function loadApp(): Promise<App> {
+  if (!DEVELOPMENT) {
+    const build = (await import(path.join(BUILD_DIR, "server", "index.js"))) as ServerBuild;
+    return { build, entry: appServerOf(build), vite: null };
+  }
+  const { createServer: createViteServer } = await import("vite");
+  const vite = await createViteServer({ server: { middlewareMode: true, hmr: { server } } });
+  const build = () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>;
+  return { build, entry: appServerOf(await build()), vite };
+}
+
+// Loading the app validates the configuration: a bad variable stops the process here, naming it.
+const { build, entry, vite } = await loadApp().catch((error: unknown) => {
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 });
-type AppEntry = {
-  env: { PORT: number; HOST: string; APP_URL: string; TRUST_PROXY: boolean; secureCookies: boolean; analyticsHosts: string[] };
-  start: () => Promise<unknown>;
-  checkHealth: () => Promise<void>;
-  createLoadContext: (clientIp: string | null) => unknown;
-  shutdown: () => Promise<void>;
-  contentSecurityPolicy: (nonce: string | null, extraConnect?: string[]) => string;
-  log: Record<"debug" | "info" | "warn" | "error", (message: string, fields?: Record<string, unknown>) => void>;
-};
-const entry = build.entry.module as AppEntry;
 const { env, log } = entry;
 
 type StaticPage = { body: Buffer; type: string; etag: string };
@@ -56,8 +68,7 @@ async function loadPrerenderedPages(): Promise<Map<string, StaticPage>> {
   return pages;
 }
 
-const prerendered = await loadPrerenderedPages();
-const app = express();
+const prerendered = DEVELOPMENT ? new Map<string, StaticPage>() : await loadPrerenderedPages();
 app.disable("x-powered-by");
 app.set("trust proxy", env.TRUST_PROXY);
 
@@ -100,10 +111,13 @@ app.get("/healthz", async (_req, res) => {
   }
 });
 
+// In development Vite serves the sources, the public folder and its client for hot reload.
+if (vite) app.use(vite.middlewares);
+
 // Hashed file names never change content: cache them for a year.
 app.use("/assets", express.static(path.join(CLIENT_DIR, "assets"), { immutable: true, maxAge: "1y", index: false, redirect: false }));
 
-const renderPage = createRequestHandler({ build, getLoadContext: (req) => entry.createLoadContext(req.ip ?? null) as never });
+const renderPage = entry.requestHandler(build);
 const staticCsp = entry.contentSecurityPolicy(null, env.analyticsHosts);
 app.use((req, res, next) => {
   if (req.method !== "GET" && req.method !== "HEAD") return next();
@@ -130,8 +144,8 @@ entry.start().catch((error: unknown) => {
   process.exit(1);
 });
 
-const server: Server = app.listen(env.PORT, env.HOST, () => {
-  log.info("listening", { url: `http://${env.HOST}:${env.PORT}`, appUrl: env.APP_URL, prerendered: prerendered.size });
+server.listen(env.PORT, env.HOST, () => {
+  log.info("listening", { url: `http://${env.HOST}:${env.PORT}`, appUrl: env.APP_URL, prerendered: prerendered.size, development: DEVELOPMENT });
 });
 server.keepAliveTimeout = 65_000;
 
@@ -145,6 +159,7 @@ async function stop(signal: string) {
   const forced = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
   await closed;
   clearTimeout(forced);
+  await vite?.close();
   await entry.shutdown();
   log.info("stopped");
   process.exit(0);

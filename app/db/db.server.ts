@@ -3,7 +3,6 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { env } from "../config/env.server";
 import { log } from "../server/log.server";
 import { onHealthCheck, onShutdown } from "../server/lifecycle.server";
-import { loadPublicLists } from "../learning/public-lists.server";
 import { lockDataDir } from "./lock.server";
 import * as schema from "./schema";
 
@@ -62,7 +61,6 @@ function open(): Promise<Handle> {
   globalStore.polyglotDatabase ??= (async () => {
     const started = Date.now();
     const handle = env.DATABASE_URL ? await openPostgres(env.DATABASE_URL) : await openPglite(env.DATA_DIR);
-    await loadPublicLists(handle.db);
     log.info("database ready", { kind: env.DATABASE_URL ? "postgresql" : "pglite", ms: Date.now() - started });
     onShutdown(handle.close);
     return handle;

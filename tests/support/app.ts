@@ -1,17 +1,14 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createRequestHandler } from "react-router";
+import { createRequestHandler, type ServerBuild } from "react-router";
+import type { AppServer } from "../../app/app-server.server";
+import { BROWSER_USER_AGENT } from "../../scripts/support/app-process.ts";
 
 /** A regular browser: headless and command-line clients count as bots, which the app treats differently. */
-export const BROWSER_UA = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0 Safari/537.36";
+export const BROWSER_UA = BROWSER_USER_AGENT;
 export const APP_URL = "http://localhost:3999";
 
-type Entry = {
-  start: () => Promise<TestDatabase>;
-  createLoadContext: (ip: string | null) => unknown;
-  shutdown: () => Promise<void>;
-};
 export type TestDatabase = { execute: (query: unknown) => Promise<{ rows: Record<string, unknown>[] }> };
 
 /**
@@ -22,10 +19,10 @@ export async function startApp(env: Record<string, string | undefined> = {}) {
   const dataDir = mkdtempSync(path.join(tmpdir(), "polyglot-it-"));
   Object.assign(process.env, { APP_URL, DATA_DIR: dataDir, SESSION_SECRET: "integration-secret-0123456789", APP_STAGE: "test", LOG_LEVEL: "error", ...env });
   const buildPath = path.resolve(import.meta.dirname, "../../build/server/index.js");
-  const build = await import(buildPath);
-  const entry = build.entry.module as Entry;
+  const build = (await import(buildPath)) as ServerBuild;
+  const entry = (build.entry.module as unknown as { appServer: AppServer }).appServer;
   const handler = createRequestHandler(build, "production");
-  const db = await entry.start();
+  const db = (await entry.start()) as unknown as TestDatabase;
 
   /** A cookie jar per simulated browser. */
   function browser(ip = `198.51.100.${Math.floor(Math.random() * 250) + 1}`) {
@@ -41,7 +38,7 @@ export async function startApp(env: Record<string, string | undefined> = {}) {
         headers.set("Content-Type", "application/x-www-form-urlencoded");
         if (!headers.has("Origin")) headers.set("Origin", APP_URL);
       }
-      const response = await handler(new Request(APP_URL + pathname, { ...init, headers, body, redirect: "manual" }), entry.createLoadContext(ip) as never);
+      const response = await handler(new Request(APP_URL + pathname, { ...init, headers, body, redirect: "manual" }), entry.createLoadContext(ip));
       for (const cookie of response.headers.getSetCookie()) {
         const [pair = "", ...attributes] = cookie.split(";");
         const [name = "", ...value] = pair.split("=");
