@@ -2,7 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { and, eq, gt, lt } from "drizzle-orm";
 import { createContext, type MiddlewareFunction } from "react-router";
 import { getDatabase, type Database } from "../db/db.server";
-import { sessions, users } from "../db/schema";
+import { sessions, users } from "./auth.schema";
 import { readCookie, signedCookie } from "../http/cookies.server";
 
 /** About 400 days, the longest lifetime browsers accept for a cookie. */

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { Database } from "../db/db.server";
-import { users } from "../db/schema";
+import { users } from "./auth.schema";
 import type { User } from "./session.server";
 
 export const normaliseEmail = (email: string) => email.trim().toLowerCase();

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { createContext, type MiddlewareFunction } from "react-router";
 import { userContext } from "../auth/session.server";
 import { getDatabase, type Database } from "../db/db.server";
-import { users } from "../db/schema";
+import { users } from "../auth/auth.schema";
 import { readCookie, signedCookie } from "../http/cookies.server";
 import { DEFAULT_STUDY_LANGUAGE, isStudyLanguage, type Level } from "./vocabulary";
 

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { and, eq, gt, isNull, lt } from "drizzle-orm";
 import { env } from "../../config/env.server";
-import { loginTokens } from "../../db/schema";
+import { loginTokens } from "../auth.schema";
 import { localePath } from "../../i18n/locales";
 import { sendSignInMail } from "../mail.server";
 import type { AuthProvider } from "./provider";
