@@ -3,8 +3,7 @@ import { env } from "../config/env.server";
 import { log } from "../server/log.server";
 import { onShutdown } from "../server/lifecycle.server";
 import { retry } from "../server/retry";
-import type { User } from "../auth/session.server";
-import { isRegistration } from "../auth/users.server";
+import { signInEvent, type SignedInAccount } from "./sign-in-event";
 
 let client: PostHog | null = null;
 function posthog(): PostHog | null {
@@ -21,15 +20,15 @@ function posthog(): PostHog | null {
  * After a successful sign-in: `registration_completed` for an account created today, `login_completed` otherwise.
  * Only in production with POSTHOG_KEY; a failure is logged and never breaks the sign-in.
  */
-export async function trackSignIn(user: User, now = new Date()): Promise<void> {
+export async function trackSignIn(account: SignedInAccount, now = new Date()): Promise<void> {
   const ph = posthog();
   if (!ph) return;
-  const event = isRegistration(user, now) ? "registration_completed" : "login_completed";
-  const properties = { email: user.email, created_at: user.createdAt.toISOString() };
+  const event = signInEvent(account, now);
+  const properties = { email: account.email, created_at: account.createdAt.toISOString() };
   try {
     await retry(async () => {
-      ph.identify({ distinctId: user.id, properties });
-      ph.capture({ distinctId: user.id, event, properties: { $set: properties } });
+      ph.identify({ distinctId: account.id, properties });
+      ph.capture({ distinctId: account.id, event, properties: { $set: properties } });
       await ph.flush();
     });
   } catch (error) {

@@ -14,8 +14,3 @@ export async function findOrCreateUser(db: Database, email: string): Promise<Use
   if (!existing) throw new Error("user vanished while signing in");
   return existing;
 }
-
-/** A user whose account was created today counts as a registration, anyone else as a login. */
-export function isRegistration(user: Pick<User, "createdAt">, now = new Date()): boolean {
-  return user.createdAt.toISOString().slice(0, 10) === now.toISOString().slice(0, 10);
-}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isRegistration } from "../../app/auth/users.server";
+import { isRegistration } from "../../app/analytics/sign-in-event";
 import { retry } from "../../app/server/retry";
 
 describe("retry", () => {
