@@ -1,14 +1,49 @@
 import type { TFunction } from "i18next";
 import { redirect } from "react-router";
+import { z } from "zod";
 import { trackSignIn } from "../analytics/analytics.server";
 import type { Database } from "../db/db.server";
 import { safeTarget } from "../http/navigation";
 import { localePath, type Locale } from "../i18n/locales";
-import { redirectWithToast } from "../toasts/toast.server";
+import { log } from "../server/log.server";
+import { redirectWithToast, translatedToast } from "../toasts/toast.server";
 import { clearReturnTo, readReturnTo } from "./guard.server";
+import { isSpam } from "./honeypot.server";
 import { authProvider } from "./providers/index.server";
+import { consumeRateLimit, signInRules } from "./rate-limit.server";
 import { createSession } from "./session.server";
-import { findOrCreateUser } from "./users.server";
+import { findOrCreateUser, normaliseEmail } from "./users.server";
+
+const emailSchema = z.email().max(254);
+
+/**
+ * Sends a sign-in link from the sign-in form. The answer is the same whether or not the address has an account; a
+ * bot that fills the honeypot is told the same and nothing is sent.
+ */
+export async function requestSignIn(
+  db: Database,
+  request: Request,
+  form: FormData,
+  { locale, t, clientIp }: { locale: Locale; t: TFunction; clientIp: string | null },
+): Promise<Response> {
+  const back = localePath(locale, "/form");
+  const sent = translatedToast(t, "success", "toast.sent");
+  if (await isSpam(form)) return redirectWithToast(request, back, sent);
+
+  const parsed = emailSchema.safeParse(String(form.get("email") ?? "").trim());
+  if (!parsed.success) return redirectWithToast(request, back, translatedToast(t, "error", "toast.invalidEmail"));
+  const email = normaliseEmail(parsed.data);
+  if (!(await consumeRateLimit(db, signInRules(email, clientIp)))) {
+    return redirectWithToast(request, back, translatedToast(t, "error", "toast.rateLimited"));
+  }
+  try {
+    await authProvider.sendSignInLink(db, { email, locale, t });
+  } catch (error) {
+    log.error("sign-in message not sent", { provider: authProvider.name, error });
+    return redirectWithToast(request, back, translatedToast(t, "error", "toast.sendFailed"));
+  }
+  return redirectWithToast(request, back, sent);
+}
 
 /**
  * Finishes a sign-in from the confirm form: the provider checks the link, the app starts its own session and returns
@@ -27,5 +62,5 @@ export async function completeSignIn(db: Database, request: Request, form: FormD
   headers.append("Set-Cookie", await clearReturnTo());
   await trackSignIn({ id: user.id, email: user.email, createdAt: user.createdAt });
   const target = safeTarget(await readReturnTo(request)) ?? localePath(locale, "/account/home");
-  return redirectWithToast(request, target, { type: "success", title: t("toast.signedIn.title"), description: t("toast.signedIn.description", { email: user.email }) }, { headers });
+  return redirectWithToast(request, target, translatedToast(t, "success", "toast.signedIn", { email: user.email }), { headers });
 }
