@@ -5,7 +5,7 @@ import { destroySession, userContext } from "../auth/session.server";
 import { getDatabase } from "../db/db.server";
 import { getInstance, requestLocale } from "../i18n/i18n.server";
 import { localePath } from "../i18n/locales";
-import { redirectWithToast } from "../toasts/toast.server";
+import { redirectWithToast, translatedToast } from "../toasts/toast.server";
 import { useLocalePath } from "../i18n/use-locale";
 import type { PageHandle } from "../ui/seo";
 
@@ -19,7 +19,7 @@ export function loader({ context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const { t } = getInstance(context);
   const clear = await destroySession(await getDatabase(), request);
-  return redirectWithToast(request, localePath(requestLocale(context), "/"), { type: "info", title: t("toast.signedOut.title"), description: t("toast.signedOut.description") }, { headers: { "Set-Cookie": clear } });
+  return redirectWithToast(request, localePath(requestLocale(context), "/"), translatedToast(t, "info", "toast.signedOut"), { headers: { "Set-Cookie": clear } });
 }
 
 export default function LogoutPage({ loaderData }: Route.ComponentProps) {

@@ -9,7 +9,7 @@ import { studyLanguageName } from "../learning/study-language";
 import { ExampleFields, TermFields } from "../learning/term-fields";
 import { parseExample, parseTermFields, type FieldErrors } from "../learning/term-form";
 import { createTerm, isDuplicate } from "../learning/terms.server";
-import { redirectWithToast } from "../toasts/toast.server";
+import { redirectWithToast, translatedToast } from "../toasts/toast.server";
 import type { PageHandle } from "../ui/seo";
 
 export const handle: PageHandle = { title: "learning:term.newTitle" };
@@ -32,11 +32,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   try {
     const created = await createTerm(await getDatabase(), owner, term.value, example.value ?? undefined);
-    return redirectWithToast(request, localePath(locale, `/account/terms/${created.id}`), {
-      type: "success",
-      title: t("learning:toasts.created.title"),
-      description: t("learning:toasts.created.description", { text: created.text }),
-    });
+    return redirectWithToast(request, localePath(locale, `/account/terms/${created.id}`), translatedToast(t, "success", "learning:toasts.created", { text: created.text }));
   } catch (error) {
     if (!isDuplicate(error)) throw error;
     const duplicate = t("learning:errors.duplicate", { text: term.value.text, language: studyLanguageName(owner.language, locale) });
