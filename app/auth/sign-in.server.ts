@@ -13,6 +13,7 @@ import { authProvider } from "./providers/index.server";
 import { consumeRateLimit, signInRules } from "./rate-limit.server";
 import { createSession } from "./session.server";
 import { findOrCreateUser, normaliseEmail } from "./users.server";
+import { PATHS } from "../http/paths";
 
 const emailSchema = z.email().max(254);
 
@@ -26,7 +27,7 @@ export async function requestSignIn(
   form: FormData,
   { locale, t, clientIp }: { locale: Locale; t: TFunction; clientIp: string | null },
 ): Promise<Response> {
-  const back = localePath(locale, "/form");
+  const back = localePath(locale, PATHS.signIn);
   const sent = translatedToast(t, "success", "toast.sent");
   if (await isSpam(form)) return redirectWithToast(request, back, sent);
 
@@ -61,6 +62,6 @@ export async function completeSignIn(db: Database, request: Request, form: FormD
   headers.append("Set-Cookie", await createSession(db, user.id));
   headers.append("Set-Cookie", await clearReturnTo());
   await trackSignIn({ id: user.id, email: user.email, createdAt: user.createdAt });
-  const target = safeTarget(await readReturnTo(request)) ?? localePath(locale, "/account/home");
+  const target = safeTarget(await readReturnTo(request)) ?? localePath(locale, PATHS.learnerHome);
   return redirectWithToast(request, target, translatedToast(t, "success", "toast.signedIn", { email: user.email }), { headers });
 }

@@ -6,9 +6,11 @@ import { localePath } from "../i18n/locales";
 import { redirectWithToast, translatedToast } from "../toasts/toast.server";
 import { chooseStudyLanguage, studyLanguageContext } from "./preferences.server";
 import { addPublicTerms, publicListTerms, publicLists } from "./public-lists.server";
+import { isId } from "./ids";
 import { studyLanguageName } from "./study-language";
 import { existingTexts } from "./terms.server";
 import { isLevel, isStudyLanguage, type Level } from "./vocabulary";
+import { PATHS } from "../http/paths";
 
 /** The list shown: `?language=&level=` (a shareable GET form), else the study language and the learner's level. */
 export async function publicPageData(request: Request, context: Readonly<RouterContextProvider>) {
@@ -49,13 +51,13 @@ export async function publicPageAction(request: Request, context: Readonly<Route
   const level = String(form.get("level") ?? "");
   const back = `${localePath(locale, pagePath)}?${new URLSearchParams({ language, level })}`;
   if (!user) {
-    return redirectWithToast(request, localePath(locale, "/form"), translatedToast(t, "info", "learning:toasts.signInToAdd"));
+    return redirectWithToast(request, localePath(locale, PATHS.signIn), translatedToast(t, "info", "learning:toasts.signInToAdd"));
   }
   if (!isStudyLanguage(language) || !isLevel(level)) {
     return redirectWithToast(request, localePath(locale, pagePath), translatedToast(t, "error", { title: "learning:errors.invalidAction", description: "learning:errors.invalidLevel" }));
   }
   const db = await getDatabase();
-  const ids = form.get("intent") === "addAll" ? (await publicListTerms(db, language, level)).map((item) => item.id) : [String(form.get("termId") ?? "")].filter((id) => /^[0-9a-f-]{36}$/i.test(id));
+  const ids = form.get("intent") === "addAll" ? (await publicListTerms(db, language, level)).map((item) => item.id) : [form.get("termId")].filter(isId);
   const added = await addPublicTerms(db, { userId: user.id, language }, ids);
   // Terms belong to a study language: adding from another language's list means studying that language now.
   const headers = new Headers();

@@ -1,10 +1,10 @@
 import { data, type RouterContextProvider } from "react-router";
-import { z } from "zod";
 import { getDatabase } from "../db/db.server";
 import { invalidParam, pageNotFound } from "../http/errors";
 import { getInstance, requestLocale } from "../i18n/i18n.server";
 import { localePath } from "../i18n/locales";
 import { redirectWithToast, translatedToast } from "../toasts/toast.server";
+import { isId } from "./ids";
 import { requireLearner } from "./learner.server";
 import { studyLanguageName } from "./study-language";
 import { parseExample, parseTermFields, type FieldErrors } from "./term-form";
@@ -13,13 +13,11 @@ import { isStage } from "./vocabulary";
 
 type Context = Readonly<RouterContextProvider>;
 
-/** Term ids are UUIDs; anything else fails the route's validation rule. */
-const termId = z.uuid();
-
 /** The learner's own term, or a 404 exactly like a missing one (another learner's id included). */
 async function ownTerm(request: Request, id: string | undefined, userId: string) {
-  if (!termId.safeParse(id).success) invalidParam(request);
-  const term = await findTerm(await getDatabase(), userId, id!);
+  // A term id is a UUID; anything else fails the route's validation rule.
+  if (!isId(id)) invalidParam(request);
+  const term = await findTerm(await getDatabase(), userId, id);
   if (!term) pageNotFound(request);
   return term;
 }
@@ -84,7 +82,7 @@ export async function termPageAction(request: Request, context: Context, id: str
     }
     case "removeExample": {
       const exampleId = String(form.get("exampleId") ?? "");
-      if (!termId.safeParse(exampleId).success || !(await removeExample(db, user.id, term.id, exampleId))) pageNotFound(request);
+      if (!isId(exampleId) || !(await removeExample(db, user.id, term.id, exampleId))) pageNotFound(request);
       return redirectWithToast(request, here, toast("exampleRemoved"));
     }
     case "delete": {

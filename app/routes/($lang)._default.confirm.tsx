@@ -8,6 +8,7 @@ import { getDatabase } from "../db/db.server";
 import { getInstance, requestLocale } from "../i18n/i18n.server";
 import { useLocalePath } from "../i18n/use-locale";
 import type { PageHandle } from "../ui/seo";
+import { PATHS } from "../http/paths";
 
 export const handle: PageHandle = { title: "titles.confirm" };
 
@@ -43,7 +44,7 @@ export default function ConfirmPage({ loaderData }: Route.ComponentProps) {
         <h1>{t("common:titles.confirm")}</h1>
         <p>{t("confirm.noLink")}</p>
         <p>
-          <Link to={to("/form")} className="button">{t("confirm.requestNew")}</Link>
+          <Link to={to(PATHS.signIn)} className="button">{t("confirm.requestNew")}</Link>
         </p>
       </section>
     );

@@ -8,6 +8,7 @@ import { localePath } from "../i18n/locales";
 import { redirectWithToast, translatedToast } from "../toasts/toast.server";
 import { useLocalePath } from "../i18n/use-locale";
 import type { PageHandle } from "../ui/seo";
+import { PATHS } from "../http/paths";
 
 export const handle: PageHandle = { title: "titles.logout" };
 
@@ -38,7 +39,7 @@ export default function LogoutPage({ loaderData }: Route.ComponentProps) {
       ) : (
         <>
           <p>{t("logout.signedOut")}</p>
-          <p><Link to={to("/form")} className="button">{t("common:nav.signIn")}</Link></p>
+          <p><Link to={to(PATHS.signIn)} className="button">{t("common:nav.signIn")}</Link></p>
         </>
       )}
     </section>

@@ -8,12 +8,13 @@ import { chooseStudyLanguage, saveLevel } from "../learning/preferences.server";
 import { studyLanguageName } from "../learning/study-language";
 import { isLevel, isStudyLanguage } from "../learning/vocabulary";
 import { redirectWithToast, translatedToast } from "../toasts/toast.server";
+import { PATHS } from "../http/paths";
 
 /** The study language (cookie, and the learner's record when signed in) and the learner's level. Plain form POSTs. */
 export async function action({ request, context }: Route.ActionArgs) {
   const { t } = getInstance(context);
   const form = await request.formData();
-  const back = safeTarget(form.get("redirectTo")) ?? localePath(requestLocale(context), "/account/home");
+  const back = safeTarget(form.get("redirectTo")) ?? localePath(requestLocale(context), PATHS.learnerHome);
   const locale = splitLocale(new URL(back, "http://internal.invalid").pathname).locale;
   const user = context.get(userContext);
   const intent = form.get("intent");
@@ -30,7 +31,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   if (intent === "level") {
     if (!user) {
-      return redirectWithToast(request, localePath(locale, "/form"), translatedToast(t, "info", "learning:toasts.signInToAdd"));
+      return redirectWithToast(request, localePath(locale, PATHS.signIn), translatedToast(t, "info", "learning:toasts.signInToAdd"));
     }
     const level = form.get("level");
     if (!isLevel(level)) {

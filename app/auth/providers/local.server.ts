@@ -5,6 +5,7 @@ import { loginTokens } from "../auth.schema";
 import { localePath } from "../../i18n/locales";
 import { sendSignInMail } from "../mail.server";
 import type { AuthProvider } from "./provider";
+import { PATHS } from "../../http/paths";
 
 export const LINK_LIFETIME_MS = 60 * 60 * 1000;
 const hashToken = (token: string) => createHash("sha256").update(token).digest("base64url");
@@ -19,7 +20,7 @@ export const localProvider: AuthProvider = {
     const now = new Date();
     await db.delete(loginTokens).where(lt(loginTokens.expiresAt, new Date(now.getTime() - 24 * LINK_LIFETIME_MS)));
     await db.insert(loginTokens).values({ tokenHash: hashToken(token), email, createdAt: now, expiresAt: new Date(now.getTime() + LINK_LIFETIME_MS) });
-    const link = `${env.APP_URL}${localePath(locale, "/confirm")}?token=${token}`;
+    const link = `${env.APP_URL}${localePath(locale, PATHS.confirm)}?token=${token}`;
     await sendSignInMail(email, t, link, locale);
   },
 

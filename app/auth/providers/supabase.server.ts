@@ -3,6 +3,7 @@ import { env } from "../../config/env.server";
 import { localePath } from "../../i18n/locales";
 import { retry } from "../../server/retry";
 import type { AuthProvider } from "./provider";
+import { PATHS } from "../../http/paths";
 
 /**
  * Supabase Auth proves the address; the app keeps its own session afterwards, so Supabase's cookies are not kept.
@@ -29,7 +30,7 @@ export const supabaseProvider: AuthProvider = {
       async () => {
         const { error } = await client().auth.signInWithOtp({
           email,
-          options: { emailRedirectTo: `${env.APP_URL}${localePath(locale, "/confirm")}`, shouldCreateUser: true },
+          options: { emailRedirectTo: `${env.APP_URL}${localePath(locale, PATHS.confirm)}`, shouldCreateUser: true },
         });
         if (error) throw error;
       },
