@@ -2,7 +2,7 @@
 #   docker run -p 3000:3000 -v polyglot-data:/data polyglot
 # serves the site on embedded defaults (PGlite in /data, random session secret per process).
 # Ops set APP_STAGE=production together with SESSION_SECRET (required then) and APP_URL; see the
-# configuration table in ARCHITECTURE.md. No secret is baked into the image.
+# configuration table in README.md. No secret is baked into the image.
 
 # --- deps: production dependencies only -------------------------------------------------------------
 FROM node:24-bookworm-slim AS deps
