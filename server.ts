@@ -35,6 +35,9 @@ async function loadApp(): Promise<App> {
   }
   const { createServer: createViteServer } = await import("vite");
   const vite = await createViteServer({ server: { middlewareMode: true, hmr: { server } } });
+  // A Vite server inside React Router's plugin exits the process on SIGTERM; this server drains requests first and
+  // closes Vite itself (its own handlers are registered below, after this).
+  process.removeAllListeners("SIGTERM");
   const build = () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>;
   return { build, entry: appServerOf(await build()), vite };
 }
