@@ -13,6 +13,7 @@ import { getInstance } from "./i18n/i18n.server";
 export { checkHealth, shutdown } from "./http/lifecycle.server";
 export { getDatabase as start } from "./db/db.server";
 export { env };
+export { setLogSink } from "./http/log.server";
 
 export const streamTimeout = 5_000;
 
