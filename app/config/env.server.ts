@@ -53,7 +53,7 @@ export function parseEnv(source: Record<string, string | undefined>) {
   const env = result.data;
   const appUrl = new URL(env.APP_URL ?? `http://localhost:${env.PORT}`);
   const building = appUrl.origin === BUILD_ORIGIN;
-  const session = resolveSessionSecrets({ ...env, DATA_DIR_GIVEN: !!source.DATA_DIR, building });
+  const session = resolveSessionSecrets({ ...env, building });
   return {
     ...env,
     APP_URL: appUrl.origin,

@@ -12,7 +12,6 @@ type Settings = {
   APP_STAGE: string;
   NODE_ENV: string;
   DATA_DIR: string;
-  DATA_DIR_GIVEN: boolean;
   DATABASE_URL?: string;
   building: boolean;
 };
@@ -23,7 +22,7 @@ const randomSecret = () => randomBytes(32).toString("hex");
  * The keys that sign cookies. SESSION_SECRET when given (a comma-separated list rotates keys; production requires it).
  * Otherwise a restart should not sign everyone out: outside tests the secret is kept in DATA_DIR/.session-secret
  * (created with mode 0600 on first start). The build and tests get a random key per process, and so does a server
- * whose data directory cannot hold the file (DATABASE_URL without a data directory, or a read-only one): it says so.
+ * whose data directory cannot hold the file (DATABASE_URL and no DATA_DIR folder, or a read-only one): it says so.
  */
 export function resolveSessionSecrets(settings: Settings): { secrets: string[]; note: StartupNote | null } {
   if (settings.SESSION_SECRET) {
@@ -37,7 +36,8 @@ export function resolveSessionSecrets(settings: Settings): { secrets: string[]; 
     secrets: [randomSecret()],
     note: { level: "warn", message: `SESSION_SECRET is not set and ${reason}: a random one for this process signs everyone out at restart; set SESSION_SECRET` },
   });
-  if (settings.DATABASE_URL && !settings.DATA_DIR_GIVEN && !existsSync(dir)) return ephemeral("DATABASE_URL is used without a data directory");
+  // The database lives elsewhere: a data directory is not made just for this file, but one that exists is used.
+  if (settings.DATABASE_URL && !existsSync(dir)) return ephemeral(`DATABASE_URL is used and there is no data directory ${dir} to keep one in`);
   try {
     const exists = existsSync(file);
     const kept = exists ? readFileSync(file, "utf8").trim() : "";
