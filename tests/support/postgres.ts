@@ -1,7 +1,7 @@
 /**
  * A real, throwaway PostgreSQL server for tests: Debian's binaries (or those named by PG_BIN, or `pg_config --bindir`),
- * a fresh data directory in the run's temp directory, trust authentication, listening on 127.0.0.1 only (and a Unix
- * socket inside the temp directory), with fsync off because nothing in it has to survive. `stop()` shuts it down and
+ * a fresh data directory in the run's temp directory, trust authentication, listening on 127.0.0.1 only (no Unix
+ * socket), with fsync off because nothing in it has to survive. `stop()` shuts it down and
  * removes every file it wrote; a test process that ends without calling it stops the server on exit.
  */
 import { execFile, execFileSync } from "node:child_process";
@@ -78,11 +78,14 @@ export function freePort(): Promise<number> {
 
 type Run = { stdout: string; stderr: string };
 
+/** The server's locale: macOS has no C.UTF-8; its en_US.UTF-8 is there on every install. */
+const LOCALE = process.platform === "darwin" ? "en_US.UTF-8" : "C.UTF-8";
+
 function run(file: string, args: string[], asUser: string | null): Promise<Run> {
   // PostgreSQL refuses to run as root: as root, every tool runs as the postgres user.
   const [command, commandArgs] = asUser ? ["runuser", ["-u", asUser, "--", file, ...args]] : [file, args];
   return new Promise((resolve, reject) => {
-    execFile(command, commandArgs, { timeout: 60_000, env: { ...process.env, LC_ALL: "C.UTF-8", LANG: "C.UTF-8" } }, (error, stdout, stderr) => {
+    execFile(command, commandArgs, { timeout: 60_000, env: { ...process.env, LC_ALL: LOCALE, LANG: LOCALE } }, (error, stdout, stderr) => {
       if (error) {
         reject(new Error(`${path.basename(file)} failed: ${error.message}\n${stdout}\n${stderr}`.trim(), { cause: error }));
       } else {
@@ -133,14 +136,15 @@ export async function startPostgres(): Promise<PostgresServer> {
       }
       chownSync(root, ids.uid, ids.gid);
     }
-    await run(path.join(bin, "initdb"), ["-D", dataDir, "-A", "trust", "-U", "postgres", "-E", "UTF8", "--locale=C.UTF-8", "--no-sync"], user);
+    await run(path.join(bin, "initdb"), ["-D", dataDir, "-A", "trust", "-U", "postgres", "-E", "UTF8", `--locale=${LOCALE}`, "--no-sync"], user);
 
     // The port is free when chosen but could be taken before postgres binds it: try a few.
     let port = 0;
     let lastError: unknown;
     for (let attempt = 0; attempt < 3 && !started; attempt++) {
       port = await freePort();
-      const options = `-p ${port} -c listen_addresses=127.0.0.1 -k ${root} -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
+      // TCP on loopback only, no Unix socket: a socket path in a deep temp folder (macOS) can exceed the 104-byte limit.
+      const options = `-p ${port} -c listen_addresses=127.0.0.1 -k '' -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
       try {
         await run(path.join(bin, "pg_ctl"), ["-D", dataDir, "-l", logFile, "-w", "-t", "30", "-o", options, "start"], user);
         started = true;
