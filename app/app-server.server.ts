@@ -6,7 +6,7 @@ import { contentSecurityPolicy } from "./http/csp";
 import { loadPublicLists } from "./learning/public-lists.server";
 import { createLoadContext } from "./server/client-ip.server";
 import { checkHealth, onHealthCheck, shutdown } from "./server/lifecycle.server";
-import { log } from "./server/log.server";
+import { log, setLogSink } from "./server/log.server";
 
 let started: Promise<Database> | null = null;
 
@@ -37,6 +37,8 @@ export const appServer = {
   checkHealth,
   shutdown,
   contentSecurityPolicy,
+  /** Where log lines go instead of stdout/stderr (tests capture them); null restores the default. */
+  setLogSink,
   /** Per-request context for React Router: the client's address as Express sees it (trusting proxies per TRUST_PROXY). */
   createLoadContext,
   /** The Express handler rendering the app; `build` is a function in development, so every request sees fresh code. */

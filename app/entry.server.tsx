@@ -15,6 +15,9 @@ export { appServer } from "./app-server.server";
 
 export const streamTimeout = 5_000;
 
+// Loading the server build is the server's start (the build itself has no notes): say what the configuration chose.
+for (const note of env.startupNotes) log[note.level](note.message, note.fields);
+
 export default function handleRequest(
   request: Request,
   responseStatusCode: number,

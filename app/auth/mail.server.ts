@@ -11,7 +11,8 @@ function getTransport(): Transporter | null {
   return transport;
 }
 
-if (env.authProvider === "local" && !env.SMTP_URL) {
+// Said when the server starts, not while `npm run build` prerenders pages.
+if (env.authProvider === "local" && !env.SMTP_URL && !env.building) {
   log.warn("SMTP_URL is not set: sign-in links are written to this log instead of being e-mailed");
 }
 

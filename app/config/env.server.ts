@@ -1,5 +1,8 @@
-import { randomBytes } from "node:crypto";
 import { z } from "zod";
+import { resolveSessionSecrets, type StartupNote } from "./session-secret.server";
+
+/** `npm run build` renders pages with this placeholder origin (server.ts swaps in APP_URL): a build, not a server. */
+const BUILD_ORIGIN = "http://prerender.invalid";
 
 const booleanString = z
   .enum(["true", "false", "1", "0", "yes", "no", ""])
@@ -49,11 +52,17 @@ export function parseEnv(source: Record<string, string | undefined>) {
   }
   const env = result.data;
   const appUrl = new URL(env.APP_URL ?? `http://localhost:${env.PORT}`);
+  const building = appUrl.origin === BUILD_ORIGIN;
+  const session = resolveSessionSecrets({ ...env, building });
   return {
     ...env,
     APP_URL: appUrl.origin,
+    /** True while `npm run build` prerenders pages: nothing is started, nothing is said. */
+    building,
+    /** What the server says once at start about its configuration. */
+    startupNotes: (building ? [] : [session.note].filter((note): note is StartupNote => note !== null)) as StartupNote[],
     secureCookies: appUrl.protocol === "https:",
-    sessionSecrets: env.SESSION_SECRET ? env.SESSION_SECRET.split(",").map((s) => s.trim()).filter(Boolean) : [randomBytes(32).toString("hex")],
+    sessionSecrets: session.secrets,
     authProvider: env.AUTH_PROVIDER ?? (env.SUPABASE_URL ? "supabase" : "local"),
     analyticsEnabled: env.APP_STAGE === "production",
     /** Origins the browser may contact for analytics; only in production. */
