@@ -23,7 +23,7 @@ const build = await import(serverBuildPath).catch((error: unknown) => {
   process.exit(1);
 });
 type AppEntry = {
-  env: { PORT: number; HOST: string; APP_URL: string; TRUST_PROXY: boolean; secureCookies: boolean; analyticsHosts: string[] };
+  env: { PORT: number; HOST: string; APP_URL: string; TRUST_PROXY: false | number | string[]; secureCookies: boolean; analyticsHosts: string[] };
   start: () => Promise<unknown>;
   checkHealth: () => Promise<void>;
   createLoadContext: (clientIp: string | null) => unknown;
