@@ -25,7 +25,8 @@ export async function completeSignIn(db: Database, request: Request, form: FormD
   const headers = new Headers();
   headers.append("Set-Cookie", await createSession(db, user.id));
   headers.append("Set-Cookie", await clearReturnTo());
-  await trackSignIn(user);
+  // Analytics never hold up the sign-in: sent in the background, failures logged.
+  void trackSignIn(user);
   const target = safeTarget(await readReturnTo(request)) ?? localePath(locale, "/account/home");
   return redirectWithToast(request, target, { type: "success", title: t("toast.signedIn.title"), description: t("toast.signedIn.description", { email: user.email }) }, { headers });
 }

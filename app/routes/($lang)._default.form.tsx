@@ -2,7 +2,7 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/($lang)._default.form";
-import { isSpam } from "../auth/honeypot.server";
+import { checkHoneypot } from "../auth/honeypot.server";
 import { authProvider } from "../auth/providers/index.server";
 import { consumeRateLimit, signInRules } from "../auth/rate-limit.server";
 import { SignInForm } from "../auth/sign-in-form";
@@ -15,6 +15,7 @@ import { localePath } from "../i18n/locales";
 import { redirectWithToast } from "../toasts/toast.server";
 import { useLocalePath } from "../ui/locale";
 import type { PageHandle } from "../ui/seo";
+import { readForm } from "../http/request-body.server";
 
 export const handle: PageHandle = { title: "titles.form" };
 
@@ -28,9 +29,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { t } = getInstance(context);
   const locale = requestLocale(context);
   const back = localePath(locale, "/form");
-  const form = await request.formData();
+  const form = await readForm(request);
   const sent = { type: "success", title: t("toast.sent.title"), description: t("toast.sent.description") } as const;
-  if (await isSpam(form)) return redirectWithToast(request, back, sent);
+  const honeypotVerdict = await checkHoneypot(form);
+  if (honeypotVerdict === "spam") return redirectWithToast(request, back, sent);
+  if (honeypotVerdict === "stale") {
+    return redirectWithToast(request, back, { type: "error", title: t("toast.staleForm.title"), description: t("toast.staleForm.description") });
+  }
 
   const parsed = emailSchema.safeParse(String(form.get("email") ?? "").trim());
   if (!parsed.success) {
