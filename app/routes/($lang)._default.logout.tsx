@@ -1,13 +1,15 @@
 import { useTranslation } from "react-i18next";
 import { Form, Link } from "react-router";
 import type { Route } from "./+types/($lang)._default.logout";
-import { destroySession, userContext } from "../auth/session.server";
+import { clearSessionCookie, destroyAllSessions, destroySession, userContext } from "../auth/session.server";
 import { getDatabase } from "../db/db.server";
 import { getInstance, requestLocale } from "../i18n/i18n.server";
 import { localePath } from "../i18n/locales";
 import { redirectWithToast } from "../toasts/toast.server";
 import { useLocalePath } from "../ui/locale";
 import type { PageHandle } from "../ui/seo";
+import { readForm } from "../http/request-body.server";
+import { SignOutEverywhere } from "../auth/sign-out-everywhere";
 
 export const handle: PageHandle = { title: "titles.logout" };
 
@@ -15,10 +17,21 @@ export function loader({ context }: Route.LoaderArgs) {
   return { signedIn: context.get(userContext) !== null };
 }
 
-/** Ends the session (row deleted, cookie cleared) and returns home with a toast. */
+/**
+ * Ends the session (row deleted, cookie cleared) and returns home with a toast; with `intent=everywhere`, every
+ * session of the learner on every device.
+ */
 export async function action({ request, context }: Route.ActionArgs) {
   const { t } = getInstance(context);
-  const clear = await destroySession(await getDatabase(), request);
+  const db = await getDatabase();
+  const user = context.get(userContext);
+  const everywhere = request.headers.get("Content-Type") !== null && (await readForm(request)).get("intent") === "everywhere";
+  if (everywhere && user) {
+    await destroyAllSessions(db, user.id);
+    const toast = { type: "info" as const, title: t("toast.signedOutEverywhere.title"), description: t("toast.signedOutEverywhere.description") };
+    return redirectWithToast(request, localePath(requestLocale(context), "/"), toast, { headers: { "Set-Cookie": await clearSessionCookie() } });
+  }
+  const clear = await destroySession(db, request);
   return redirectWithToast(request, localePath(requestLocale(context), "/"), { type: "info", title: t("toast.signedOut.title"), description: t("toast.signedOut.description") }, { headers: { "Set-Cookie": clear } });
 }
 
@@ -34,6 +47,7 @@ export default function LogoutPage({ loaderData }: Route.ComponentProps) {
           <Form method="post">
             <button type="submit" className="button">{t("logout.submit")}</button>
           </Form>
+          <SignOutEverywhere />
         </>
       ) : (
         <>
