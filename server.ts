@@ -15,6 +15,8 @@ const CLIENT_DIR = path.join(BUILD_DIR, "client");
 /** The origin prerendered pages were built with; replaced by APP_URL when they are served. */
 const PRERENDER_ORIGIN = "http://prerender.invalid";
 const SHUTDOWN_GRACE_MS = 8_000;
+/** Forms are the only request bodies; anything else is refused with 405 and an Allow header. */
+const ALLOWED_METHODS = "GET, HEAD, POST";
 
 const serverBuildPath = path.join(BUILD_DIR, "server", "index.js");
 // Importing the build validates the configuration: a bad variable stops the process here, naming it.
@@ -24,6 +26,7 @@ const build = await import(serverBuildPath).catch((error: unknown) => {
 });
 type AppEntry = {
   env: { PORT: number; HOST: string; APP_URL: string; TRUST_PROXY: false | number | string[]; secureCookies: boolean; analyticsHosts: string[] };
+  BODY_LIMIT_BYTES: number;
   start: () => Promise<unknown>;
   checkHealth: () => Promise<void>;
   createLoadContext: (clientIp: string | null) => unknown;
@@ -88,6 +91,49 @@ app.use((_req, res, next) => {
   next();
 });
 
+app.use((req, res, next) => {
+  if (!ALLOWED_METHODS.split(", ").includes(req.method)) {
+    res.setHeader("Allow", ALLOWED_METHODS);
+    return void res.status(405).type("text/plain").send("Method Not Allowed\n");
+  }
+  // A body larger than the limit is answered (413, by the app) without being read: close the connection rather than
+  // drain it. Chunked bodies are capped while the app reads them.
+  const length = Number(req.headers["content-length"] ?? 0);
+  if (!(length <= entry.BODY_LIMIT_BYTES) || req.headers["transfer-encoding"]) res.setHeader("Connection", "close");
+  // React Router answers an Origin it cannot parse with a plain-text 400 before the app's cross-site check; as the
+  // opaque "null" it gets the translated 403 page like any foreign origin.
+  const origin = req.headers.origin;
+  if (origin !== undefined && origin !== "null" && !URL.canParse(origin)) req.headers.origin = "null";
+  // Anything that depends on the visitor is never stored by shared caches.
+  const writeHead = res.writeHead;
+  res.writeHead = function (this: typeof res, ...args: Parameters<typeof writeHead>) {
+    if (!res.headersSent && isPersonal(req, res)) {
+      res.setHeader("Cache-Control", "private, no-store");
+      res.setHeader("Vary", mergeVary(res.getHeader("Vary"), "Cookie"));
+    }
+    return writeHead.apply(this, args);
+  } as typeof writeHead;
+  next();
+});
+
+const PERSONAL_PATH = /^(?:\/[a-z]{2})?\/(?:account|confirm|form|logout)(?:[/.]|$)|\.data$/;
+
+/** A response for this visitor only: it sets a cookie, answers a session or a form, or is an account or data URL. */
+function isPersonal(req: express.Request, res: express.Response): boolean {
+  if (req.path === "/healthz" || req.path.startsWith("/assets/")) return false;
+  return (
+    res.getHeader("Set-Cookie") !== undefined ||
+    req.method === "POST" ||
+    /(?:^|;\s*)(?:__session|toast)=/.test(req.headers.cookie ?? "") ||
+    PERSONAL_PATH.test(req.path)
+  );
+}
+
+function mergeVary(current: ReturnType<express.Response["getHeader"]>, name: string): string {
+  const values = String(current ?? "").split(",").map((v) => v.trim()).filter(Boolean);
+  return values.some((v) => v.toLowerCase() === name.toLowerCase()) ? values.join(", ") : [...values, name].join(", ");
+}
+
 app.use(compression());
 
 app.get("/healthz", async (_req, res) => {
@@ -120,7 +166,9 @@ app.use((req, res, next) => {
   res.status(200).end(req.method === "HEAD" ? undefined : page.body);
 });
 
-app.use(express.static(CLIENT_DIR, { maxAge: "1h", index: false, redirect: false }));
+// Prerendered pages are served from memory above (runtime origin, CSP); their raw files never are.
+const staticFiles = express.static(CLIENT_DIR, { maxAge: "1h", index: false, redirect: false });
+app.use((req, res, next) => (/\.(?:html|data)$/.test(req.path) ? next() : staticFiles(req, res, next)));
 app.all("/{*splat}", renderPage);
 
 // The database is opened and migrated right away (/healthz answers 503 until it is); a locked or unreachable one
@@ -134,6 +182,9 @@ const server: Server = app.listen(env.PORT, env.HOST, () => {
   log.info("listening", { url: `http://${env.HOST}:${env.PORT}`, appUrl: env.APP_URL, prerendered: prerendered.size });
 });
 server.keepAliveTimeout = 65_000;
+// A slow client cannot hold a connection open: headers within 10 s, the whole request within 30 s.
+server.headersTimeout = 10_000;
+server.requestTimeout = 30_000;
 
 async function stop(signal: string) {
   if (stopping) return;

@@ -98,3 +98,4 @@ export const handleError: HandleErrorFunction = (error, { request }) => {
 export { contentSecurityPolicy } from "./http/csp";
 export { log } from "./http/log.server";
 export { createLoadContext } from "./http/client-ip.server";
+export { BODY_LIMIT_BYTES } from "./http/request-body.server";

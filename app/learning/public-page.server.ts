@@ -1,3 +1,4 @@
+import { isTermId } from "./term-id";
 import type { RouterContextProvider } from "react-router";
 import { userContext } from "../auth/session.server";
 import { getDatabase } from "../db/db.server";
@@ -9,6 +10,7 @@ import { addPublicTerms, publicListTerms, publicLists } from "./public-lists.ser
 import { studyLanguageName } from "./study-language";
 import { existingTexts } from "./terms.server";
 import { isLevel, isStudyLanguage, type Level } from "./vocabulary";
+import { readForm } from "../http/request-body.server";
 
 /** The list shown: `?language=&level=` (a shareable GET form), else the study language and the learner's level. */
 export async function publicPageData(request: Request, context: Readonly<RouterContextProvider>) {
@@ -44,7 +46,7 @@ export async function publicPageAction(request: Request, context: Readonly<Route
   const { t } = getInstance(context);
   const locale = requestLocale(context);
   const user = context.get(userContext);
-  const form = await request.formData();
+  const form = await readForm(request);
   const language = String(form.get("language") ?? "");
   const level = String(form.get("level") ?? "");
   const back = `${localePath(locale, pagePath)}?${new URLSearchParams({ language, level })}`;
@@ -55,7 +57,7 @@ export async function publicPageAction(request: Request, context: Readonly<Route
     return redirectWithToast(request, localePath(locale, pagePath), { type: "error", title: t("learning:errors.invalidAction"), description: t("learning:errors.invalidLevel") });
   }
   const db = await getDatabase();
-  const ids = form.get("intent") === "addAll" ? (await publicListTerms(db, language, level)).map((item) => item.id) : [String(form.get("termId") ?? "")].filter((id) => /^[0-9a-f-]{36}$/i.test(id));
+  const ids = form.get("intent") === "addAll" ? (await publicListTerms(db, language, level)).map((item) => item.id) : [String(form.get("termId") ?? "")].filter(isTermId);
   const added = await addPublicTerms(db, { userId: user.id, language }, ids);
   // Terms belong to a study language: adding from another language's list means studying that language now.
   const headers = new Headers();

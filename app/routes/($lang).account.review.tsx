@@ -10,8 +10,10 @@ import { requireLearner } from "../learning/learner.server";
 import { GRADES, type GradeName } from "../learning/stage";
 import { dueCount, examplesOf, gradeTerm, nextDue, stageOf } from "../learning/terms.server";
 import { StageBadge } from "../learning/ui";
+import { isTermId } from "../learning/term-id";
 import { useLocalePath } from "../ui/locale";
 import type { PageHandle } from "../ui/seo";
+import { readForm } from "../http/request-body.server";
 
 export const handle: PageHandle = { title: "learning:review.title" };
 
@@ -44,11 +46,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const { user } = requireLearner(context);
   const { t } = getInstance(context);
-  const form = await request.formData();
+  const form = await readForm(request);
   const grade = String(form.get("grade") ?? "");
   const termId = String(form.get("termId") ?? "");
   if (!GRADE_NAMES.includes(grade as GradeName)) return data({ message: t("learning:errors.invalidGrade") }, { status: 400 });
-  if (!/^[0-9a-f-]{36}$/i.test(termId)) pageNotFound(request);
+  if (!isTermId(termId)) pageNotFound(request);
   const graded = await gradeTerm(await getDatabase(), user.id, termId, grade as GradeName);
   if (!graded) pageNotFound(request);
   // Back to the next due term, answer hidden.

@@ -1,6 +1,5 @@
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, useNavigation } from "react-router";
-import { z } from "zod";
 import type { Route } from "./+types/($lang).account.terms.$id";
 import { getDatabase } from "../db/db.server";
 import { invalidParam, pageNotFound } from "../http/errors";
@@ -12,19 +11,18 @@ import { ExampleFields, TermFields } from "../learning/term-fields";
 import { parseExample, parseTermFields, type FieldErrors } from "../learning/term-form";
 import { addExample, deleteTerm, examplesOf, findTerm, isDuplicate, removeExample, setStage, stageOf, updateTerm } from "../learning/terms.server";
 import { StageBadge } from "../learning/ui";
+import { isTermId } from "../learning/term-id";
 import { isStage, STAGES } from "../learning/vocabulary";
 import { redirectWithToast } from "../toasts/toast.server";
 import { useLocalePath } from "../ui/locale";
 import type { PageHandle } from "../ui/seo";
+import { readForm } from "../http/request-body.server";
 
 export const handle: PageHandle = { title: "titles.term" };
 
-/** Term ids are UUIDs; anything else fails the route's validation rule. */
-const termId = z.uuid();
-
 /** The learner's own term, or a 404 exactly like a missing one (another learner's id included). */
 async function ownTerm(request: Request, params: Route.LoaderArgs["params"], userId: string) {
-  if (!termId.safeParse(params.id).success) invalidParam(request);
+  if (!isTermId(params.id)) invalidParam(request);
   const term = await findTerm(await getDatabase(), userId, params.id);
   if (!term) pageNotFound(request);
   return term;
@@ -52,7 +50,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const { t } = getInstance(context);
   const locale = requestLocale(context);
   const here = localePath(locale, `/account/terms/${term.id}`);
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = String(form.get("intent") ?? "");
   const toast = (key: string, values: Record<string, string> = {}) => ({
     type: "success" as const,
@@ -88,7 +86,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     }
     case "removeExample": {
       const exampleId = String(form.get("exampleId") ?? "");
-      if (!termId.safeParse(exampleId).success || !(await removeExample(db, user.id, term.id, exampleId))) pageNotFound(request);
+      if (!isTermId(exampleId) || !(await removeExample(db, user.id, term.id, exampleId))) pageNotFound(request);
       return redirectWithToast(request, here, toast("exampleRemoved"));
     }
     case "delete": {
