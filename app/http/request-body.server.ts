@@ -24,7 +24,8 @@ async function readCapped(body: ReadableStream<Uint8Array>, limit: number): Prom
     if (done) break;
     size += value.byteLength;
     if (size > limit) {
-      await reader.cancel().catch(() => {});
+      // Stop reading without destroying the connection: the 413 page still has to reach the client.
+      reader.releaseLock();
       return null;
     }
     chunks.push(value);
