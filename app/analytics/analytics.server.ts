@@ -12,9 +12,9 @@ let client: PostHog | null = null;
 function posthog(): PostHog | null {
   if (!env.analyticsEnabled || !env.POSTHOG_KEY) return null;
   if (!client) {
-    client = new PostHog(env.POSTHOG_KEY, { host: env.POSTHOG_HOST, flushAt: 1, flushInterval: 0, requestTimeout: 3_000 });
+    client = new PostHog(env.POSTHOG_KEY, { host: env.POSTHOG_HOST, flushAt: 1, flushInterval: 0, requestTimeout: 3_000, fetchRetryCount: 0 });
     const current = client;
-    onShutdown(() => current.shutdown());
+    onShutdown(() => current.shutdown(3_000));
   }
   return client;
 }

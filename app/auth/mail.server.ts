@@ -9,7 +9,7 @@ import { retry } from "../http/retry";
  * attempts of at most a few seconds each, and the whole send within SEND_DEADLINE_MS.
  */
 const SMTP_TIMEOUTS = { connectionTimeout: 3_000, greetingTimeout: 3_000, socketTimeout: 5_000 };
-export const SEND_DEADLINE_MS = 15_000;
+export const SEND_DEADLINE_MS = 10_000;
 
 let transport: Transporter | null = null;
 function getTransport(): Transporter | null {
