@@ -92,6 +92,15 @@ app.use((_req, res, next) => {
 });
 
 app.use((req, res, next) => {
+  // No address of the site holds a control character; an encoded one (`/error/%0A`) would match no route at all, so
+  // it becomes U+FFFD and the path gets the translated 404 page. NUL is dropped from the query (PostgreSQL refuses it
+  // in a string). React Router's adapter reads originalUrl.
+  const queryStart = req.url.indexOf("?");
+  const pathPart = queryStart === -1 ? req.url : req.url.slice(0, queryStart);
+  const queryPart = req.url.slice(pathPart.length);
+  if (/%(?:[01][0-9a-f]|7f)/i.test(pathPart) || /%00/.test(queryPart)) {
+    req.url = req.originalUrl = pathPart.replace(/%(?:[01][0-9a-f]|7f)/gi, "%EF%BF%BD") + queryPart.replaceAll("%00", "");
+  }
   if (!ALLOWED_METHODS.split(", ").includes(req.method)) {
     res.setHeader("Allow", ALLOWED_METHODS);
     return void res.status(405).type("text/plain").send("Method Not Allowed\n");
@@ -169,7 +178,8 @@ app.use((req, res, next) => {
 // Prerendered pages are served from memory above (runtime origin, CSP); their raw files never are.
 const staticFiles = express.static(CLIENT_DIR, { maxAge: "1h", index: false, redirect: false });
 app.use((req, res, next) => (/\.(?:html|data)$/.test(req.path) ? next() : staticFiles(req, res, next)));
-app.all("/{*splat}", renderPage);
+// No path pattern: Express would answer a path it cannot decode (`/%zz`) with its own English 400 page.
+app.use(renderPage);
 
 // The database is opened and migrated right away (/healthz answers 503 until it is); a locked or unreachable one
 // stops the process.

@@ -49,9 +49,18 @@ export async function readForm(request: Request): Promise<FormData> {
     throw data(null, { status: 400 });
   }
   if (!bytes) throw tooLarge();
+  let form: FormData;
   try {
-    return await new Response(new Uint8Array(bytes), { headers: { "Content-Type": type } }).formData();
+    form = await new Response(new Uint8Array(bytes), { headers: { "Content-Type": type } }).formData();
   } catch {
     throw data(null, { status: 400 });
   }
+  return withoutNul(form);
+}
+
+/** NUL never belongs in text, and PostgreSQL refuses it in a string: it is dropped from every field. */
+function withoutNul(form: FormData): FormData {
+  const clean = new FormData();
+  for (const [name, value] of form) clean.append(name.replaceAll("\u0000", ""), typeof value === "string" ? value.replaceAll("\u0000", "") : value);
+  return clean;
 }

@@ -172,6 +172,10 @@ describe("signed in", () => {
     expect((await getPage(server, `/account/terms/${dashes}`, { Cookie: cookie })).status).toBe(404);
     expect((await postForm(server, `/account/terms/${dashes}`, { intent: "delete" }, { Cookie: cookie })).status).toBe(404);
     expect((await postForm(server, "/account/review", { grade: "good", termId: dashes }, { Cookie: cookie })).status).toBe(404);
+    const nul = await postForm(server, "/account/terms/new", { text: "a\u0000b", meaning: "\u0000", partOfSpeech: "noun", notes: "\u0000", sentence: "\u0000", translation: "" }, { Cookie: cookie });
+    expect(nul.status).toBeLessThan(500);
+    const search = await getPage(server, "/account/explore/member?q=%00", { Cookie: cookie });
+    expect(search.status).toBeLessThan(500);
     const added = await postForm(server, "/account/explore/public", { intent: "add", termId: dashes }, { Cookie: cookie });
     expect(added.status).toBeLessThan(500);
     expect(server.logs().filter((l) => l.json?.level === "error")).toEqual([]);
