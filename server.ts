@@ -91,29 +91,42 @@ app.use((_req, res, next) => {
   next();
 });
 
-app.use((req, res, next) => {
-  // No address of the site holds a control character; an encoded one (`/error/%0A`) would match no route at all, so
-  // it becomes U+FFFD and the path gets the translated 404 page. NUL is dropped from the query (PostgreSQL refuses it
-  // in a string). React Router's adapter reads originalUrl.
+/**
+ * No address of the site holds a control character; an encoded one (`/error/%0A`) would match no route at all, so it
+ * becomes U+FFFD and the path gets the translated 404 page. NUL is dropped from the query (PostgreSQL refuses it in a
+ * string). React Router's adapter reads originalUrl.
+ */
+const withoutControlCharacters: express.RequestHandler = (req, _res, next) => {
   const queryStart = req.url.indexOf("?");
   const pathPart = queryStart === -1 ? req.url : req.url.slice(0, queryStart);
   const queryPart = req.url.slice(pathPart.length);
   if (/%(?:[01][0-9a-f]|7f)/i.test(pathPart) || /%00/.test(queryPart)) {
     req.url = req.originalUrl = pathPart.replace(/%(?:[01][0-9a-f]|7f)/gi, "%EF%BF%BD") + queryPart.replaceAll("%00", "");
   }
-  if (!ALLOWED_METHODS.split(", ").includes(req.method)) {
-    res.setHeader("Allow", ALLOWED_METHODS);
-    return void res.status(405).type("text/plain").send("Method Not Allowed\n");
-  }
-  // A body larger than the limit is answered (413, by the app) without being read: close the connection rather than
-  // drain it. Chunked bodies are capped while the app reads them.
+  next();
+};
+
+const refuseOtherMethods: express.RequestHandler = (req, res, next) => {
+  if (ALLOWED_METHODS.split(", ").includes(req.method)) return next();
+  res.setHeader("Allow", ALLOWED_METHODS);
+  res.status(405).type("text/plain").send("Method Not Allowed\n");
+};
+
+/**
+ * A body larger than the limit is answered (413, by the app) without being read: the connection is closed rather than
+ * drained. Chunked bodies are capped while the app reads them. React Router answers an Origin it cannot parse with a
+ * plain-text 400 before the app's cross-site check; as the opaque "null" it gets the translated 403 page.
+ */
+const guardBodyAndOrigin: express.RequestHandler = (req, res, next) => {
   const length = Number(req.headers["content-length"] ?? 0);
   if (!(length <= entry.BODY_LIMIT_BYTES) || req.headers["transfer-encoding"]) res.setHeader("Connection", "close");
-  // React Router answers an Origin it cannot parse with a plain-text 400 before the app's cross-site check; as the
-  // opaque "null" it gets the translated 403 page like any foreign origin.
   const origin = req.headers.origin;
   if (origin !== undefined && origin !== "null" && !URL.canParse(origin)) req.headers.origin = "null";
-  // Anything that depends on the visitor is never stored by shared caches.
+  next();
+};
+
+/** Anything that depends on the visitor is never stored by shared caches. */
+const privateWhenPersonal: express.RequestHandler = (req, res, next) => {
   const writeHead = res.writeHead;
   res.writeHead = function (this: typeof res, ...args: Parameters<typeof writeHead>) {
     if (!res.headersSent && isPersonal(req, res)) {
@@ -123,7 +136,9 @@ app.use((req, res, next) => {
     return writeHead.apply(this, args);
   } as typeof writeHead;
   next();
-});
+};
+
+app.use(withoutControlCharacters, refuseOtherMethods, guardBodyAndOrigin, privateWhenPersonal);
 
 const PERSONAL_PATH = /^(?:\/[a-z]{2})?\/(?:account|confirm|form|logout)(?:[/.]|$)|\.data$/;
 

@@ -181,7 +181,7 @@ const describeCase = (request: FuzzRequest, response: RawResponse) =>
   `${request.label} -> ${response.status} ${String(response.headers.location ?? "")} ${response.body.slice(0, 200)}`;
 
 describe("fuzzing the production server", () => {
-  it(`answers ${RUNS} generated requests below 500, on the site, in the visitor's language`, { timeout: 240_000 }, async () => {
+  it(`answers ${RUNS} generated requests below 500, on the site, in the visitor's language`, { timeout: 300_000 }, async () => {
     const requests = fc.sample(requestArbitrary(), { seed: SEED, numRuns: RUNS });
     const classes = new Map<string, number>();
     const failures: string[] = [];
