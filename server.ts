@@ -20,6 +20,8 @@ const CLIENT_DIR = path.join(BUILD_DIR, "client");
 /** The origin prerendered pages were built with; replaced by APP_URL when they are served. */
 const PRERENDER_ORIGIN = "http://prerender.invalid";
 const SHUTDOWN_GRACE_MS = 8_000;
+/** Forms are the only request bodies; anything else is refused with 405 and an Allow header. */
+const ALLOWED_METHODS = "GET, HEAD, POST";
 
 const app = express();
 const server = createServer(app);
@@ -102,6 +104,73 @@ app.use((_req, res, next) => {
   next();
 });
 
+/**
+ * No address of the site holds a control character; an encoded one (`/error/%0A`) would match no route at all, so it
+ * becomes U+FFFD and the path gets the translated 404 page. NUL is dropped from the query (PostgreSQL refuses it in a
+ * string). React Router's adapter reads originalUrl.
+ */
+const withoutControlCharacters: express.RequestHandler = (req, _res, next) => {
+  const queryStart = req.url.indexOf("?");
+  const pathPart = queryStart === -1 ? req.url : req.url.slice(0, queryStart);
+  const queryPart = req.url.slice(pathPart.length);
+  if (/%(?:[01][0-9a-f]|7f)/i.test(pathPart) || /%00/.test(queryPart)) {
+    req.url = req.originalUrl = pathPart.replace(/%(?:[01][0-9a-f]|7f)/gi, "%EF%BF%BD") + queryPart.replaceAll("%00", "");
+  }
+  next();
+};
+
+const refuseOtherMethods: express.RequestHandler = (req, res, next) => {
+  if (ALLOWED_METHODS.split(", ").includes(req.method)) return next();
+  res.setHeader("Allow", ALLOWED_METHODS);
+  res.status(405).type("text/plain").send("Method Not Allowed\n");
+};
+
+/**
+ * A body larger than the limit is answered (413, by the app) without being read: the connection is closed rather than
+ * drained. Chunked bodies are capped while the app reads them. React Router answers an Origin it cannot parse with a
+ * plain-text 400 before the app's cross-site check; as the opaque "null" it gets the translated 403 page.
+ */
+const guardBodyAndOrigin: express.RequestHandler = (req, res, next) => {
+  const length = Number(req.headers["content-length"] ?? 0);
+  if (!(length <= entry.BODY_LIMIT_BYTES) || req.headers["transfer-encoding"]) res.setHeader("Connection", "close");
+  const origin = req.headers.origin;
+  if (origin !== undefined && origin !== "null" && !URL.canParse(origin)) req.headers.origin = "null";
+  next();
+};
+
+/** Anything that depends on the visitor is never stored by shared caches. */
+const privateWhenPersonal: express.RequestHandler = (req, res, next) => {
+  const writeHead = res.writeHead;
+  res.writeHead = function (this: typeof res, ...args: Parameters<typeof writeHead>) {
+    if (!res.headersSent && isPersonal(req, res)) {
+      res.setHeader("Cache-Control", "private, no-store");
+      res.setHeader("Vary", mergeVary(res.getHeader("Vary"), "Cookie"));
+    }
+    return writeHead.apply(this, args);
+  } as typeof writeHead;
+  next();
+};
+
+app.use(withoutControlCharacters, refuseOtherMethods, guardBodyAndOrigin, privateWhenPersonal);
+
+const PERSONAL_PATH = /^(?:\/[a-z]{2})?\/(?:account|confirm|form|logout)(?:[/.]|$)|\.data$/;
+
+/** A response for this visitor only: it sets a cookie, answers a session or a form, or is an account or data URL. */
+function isPersonal(req: express.Request, res: express.Response): boolean {
+  if (req.path === "/healthz" || req.path.startsWith("/assets/")) return false;
+  return (
+    res.getHeader("Set-Cookie") !== undefined ||
+    req.method === "POST" ||
+    /(?:^|;\s*)(?:__session|toast)=/.test(req.headers.cookie ?? "") ||
+    PERSONAL_PATH.test(req.path)
+  );
+}
+
+function mergeVary(current: ReturnType<express.Response["getHeader"]>, name: string): string {
+  const values = String(current ?? "").split(",").map((v) => v.trim()).filter(Boolean);
+  return values.some((v) => v.toLowerCase() === name.toLowerCase()) ? values.join(", ") : [...values, name].join(", ");
+}
+
 app.use(compression());
 
 app.get("/healthz", async (_req, res) => {
@@ -137,8 +206,11 @@ app.use((req, res, next) => {
   res.status(200).end(req.method === "HEAD" ? undefined : page.body);
 });
 
-app.use(express.static(CLIENT_DIR, { maxAge: "1h", index: false, redirect: false }));
-app.all("/{*splat}", renderPage);
+// Prerendered pages are served from memory above (runtime origin, CSP); their raw files never are.
+const staticFiles = express.static(CLIENT_DIR, { maxAge: "1h", index: false, redirect: false });
+app.use((req, res, next) => (/\.(?:html|data)$/.test(req.path) ? next() : staticFiles(req, res, next)));
+// No path pattern: Express would answer a path it cannot decode (`/%zz`) with its own English 400 page.
+app.use(renderPage);
 
 // The database is opened and migrated right away (/healthz answers 503 until it is); a locked or unreachable one
 // stops the process.
@@ -151,6 +223,9 @@ server.listen(env.PORT, env.HOST, () => {
   log.info("listening", { url: `http://${env.HOST}:${env.PORT}`, appUrl: env.APP_URL, prerendered: prerendered.size, development: DEVELOPMENT });
 });
 server.keepAliveTimeout = 65_000;
+// A slow client cannot hold a connection open: headers within 10 s, the whole request within 30 s.
+server.headersTimeout = 10_000;
+server.requestTimeout = 30_000;
 
 async function stop(signal: string) {
   if (stopping) return;

@@ -3,6 +3,7 @@ import type { ServerBuild } from "react-router";
 import { env } from "./config/env.server";
 import { getDatabase, type Database } from "./db/db.server";
 import { contentSecurityPolicy } from "./http/csp";
+import { BODY_LIMIT_BYTES } from "./http/request-body.server";
 import { loadPublicLists } from "./learning/public-lists.server";
 import { createLoadContext } from "./server/client-ip.server";
 import { checkHealth, onHealthCheck, shutdown } from "./server/lifecycle.server";
@@ -37,6 +38,8 @@ export const appServer = {
   checkHealth,
   shutdown,
   contentSecurityPolicy,
+  /** The largest request body read; server.ts answers 413 before reading a larger one. */
+  BODY_LIMIT_BYTES,
   /** Where log lines go instead of stdout/stderr (tests capture them); null restores the default. */
   setLogSink,
   /** Per-request context for React Router: the client's address as Express sees it (trusting proxies per TRUST_PROXY). */

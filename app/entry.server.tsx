@@ -4,7 +4,7 @@ import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
-import { ServerRouter, type EntryContext, type HandleErrorFunction, type RouterContextProvider } from "react-router";
+import { isRouteErrorResponse, ServerRouter, type EntryContext, type HandleErrorFunction, type RouterContextProvider } from "react-router";
 import { env } from "./config/env.server";
 import { contentSecurityPolicy, NonceContext } from "./http/csp";
 import { log } from "./server/log.server";
@@ -86,6 +86,8 @@ export default function handleRequest(
 
 export const handleError: HandleErrorFunction = (error, { request }) => {
   if (request.signal.aborted) return;
+  // A 4xx (no such page, no action for a POST) is the visitor's mistake, answered with the error page: not a failure.
+  if (isRouteErrorResponse(error) && error.status < 500) return;
   const path = new URL(request.url).pathname;
   // React Router's own refusal of a cross-site action is the defence working, not a failure of ours.
   if (error instanceof Error && error.message.includes("Aborting the action")) {

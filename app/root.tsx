@@ -11,6 +11,7 @@ import { sessionMiddleware, userContext } from "./auth/session.server";
 import { env } from "./config/env.server";
 import { studyLanguageMiddleware } from "./learning/preferences.server";
 import { originCheckMiddleware } from "./http/origin-check.server";
+import { bodyLimitMiddleware } from "./http/request-body.server";
 import { useNonce } from "./http/csp";
 import { routeRulesMiddleware } from "./http/route-rules.server";
 import { withoutTrackingParams } from "./http/seo";
@@ -28,6 +29,7 @@ import stylesheet from "./styles.css?url";
 // The i18n middleware runs first: everything after it, error pages included, can speak the visitor's language.
 export const middleware = [
   i18nextMiddleware,
+  bodyLimitMiddleware,
   originCheckMiddleware,
   rootRedirectMiddleware,
   routeRulesMiddleware,

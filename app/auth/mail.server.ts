@@ -4,10 +4,17 @@ import { env } from "../config/env.server";
 import { log } from "../server/log.server";
 import { retry } from "../server/retry";
 
+/**
+ * Deadlines for the mail server: nodemailer's defaults wait minutes, and a sign-in request waits for the send. Three
+ * attempts of at most a few seconds each, and the whole send within SEND_DEADLINE_MS.
+ */
+const SMTP_TIMEOUTS = { connectionTimeout: 3_000, greetingTimeout: 3_000, socketTimeout: 5_000 };
+export const SEND_DEADLINE_MS = 10_000;
+
 let transport: Transporter | null = null;
 function getTransport(): Transporter | null {
   if (!env.SMTP_URL) return null;
-  transport ??= createTransport(env.SMTP_URL);
+  transport ??= createTransport({ url: env.SMTP_URL, ...SMTP_TIMEOUTS });
   return transport;
 }
 
@@ -46,8 +53,17 @@ export async function sendSignInMail(to: string, t: TFunction, link: string, lan
     log.warn("sign-in link (no SMTP_URL configured)", { to, link });
     return;
   }
-  await retry(
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(Object.assign(new Error(`mail not sent within ${SEND_DEADLINE_MS} ms`), { code: "ETIMEDOUT" })), SEND_DEADLINE_MS);
+  });
+  const send = retry(
     () => smtp.sendMail({ from: env.MAIL_FROM ?? "Polyglot <no-reply@localhost>", to, ...message, headers: { "Content-Language": language } }),
     { retryable: isRetryable },
   );
+  try {
+    await Promise.race([send, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

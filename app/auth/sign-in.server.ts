@@ -8,7 +8,7 @@ import { localePath, type Locale } from "../i18n/locales";
 import { log } from "../server/log.server";
 import { redirectWithToast, translatedToast } from "../toasts/toast.server";
 import { clearReturnTo, readReturnTo } from "./guard.server";
-import { isSpam } from "./honeypot.server";
+import { checkHoneypot } from "./honeypot.server";
 import { authProvider } from "./providers/index.server";
 import { consumeRateLimit, signInRules } from "./rate-limit.server";
 import { createSession } from "./session.server";
@@ -19,7 +19,8 @@ const emailSchema = z.email().max(254);
 
 /**
  * Sends a sign-in link from the sign-in form. The answer is the same whether or not the address has an account; a
- * bot that fills the honeypot is told the same and nothing is sent.
+ * bot that fills the honeypot (or leaves its fields out) is told the same and nothing is sent; a form whose honeypot
+ * timestamp cannot be read (rendered before a restart or a key rotation) is asked to be sent again.
  */
 export async function requestSignIn(
   db: Database,
@@ -29,7 +30,9 @@ export async function requestSignIn(
 ): Promise<Response> {
   const back = localePath(locale, PATHS.signIn);
   const sent = translatedToast(t, "success", "toast.sent");
-  if (await isSpam(form)) return redirectWithToast(request, back, sent);
+  const honeypotVerdict = await checkHoneypot(form);
+  if (honeypotVerdict === "spam") return redirectWithToast(request, back, sent);
+  if (honeypotVerdict === "stale") return redirectWithToast(request, back, translatedToast(t, "error", "toast.staleForm"));
 
   const parsed = emailSchema.safeParse(String(form.get("email") ?? "").trim());
   if (!parsed.success) return redirectWithToast(request, back, translatedToast(t, "error", "toast.invalidEmail"));
@@ -61,7 +64,8 @@ export async function completeSignIn(db: Database, request: Request, form: FormD
   const headers = new Headers();
   headers.append("Set-Cookie", await createSession(db, user.id));
   headers.append("Set-Cookie", await clearReturnTo());
-  await trackSignIn({ id: user.id, email: user.email, createdAt: user.createdAt });
+  // Analytics never hold up the sign-in: sent in the background, failures logged.
+  void trackSignIn({ id: user.id, email: user.email, createdAt: user.createdAt });
   const target = safeTarget(await readReturnTo(request)) ?? localePath(locale, PATHS.learnerHome);
   return redirectWithToast(request, target, translatedToast(t, "success", "toast.signedIn", { email: user.email }), { headers });
 }

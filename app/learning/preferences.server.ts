@@ -3,7 +3,7 @@ import { createContext, type MiddlewareFunction } from "react-router";
 import { userContext, type User } from "../auth/session.server";
 import { getDatabase, type Database } from "../db/db.server";
 import { users } from "../auth/auth.schema";
-import { readCookie, signedCookie } from "../http/cookies.server";
+import { isSignedWithRetiredKey, readCookie, setsCookie, signedCookie } from "../http/cookies.server";
 import { DEFAULT_STUDY_LANGUAGE, isStudyLanguage, type Level } from "./vocabulary";
 
 const studyLanguageCookie = signedCookie("studyLanguage", { maxAge: 365 * 24 * 60 * 60 });
@@ -37,8 +37,8 @@ export const studyLanguageMiddleware: MiddlewareFunction<Response> = async ({ re
   context.set(studyLanguageContext, code);
   if (user && !saved) await chooseStudyLanguage(user, code);
   const response = await next();
-  const setsCookie = response.headers.getSetCookie().some((cookie) => cookie.startsWith("studyLanguage="));
-  if (user && cookieCode !== code && !setsCookie) response.headers.append("Set-Cookie", await studyLanguageHeader(code));
+  const resign = cookieCode !== null && (await isSignedWithRetiredKey(studyLanguageCookie, request));
+  if (((user && cookieCode !== code) || resign) && !setsCookie(response, "studyLanguage")) response.headers.append("Set-Cookie", await studyLanguageHeader(code));
   return response;
 };
 

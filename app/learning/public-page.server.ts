@@ -11,6 +11,7 @@ import { studyLanguageName } from "./study-language";
 import { existingTexts } from "./terms.server";
 import { isLevel, isStudyLanguage, type Level } from "./vocabulary";
 import { PATHS } from "../http/paths";
+import { readForm } from "../http/request-body.server";
 
 /** The list shown: `?language=&level=` (a shareable GET form), else the study language and the learner's level. */
 export async function publicPageData(request: Request, context: Readonly<RouterContextProvider>) {
@@ -46,7 +47,7 @@ export async function publicPageAction(request: Request, context: Readonly<Route
   const { t } = getInstance(context);
   const locale = requestLocale(context);
   const user = context.get(userContext);
-  const form = await request.formData();
+  const form = await readForm(request);
   const language = String(form.get("language") ?? "");
   const level = String(form.get("level") ?? "");
   const back = `${localePath(locale, pagePath)}?${new URLSearchParams({ language, level })}`;

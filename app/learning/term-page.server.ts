@@ -1,3 +1,4 @@
+import { readForm } from "../http/request-body.server";
 import { data, type RouterContextProvider } from "react-router";
 import { getDatabase } from "../db/db.server";
 import { invalidParam, pageNotFound } from "../http/errors";
@@ -50,7 +51,7 @@ export async function termPageAction(request: Request, context: Context, id: str
   const { t } = getInstance(context);
   const locale = requestLocale(context);
   const here = localePath(locale, `/account/terms/${term.id}`);
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = String(form.get("intent") ?? "");
   const toast = (key: string, values: Record<string, string> = {}) => translatedToast(t, "success", `learning:toasts.${key}`, { text: term.text, ...values });
   const invalid = (errors: FieldErrors, intentName: string, status = 400) => data({ intent: intentName, errors, message: null as string | null }, { status });

@@ -8,13 +8,14 @@ import { clientIpContext } from "../server/client-ip.server";
 import { getInstance, requestLocale } from "../i18n/i18n.server";
 import { useLocalePath } from "../i18n/use-locale";
 import type { PageHandle } from "../ui/seo";
+import { readForm } from "../http/request-body.server";
 
 export const handle: PageHandle = { title: "titles.form" };
 
 /** Sends a sign-in link (see requestSignIn). */
 export async function action({ request, context }: Route.ActionArgs) {
   const { t } = getInstance(context);
-  const form = await request.formData();
+  const form = await readForm(request);
   return requestSignIn(await getDatabase(), request, form, { locale: requestLocale(context), t, clientIp: context.get(clientIpContext) });
 }
 

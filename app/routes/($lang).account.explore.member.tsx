@@ -21,7 +21,8 @@ function parseQuery(url: URL): TermQuery {
   const sort = params.get("sort");
   const page = Number.parseInt(params.get("page") ?? "1", 10);
   return {
-    q: (params.get("q") ?? "").trim().slice(0, 200),
+    // PostgreSQL refuses NUL in a string.
+    q: (params.get("q") ?? "").replaceAll("\u0000", "").trim().slice(0, 200),
     stage: isStage(stage) ? stage : null,
     pos: isPartOfSpeech(pos) ? pos : null,
     sort: SORTS.includes(sort as Sort) ? (sort as Sort) : "newest",

@@ -14,6 +14,7 @@ import { StageBadge } from "../learning/ui";
 import { useLocalePath } from "../i18n/use-locale";
 import type { PageHandle } from "../ui/seo";
 import { PATHS } from "../http/paths";
+import { readForm } from "../http/request-body.server";
 
 export const handle: PageHandle = { title: "learning:review.title" };
 
@@ -46,7 +47,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const { user } = requireLearner(context);
   const { t } = getInstance(context);
-  const form = await request.formData();
+  const form = await readForm(request);
   const grade = String(form.get("grade") ?? "");
   const termId = String(form.get("termId") ?? "");
   if (!GRADE_NAMES.includes(grade as GradeName)) return data({ message: t("learning:errors.invalidGrade") }, { status: 400 });

@@ -11,6 +11,7 @@ import { parseExample, parseTermFields, type FieldErrors } from "../learning/ter
 import { createTerm, isDuplicate } from "../learning/terms.server";
 import { redirectWithToast, translatedToast } from "../toasts/toast.server";
 import type { PageHandle } from "../ui/seo";
+import { readForm } from "../http/request-body.server";
 
 export const handle: PageHandle = { title: "learning:term.newTitle" };
 
@@ -23,7 +24,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { owner } = requireLearner(context);
   const { t } = getInstance(context);
   const locale = requestLocale(context);
-  const form = await request.formData();
+  const form = await readForm(request);
   const term = parseTermFields(form);
   const example = parseExample(form, false);
   const values = { text: String(form.get("text") ?? ""), meaning: String(form.get("meaning") ?? ""), partOfSpeech: String(form.get("partOfSpeech") ?? ""), notes: String(form.get("notes") ?? "") };

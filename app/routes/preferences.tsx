@@ -2,6 +2,7 @@ import type { Route } from "./+types/preferences";
 import { userContext } from "../auth/session.server";
 import { getDatabase } from "../db/db.server";
 import { safeTarget } from "../http/navigation";
+import { pageNotFound } from "../http/errors";
 import { getInstance, requestLocale } from "../i18n/i18n.server";
 import { localePath, splitLocale } from "../i18n/locales";
 import { chooseStudyLanguage, saveLevel } from "../learning/preferences.server";
@@ -9,11 +10,12 @@ import { studyLanguageName } from "../learning/study-language";
 import { isLevel, isStudyLanguage } from "../learning/vocabulary";
 import { redirectWithToast, translatedToast } from "../toasts/toast.server";
 import { PATHS } from "../http/paths";
+import { readForm } from "../http/request-body.server";
 
 /** The study language (cookie, and the learner's record when signed in) and the learner's level. Plain form POSTs. */
 export async function action({ request, context }: Route.ActionArgs) {
   const { t } = getInstance(context);
-  const form = await request.formData();
+  const form = await readForm(request);
   const back = safeTarget(form.get("redirectTo")) ?? localePath(requestLocale(context), PATHS.learnerHome);
   const locale = splitLocale(new URL(back, "http://internal.invalid").pathname).locale;
   const user = context.get(userContext);
@@ -42,4 +44,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 
   return redirectWithToast(request, back, translatedToast(t, "error", { title: "learning:errors.invalidAction", description: "learning:errors.invalidAction" }));
+}
+
+/** Only the form POST lives here: a visit is the 404 page, and a refused POST gets the translated error page. */
+export function loader({ request }: Route.LoaderArgs): never {
+  pageNotFound(request);
+}
+
+export default function PreferencesTarget() {
+  return null;
 }

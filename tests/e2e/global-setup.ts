@@ -36,7 +36,7 @@ export default async function globalSetup() {
       SESSION_SECRET: "e2e-session-secret-0123456789abcdef",
       SMTP_URL: mail.url,
       MAIL_FROM: "Polyglot <signin@polyglot.test>",
-      TRUST_PROXY: "true",
+      TRUST_PROXY: "loopback",
       LOG_LEVEL: "info",
     },
     stdio: ["ignore", "pipe", "pipe"],

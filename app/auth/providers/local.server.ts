@@ -9,6 +9,7 @@ import { PATHS } from "../../http/paths";
 
 export const LINK_LIFETIME_MS = 60 * 60 * 1000;
 const hashToken = (token: string) => createHash("sha256").update(token).digest("base64url");
+const isWellFormed = (token: string | undefined): token is string => !!token && /^[A-Za-z0-9_-]{20,100}$/.test(token);
 
 /** The embedded provider: random single-use tokens, stored only as hashes, sent through SMTP. */
 export const localProvider: AuthProvider = {
@@ -24,8 +25,19 @@ export const localProvider: AuthProvider = {
     await sendSignInMail(email, t, link, locale);
   },
 
+  async linkAddress(db, { token }) {
+    if (!isWellFormed(token)) return { email: null, reason: "unusable" };
+    const now = new Date();
+    const [row] = await db
+      .select({ email: loginTokens.email })
+      .from(loginTokens)
+      .where(and(eq(loginTokens.tokenHash, hashToken(token)), isNull(loginTokens.usedAt), gt(loginTokens.expiresAt, now)))
+      .limit(1);
+    return row ? { email: row.email } : { email: null, reason: "unusable" };
+  },
+
   async verify(db, { token }) {
-    if (!token || !/^[A-Za-z0-9_-]{20,100}$/.test(token)) return { ok: false, reason: "invalid" };
+    if (!isWellFormed(token)) return { ok: false, reason: "invalid" };
     const tokenHash = hashToken(token);
     const now = new Date();
     // One statement marks the token used, so two confirmations racing on two servers cannot both succeed.

@@ -38,6 +38,11 @@ export const supabaseProvider: AuthProvider = {
     );
   },
 
+  // Supabase reads the token hash only when it is verified, and verifying uses the link up.
+  async linkAddress() {
+    return { email: null, reason: "unknowable" };
+  },
+
   async verify(_db, { token_hash: tokenHash, type }) {
     if (!tokenHash || type !== "email") return { ok: false, reason: "invalid" };
     const { data, error } = await client().auth.verifyOtp({ token_hash: tokenHash, type: "email" });
