@@ -11,12 +11,13 @@ import { sessionMiddleware, userContext } from "./auth/session.server";
 import { env } from "./config/env.server";
 import { studyLanguageMiddleware } from "./learning/preferences.server";
 import { originCheckMiddleware } from "./http/origin-check.server";
+import { bodyLimitMiddleware } from "./http/request-body.server";
 import { useNonce } from "./http/csp";
 import { useBasicMode } from "./http/basic-mode";
 import { basicModeMiddleware } from "./http/basic-mode.server";
 import { routeRulesMiddleware } from "./http/route-rules.server";
 import { withoutTrackingParams } from "./http/seo";
-import { getLocale, i18nextMiddleware } from "./i18n/i18n.server";
+import { i18nextMiddleware, requestLocale } from "./i18n/i18n.server";
 import { i18next } from "./i18n/i18n.client";
 import { localeDirection, splitLocale } from "./i18n/locales";
 import { rootRedirectMiddleware } from "./i18n/root-redirect.server";
@@ -30,6 +31,7 @@ import stylesheet from "./styles.css?url";
 // The i18n middleware runs first: everything after it, error pages included, can speak the visitor's language.
 export const middleware = [
   i18nextMiddleware,
+  bodyLimitMiddleware,
   basicModeMiddleware,
   originCheckMiddleware,
   rootRedirectMiddleware,
@@ -67,7 +69,7 @@ export const links: Route.LinksFunction = () => [
 export async function loader({ context }: Route.LoaderArgs) {
   const user = context.get(userContext);
   return {
-    locale: getLocale(context),
+    locale: requestLocale(context),
     origin: env.APP_URL,
     year: new Date().getFullYear(),
     user: user ? { email: user.email } : null,

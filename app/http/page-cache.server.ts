@@ -9,9 +9,9 @@ import { LOCALES, localePath } from "../i18n/locales";
 import { isLevel, isStudyLanguage } from "../learning/vocabulary";
 import { preferredEncoding } from "./accept-encoding";
 import { BASIC_MODE_COOKIE } from "./basic-mode.server";
-import { createLoadContext } from "./client-ip.server";
+import { createLoadContext } from "../server/client-ip.server";
 import { hashedContentSecurityPolicy } from "./csp";
-import { log } from "./log.server";
+import { log } from "../server/log.server";
 import { PUBLIC_PAGES } from "./public-pages";
 
 /**
@@ -210,9 +210,12 @@ function send(req: IncomingMessage, res: ServerResponse, entry: Entry & { bodies
     return;
   }
   const body = entry.bodies[encoding];
-  const headers: Record<string, string | number> = { ...entry.headers, etag, "content-length": body.length };
-  if (encoding !== "identity") headers["content-encoding"] = encoding;
-  res.writeHead(200, headers);
+  // Set one by one (not through writeHead's argument), so the server's own policies may still amend them.
+  for (const [name, value] of Object.entries(entry.headers)) res.setHeader(name, value);
+  res.setHeader("etag", etag);
+  res.setHeader("content-length", body.length);
+  if (encoding !== "identity") res.setHeader("content-encoding", encoding);
+  res.writeHead(200);
   res.end(req.method === "HEAD" ? undefined : body);
 }
 

@@ -1,5 +1,6 @@
 import { isbot } from "isbot";
 import { redirect, type MiddlewareFunction } from "react-router";
+import { isDataRequest, requestPath } from "../http/request-path";
 import { preferredLocaleOf } from "./i18n.server";
 import { DEFAULT_LOCALE, localePath, type Locale } from "./locales";
 
@@ -16,7 +17,8 @@ export async function rootRedirectLocale(headers: { cookie: string | null; accep
  */
 export const rootRedirectMiddleware: MiddlewareFunction<Response> = async ({ request }, next) => {
   const url = new URL(request.url);
-  if (url.pathname !== "/" || request.method !== "GET") return next();
+  // A client-side navigation to `/` keeps the language the visitor is browsing in, as it always has.
+  if (requestPath(request) !== "/" || isDataRequest(request) || request.method !== "GET") return next();
   const { headers } = request;
   const locale = await rootRedirectLocale({ cookie: headers.get("Cookie"), acceptLanguage: headers.get("Accept-Language"), userAgent: headers.get("User-Agent") });
   if (locale) {

@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Database } from "../db/db.server";
 import { invalidatePublicPages, onPublicDataChange } from "../http/page-cache.server";
-import { publicTerms, termExamples, terms } from "../db/schema";
+import { publicTerms, termExamples, terms } from "./learning.schema";
 import { newCard } from "./stage";
 import type { Owner } from "./terms.server";
 import { isLevel, isPartOfSpeech, type Level } from "./vocabulary";

@@ -14,8 +14,8 @@ import http from "node:http";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
-import { freePort } from "../../tests/support/postgres.ts";
-import { BROWSER_USER_AGENT } from "../../tests/support/server-process.ts";
+import { BROWSER_USER_AGENT } from "../support/app-process.ts";
+import { freePort } from "../support/postgres.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);

@@ -55,7 +55,7 @@ beforeAll(async () => {
   mail = await startMailSink();
   app = await startApp({ SMTP_URL: mail.url });
   const build = await import(path.resolve(import.meta.dirname, "../../build/server/index.js"));
-  entry = build.entry.module as Entry;
+  entry = (build.entry.module as { appServer: Entry }).appServer;
   const web = express();
   web.use(entry.publicPageCache(build));
   web.all("/{*splat}", createRequestHandler({ build, getLoadContext: () => entry.createLoadContext("203.0.113.9") as never }));

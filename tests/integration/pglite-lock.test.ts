@@ -4,11 +4,11 @@
  *
  * Needs `npm run build` (the test script builds first).
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type ServerProcess } from "../support/server-process.ts";
+import { tempDir } from "../support/temp.ts";
 
 /** How long the second process may take to give up: Node's start and the import of the build, then the lock check. */
 const FAIL_FAST_MS = 10_000;
@@ -18,7 +18,7 @@ describe("PGlite DATA_DIR lock", () => {
   let first: ServerProcess | undefined;
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(path.join(tmpdir(), "polyglot-lock-"));
+    dataDir = tempDir("lock");
     // PGlite's first open of a new directory (initdb and migrations) takes several seconds.
     first = await startServer({ env: { DATA_DIR: dataDir }, healthTimeoutMs: 80_000 });
   }, 90_000);
