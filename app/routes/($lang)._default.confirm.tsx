@@ -9,7 +9,7 @@ import { getInstance, requestLocale } from "../i18n/i18n.server";
 import { useLocalePath } from "../ui/locale";
 import type { PageHandle } from "../ui/seo";
 
-export const handle: PageHandle = { title: "titles.confirm" };
+export const handle: PageHandle = { title: "titles.confirm", description: "descriptions.confirm" };
 
 /** GET never consumes the link (mail scanners follow links): it only carries the link's parameters into a form. */
 export function loader({ request }: Route.LoaderArgs) {

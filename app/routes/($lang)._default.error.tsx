@@ -4,7 +4,7 @@ import type { Route } from "./+types/($lang)._default.error";
 import { useLocalePath } from "../ui/locale";
 import type { PageHandle } from "../ui/seo";
 
-export const handle: PageHandle = { title: "titles.error" };
+export const handle: PageHandle = { title: "titles.error", description: "descriptions.error" };
 
 const REASONS = ["expired", "used", "invalid"] as const;
 

@@ -9,7 +9,7 @@ import { redirectWithToast } from "../toasts/toast.server";
 import { useLocalePath } from "../ui/locale";
 import type { PageHandle } from "../ui/seo";
 
-export const handle: PageHandle = { title: "titles.logout" };
+export const handle: PageHandle = { title: "titles.logout", description: "descriptions.logout" };
 
 export function loader({ context }: Route.LoaderArgs) {
   return { signedIn: context.get(userContext) !== null };

@@ -3,7 +3,7 @@ import { Link } from "react-router";
 import { useLocalePath } from "../ui/locale";
 import type { PageHandle } from "../ui/seo";
 
-export const handle: PageHandle = { title: "titles.postPurchase" };
+export const handle: PageHandle = { title: "titles.postPurchase", description: "descriptions.postPurchase" };
 
 export default function PostPurchasePage() {
   const { t } = useTranslation("pages");
