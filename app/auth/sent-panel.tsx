@@ -16,10 +16,15 @@ export function SentPanel({ email, waitSeconds, delivery }: { email: string; wai
   const pending = navigation.state !== "idle" && navigation.formAction === action;
   const [wait, setWait] = useState(waitSeconds);
   useEffect(() => {
-    if (wait <= 0) return;
-    const timer = setTimeout(() => setWait((seconds) => seconds - 1), 1000);
-    return () => clearTimeout(timer);
-  }, [wait]);
+    if (waitSeconds <= 0) return;
+    const until = Date.now() + waitSeconds * 1000;
+    const timer = setInterval(() => {
+      const left = Math.max(0, Math.ceil((until - Date.now()) / 1000));
+      setWait(left);
+      if (left === 0) clearInterval(timer);
+    }, 1000);
+    return () => clearInterval(timer);
+  }, [waitSeconds]);
   return (
     <section className="card sent-panel" aria-labelledby="sent-title" data-delivery={delivery}>
       <h2 id="sent-title">{delivery === "log" ? t("form.sent.logTitle") : t("form.sent.title")}</h2>

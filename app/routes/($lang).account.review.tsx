@@ -109,9 +109,8 @@ export default function ReviewPage({ loaderData, actionData }: Route.ComponentPr
       <h1>{t("review.title")}</h1>
       <p className="hint">{t("review.remaining", { count: remaining })}</p>
       {actionData?.message ? <p className="error-text" role="alert">{actionData.message}</p> : null}
-      <p className="visually-hidden" role="status">
-        {revealed ? t("review.announceAnswer", { meaning: term.meaning }) : t("review.announceCard", { text: term.text })}
-      </p>
+      {/* Screen readers hear each new card; the revealed answer is read where the focus moves to it. */}
+      <p className="visually-hidden" role="status">{t("review.announceCard", { text: term.text })}</p>
       <div className="review-card" ref={card} tabIndex={-1}>
         <p className="eyebrow">{t(`partsOfSpeech.${term.partOfSpeech}`)} · <StageBadge stage={term.stage} /></p>
         <p className="review-term" lang={term.language}>{term.text}</p>

@@ -19,8 +19,8 @@ export function Toaster({ toasts }: { toasts: Toast[] }) {
   const visible = toasts.filter((toast) => !dismissed.includes(toast.id));
   return (
     // The live region is a <div>: a list may not carry the status role.
-    <div className="toasts" role="status" aria-live="polite" aria-label={t("toast.region")}>
-      <ol>
+    <div className="toast-region" role="status" aria-live="polite" aria-label={t("toast.region")}>
+      <ol className="toasts">
       {visible.map((toast) => (
         <li key={toast.id} className={`toast toast-${toast.type}`} data-toast-id={toast.id}>
           <div>
