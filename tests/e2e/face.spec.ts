@@ -169,3 +169,14 @@ test("an unknown theme is refused with a translated 400 page", async ({ request,
   expect(unsafe.status()).toBe(302);
   expect(unsafe.headers()["location"]).toBe("/");
 });
+
+test("with reduced motion and no JavaScript a toast still hides after five seconds", async ({ page, javaScriptEnabled }) => {
+  test.skip(javaScriptEnabled, "with JavaScript a timer removes the toast; this checks the stylesheet alone");
+  await page.emulateMedia({ reducedMotion: "reduce" });
+  await page.goto("/form");
+  await page.locator("main").getByLabel(t("en", "pages:form.emailLabel")).fill("learner@localhost");
+  await page.locator("main").getByRole("button", { name: t("en", "pages:form.submit") }).click();
+  const toast = page.locator(".toast");
+  await expect(toast).toBeVisible();
+  await expect(toast).toBeHidden({ timeout: 8_000 });
+});
