@@ -12,7 +12,8 @@ export function ThemeSwitch() {
   const pending = useNavigation().formAction === "/theme";
   return (
     <Form method="post" action="/theme" className="theme-switch" aria-busy={pending}>
-      <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
+      {/* A prerendered page was rendered at "/path/": come back to the address without the slash. */}
+      <input type="hidden" name="redirectTo" value={location.pathname.replace(/(.)\/$/, "$1") + location.search} />
       <label htmlFor="theme-switch-select">{t("theme.label")}</label>
       <select id="theme-switch-select" name="theme" defaultValue={theme} key={theme} onChange={(event) => submit(event.currentTarget.form, { preventScrollReset: true })}>
         {THEMES.map((name) => (
