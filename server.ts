@@ -195,8 +195,9 @@ app.use((req, res, next) => {
   if (req.method !== "GET" && req.method !== "HEAD") return next();
   const page = prerendered.get(req.path.replace(/\/$/, "") || "/");
   if (!page || req.path === "/") return next();
-  // The static copy is the anonymous page: a signed-in learner (or a pending toast) gets it rendered for them.
-  if (/(?:^|;\s*)(?:__session|toast)=/.test(req.headers.cookie ?? "")) return void renderPage(req, res, next);
+  // The static copy is the anonymous page in the system theme: a signed-in learner, a pending toast or a chosen theme
+  // gets it rendered for them.
+  if (/(?:^|;\s*)(?:__session|toast|theme)=/.test(req.headers.cookie ?? "")) return void renderPage(req, res, next);
   res.setHeader("Content-Type", page.type);
   res.setHeader("Cache-Control", "public, max-age=0, must-revalidate");
   res.setHeader("ETag", page.etag);

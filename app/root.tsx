@@ -25,6 +25,8 @@ import { LanguageLinks } from "./ui/seo";
 import { toastContext, toastMiddleware } from "./toasts/toast.server";
 import { Toaster } from "./toasts/toaster";
 import stylesheet from "./styles.css?url";
+import { colorScheme } from "./theme/theme";
+import { readTheme } from "./theme/theme.server";
 
 // The i18n middleware runs first: everything after it, error pages included, can speak the visitor's language.
 export const middleware = [
@@ -63,10 +65,11 @@ export const links: Route.LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const user = context.get(userContext);
   return {
     locale: requestLocale(context),
+    theme: await readTheme(request),
     origin: env.APP_URL,
     year: new Date().getFullYear(),
     user: user ? { email: user.email } : null,
@@ -83,12 +86,14 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
   const root = useRouteLoaderData<RootData>("root");
   const { locale } = splitLocale(useLocation().pathname);
+  // The server applies the chosen theme to the document itself, so the first paint is already right.
+  const theme = root?.theme ?? "system";
   return (
-    <html lang={locale} dir={localeDirection(locale)}>
+    <html lang={locale} dir={localeDirection(locale)} data-theme={theme}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="color-scheme" content="light" />
+        <meta name="color-scheme" content={colorScheme(theme)} />
         <Meta />
         <Links />
         <LanguageLinks />

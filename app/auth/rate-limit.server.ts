@@ -4,10 +4,13 @@ import { rateLimitEvents } from "./auth.schema";
 
 export type RateLimitRule = { key: string; limit: number; windowMs: number };
 
+/** How long an address waits before it may ask for another sign-in link. */
+export const RESEND_WAIT_MS = 60_000;
+
 /** How often sign-in links may be requested: per address at most one a minute and five an hour; per client IP 20 an hour. */
 export function signInRules(email: string, clientIp: string | null): RateLimitRule[] {
   const rules: RateLimitRule[] = [
-    { key: `signin:email:${email}`, limit: 1, windowMs: 60_000 },
+    { key: `signin:email:${email}`, limit: 1, windowMs: RESEND_WAIT_MS },
     { key: `signin:email:${email}`, limit: 5, windowMs: 3_600_000 },
   ];
   if (clientIp) rules.push({ key: `signin:ip:${clientIp}`, limit: 20, windowMs: 3_600_000 });

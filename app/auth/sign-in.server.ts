@@ -9,6 +9,7 @@ import { log } from "../server/log.server";
 import { redirectWithToast, translatedToast } from "../toasts/toast.server";
 import { clearReturnTo, readReturnTo } from "./guard.server";
 import { checkHoneypot } from "./honeypot.server";
+import { linkDelivery, sentHeader } from "./sign-in-sent.server";
 import { authProvider } from "./providers/index.server";
 import { consumeRateLimit, signInRules } from "./rate-limit.server";
 import { createSession } from "./session.server";
@@ -29,9 +30,11 @@ export async function requestSignIn(
   { locale, t, clientIp }: { locale: Locale; t: TFunction; clientIp: string | null },
 ): Promise<Response> {
   const back = localePath(locale, PATHS.signIn);
-  const sent = translatedToast(t, "success", "toast.sent");
+  // The toast and the sent panel say where the link went: a mailbox, or (in development without mail) the server log.
+  const sentToast = translatedToast(t, "success", linkDelivery === "log" ? "toast.sentToLog" : "toast.sent");
+  const sent = async (email: string) => redirectWithToast(request, back, sentToast, { headers: { "Set-Cookie": await sentHeader(email) } });
   const honeypotVerdict = await checkHoneypot(form);
-  if (honeypotVerdict === "spam") return redirectWithToast(request, back, sent);
+  if (honeypotVerdict === "spam") return sent(String(form.get("email") ?? "").trim().slice(0, 254));
   if (honeypotVerdict === "stale") return redirectWithToast(request, back, translatedToast(t, "error", "toast.staleForm"));
 
   const parsed = emailSchema.safeParse(String(form.get("email") ?? "").trim());
@@ -46,7 +49,7 @@ export async function requestSignIn(
     log.error("sign-in message not sent", { provider: authProvider.name, error });
     return redirectWithToast(request, back, translatedToast(t, "error", "toast.sendFailed"));
   }
-  return redirectWithToast(request, back, sent);
+  return sent(email);
 }
 
 /**
