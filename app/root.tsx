@@ -13,6 +13,7 @@ import { studyLanguageMiddleware } from "./learning/preferences.server";
 import { originCheckMiddleware } from "./http/origin-check.server";
 import { useNonce } from "./http/csp";
 import { routeRulesMiddleware } from "./http/route-rules.server";
+import { unavailableMiddleware } from "./http/unavailable.server";
 import { withoutTrackingParams } from "./http/seo";
 import { getLocale, i18nextMiddleware } from "./i18n/i18n.server";
 import { i18next } from "./i18n/i18n.client";
@@ -28,6 +29,7 @@ import stylesheet from "./styles.css?url";
 // The i18n middleware runs first: everything after it, error pages included, can speak the visitor's language.
 export const middleware = [
   i18nextMiddleware,
+  unavailableMiddleware,
   originCheckMiddleware,
   rootRedirectMiddleware,
   routeRulesMiddleware,

@@ -116,7 +116,7 @@ async function openPostgres(url: string): Promise<Sql> {
 
 async function openPglite(dataDir: string): Promise<Sql> {
   // The app's own lock: fails at once, naming the process, while a server uses this directory.
-  const release = lockDataDir(dataDir);
+  const release = await lockDataDir(dataDir);
   try {
     const { PGlite } = await import("@electric-sql/pglite");
     const { drizzle } = await import("drizzle-orm/pglite");

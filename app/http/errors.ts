@@ -1,7 +1,7 @@
 import { data } from "react-router";
 
 /** What an error response carries so the error page can say it in the visitor's language. */
-export type ErrorPayload = { kind: "not-found" | "invalid-param"; path: string };
+export type ErrorPayload = { kind: "not-found" | "invalid-param" | "unavailable"; path: string };
 
 function pathOf(request: Request): string {
   const url = new URL(request.url);
