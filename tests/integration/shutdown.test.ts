@@ -64,10 +64,10 @@ describe("SIGTERM under load", () => {
     // clients handle by retrying, not something a server can prevent.
     const statuses: number[] = [];
     const failures: string[] = [];
-    let loading = true;
+    const load = { running: true };
     const paths = ["/", "/explore", "/form", "/de/explore", "/company/privacy"];
     const clients = Array.from({ length: 8 }, async (_, client) => {
-      for (let i = client; loading; i++) {
+      for (let i = client; load.running; i++) {
         try {
           statuses.push(await getStatus(target.baseUrl + paths[i % paths.length]));
         } catch (error) {
@@ -111,7 +111,7 @@ describe("SIGTERM under load", () => {
     expect(await slowPost).toEqual({ status: 302, location: "/form" });
     expect(await exitCode).toBe(0);
     const elapsed = Date.now() - stopping;
-    loading = false;
+    load.running = false;
     await Promise.all(clients);
 
     expect(elapsed).toBeLessThan(8_000);
