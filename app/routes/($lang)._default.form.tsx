@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { Route } from "./+types/($lang)._default.form";
 import { isSpam } from "../auth/honeypot.server";
 import { authProvider } from "../auth/providers/index.server";
-import { consumeRateLimit, signInRules } from "../auth/rate-limit.server";
+import { consumeRateLimit, releaseRateLimit, signInRules } from "../auth/rate-limit.server";
 import { SignInForm } from "../auth/sign-in-form";
 import { normaliseEmail } from "../auth/users.server";
 import { getDatabase } from "../db/db.server";
@@ -38,13 +38,17 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   const email = normaliseEmail(parsed.data);
   const db = await getDatabase();
-  if (!(await consumeRateLimit(db, signInRules(email, context.get(clientIpContext))))) {
+  const rules = signInRules(email, context.get(clientIpContext));
+  const now = new Date();
+  if (!(await consumeRateLimit(db, rules, now))) {
     return redirectWithToast(request, back, { type: "error", title: t("toast.rateLimited.title"), description: t("toast.rateLimited.description") });
   }
   try {
     await authProvider.sendSignInLink(db, { email, locale, t });
   } catch (error) {
     log.error("sign-in message not sent", { provider: authProvider.name, error });
+    // Nothing reached the learner: asking again for this address is allowed (the per-IP count stays).
+    await releaseRateLimit(db, rules.filter((rule) => rule.key.startsWith("signin:email:")), now);
     return redirectWithToast(request, back, { type: "error", title: t("toast.sendFailed.title"), description: t("toast.sendFailed.description") });
   }
   return redirectWithToast(request, back, sent);

@@ -10,7 +10,7 @@ export type ReceivedMail = { to: string[]; from: string; subject: string; text: 
  * A real SMTP server on loopback that keeps what it receives (and, with `dir`, writes each message there as JSON for
  * other processes). Recipients whose address contains "refuse" are rejected with a permanent 550.
  */
-export async function startMailSink(options: { dir?: string } = {}) {
+export async function startMailSink(options: { dir?: string; port?: number } = {}) {
   const received: ReceivedMail[] = [];
   const server = new SMTPServer({
     authOptional: true,
@@ -46,7 +46,10 @@ export async function startMailSink(options: { dir?: string } = {}) {
         .catch(callback);
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.server.once("error", reject);
+    server.listen(options.port ?? 0, "127.0.0.1", resolve);
+  });
   const port = (server.server.address() as AddressInfo).port;
   return {
     url: `smtp://127.0.0.1:${port}`,
