@@ -31,7 +31,8 @@ async function downRecently(): Promise<boolean> {
 
 function unavailable(request: Request): never {
   const path = new URL(request.url).pathname.replace(/\.data$/, "") || "/";
-  throw data<ErrorPayload>({ kind: "unavailable", path }, { status: 503, headers: { "Retry-After": "10" } });
+  // React Router keeps the status of an error thrown by middleware, not its headers: entry.server adds Retry-After.
+  throw data<ErrorPayload>({ kind: "unavailable", path }, { status: 503 });
 }
 
 /**

@@ -124,6 +124,7 @@ describe.skipIf(!canMount)("DATA_DIR read-only or full", () => {
       await new Promise((resolve) => setTimeout(resolve, 1_100));
       const refused = await addTerm("Plattevoll");
       expect(refused.status).toBe(503);
+      expect(refused.headers.get("Retry-After")).toBe("10");
       const html = await refused.text();
       expect(html).toContain("Service temporarily unavailable");
       expect((await fetch(`${server.baseUrl}/healthz`)).status).toBe(503);
