@@ -4,7 +4,7 @@
  * DATABASE_URL when it is set). Prints requests, errors, answers by status class, p99 latency and the server's
  * resident memory after the warm-up and at the end; exits 1 on any error, any answer >= 500 or memory growth over 20 %.
  *
- * Knobs: SOAK_SECONDS (60), SOAK_CONNECTIONS (200), SOAK_WARMUP_SECONDS (15), SOAK_LEARNERS (8).
+ * Knobs: SOAK_SECONDS (60), SOAK_CONNECTIONS (200), SOAK_WARMUP_SECONDS (30), SOAK_LEARNERS (8).
  * Not part of `npm test`: its figures depend on the machine.
  */
 import { spawn } from "node:child_process";
@@ -26,7 +26,7 @@ const knob = (name: string, fallback: number) => {
 };
 const SECONDS = knob("SOAK_SECONDS", 60);
 const CONNECTIONS = knob("SOAK_CONNECTIONS", 200);
-const WARMUP_SECONDS = knob("SOAK_WARMUP_SECONDS", 15);
+const WARMUP_SECONDS = knob("SOAK_WARMUP_SECONDS", 30);
 const LEARNERS = knob("SOAK_LEARNERS", 8);
 const MAX_GROWTH = 0.2;
 
