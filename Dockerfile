@@ -1,8 +1,8 @@
 # Production image: `docker build -t polyglot .` then
 #   docker run -p 3000:3000 -v polyglot-data:/data polyglot
-# serves the site on embedded defaults (PGlite in /data, random session secret per process).
-# Ops set APP_STAGE=production together with SESSION_SECRET (required then) and APP_URL; see the
-# configuration table in ARCHITECTURE.md. No secret is baked into the image.
+# serves the site on embedded defaults (PGlite in /data; without SESSION_SECRET, a session secret kept in /data).
+# Ops set APP_STAGE=production together with SESSION_SECRET and SMTP_URL (required then) and APP_URL; see the
+# configuration table in README.md. No secret is baked into the image.
 
 # --- deps: production dependencies only -------------------------------------------------------------
 FROM node:24-bookworm-slim AS deps

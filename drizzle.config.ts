@@ -2,6 +2,7 @@ import { defineConfig } from "drizzle-kit";
 
 export default defineConfig({
   dialect: "postgresql",
-  schema: "./app/db/schema.ts",
+  // Each capability keeps its own tables.
+  schema: ["./app/auth/auth.schema.ts", "./app/learning/learning.schema.ts"],
   out: "./drizzle",
 });

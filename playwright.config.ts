@@ -15,8 +15,10 @@ export default defineConfig({
   testDir: "tests/e2e",
   fullyParallel: true,
   workers: 2,
-  retries: process.env.CI ? 1 : 0,
-  reporter: process.env.CI ? [["list"]] : [["list"]],
+  // A flaky test is a bug to fix, not to retry.
+  retries: 0,
+  // The server-log reporter shows the e2e server's log for failed tests only.
+  reporter: [["list"], ["./tests/e2e/server-log.ts"]],
   timeout: 30_000,
   use: { baseURL: BASE_URL, launchOptions, userAgent, trace: "retain-on-failure" },
   projects: [
@@ -24,4 +26,6 @@ export default defineConfig({
     { name: "js-off", use: { javaScriptEnabled: false } },
   ],
   globalSetup: "./tests/e2e/global-setup.ts",
+  // After global-setup's teardown: the run's temp folder must be empty.
+  globalTeardown: "./tests/e2e/global-teardown.ts",
 });

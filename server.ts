@@ -1,15 +1,20 @@
 /**
- * The production server: one Node process serving static assets, prerendered pages, `/healthz` and the React Router
- * request handler, with compression, security headers, request logs on stdout and a graceful stop on SIGTERM.
+ * The server, in production and in development: one Node process serving static assets, prerendered pages,
+ * `/healthz` and the React Router request handler, with compression, security headers, request logs on stdout and a
+ * graceful stop on SIGTERM. With NODE_ENV=development (`npm run dev`) Vite's middleware serves the sources with hot
+ * reload and the app is loaded through Vite; otherwise the build in ./build is imported.
  */
 import { createHash } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
-import type { Server } from "node:http";
+import { createServer } from "node:http";
 import path from "node:path";
-import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express from "express";
+import type { ServerBuild } from "react-router";
+import type { ViteDevServer } from "vite";
+import type { AppServer } from "./app/app-server.server.ts";
 
+const DEVELOPMENT = process.env.NODE_ENV === "development";
 const BUILD_DIR = path.resolve(import.meta.dirname, "build");
 const CLIENT_DIR = path.join(BUILD_DIR, "client");
 /** The origin prerendered pages were built with; replaced by APP_URL when they are served. */
@@ -18,23 +23,35 @@ const PRERENDER_ORIGIN = "http://prerender.invalid";
 const SHUTDOWN_DEADLINE_MS = 8_000;
 /** Requests in flight get this long to finish; the rest of the deadline is the database's to close. */
 const SHUTDOWN_DRAIN_MS = 6_000;
+/** Forms are the only request bodies; anything else is refused with 405 and an Allow header. */
+const ALLOWED_METHODS = "GET, HEAD, POST";
 
-const serverBuildPath = path.join(BUILD_DIR, "server", "index.js");
-// Importing the build validates the configuration: a bad variable stops the process here, naming it.
-const build = await import(serverBuildPath).catch((error: unknown) => {
+const app = express();
+const server = createServer(app);
+
+type App = { build: ServerBuild | (() => Promise<ServerBuild>); entry: AppServer; vite: ViteDevServer | null };
+const appServerOf = (build: ServerBuild) => (build.entry.module as unknown as { appServer: AppServer }).appServer;
+
+/** The app as built (production), or as Vite compiles it from the sources on each request (development). */
+async function loadApp(): Promise<App> {
+  if (!DEVELOPMENT) {
+    const build = (await import(path.join(BUILD_DIR, "server", "index.js"))) as ServerBuild;
+    return { build, entry: appServerOf(build), vite: null };
+  }
+  const { createServer: createViteServer } = await import("vite");
+  const vite = await createViteServer({ server: { middlewareMode: true, hmr: { server } } });
+  // A Vite server inside React Router's plugin exits the process on SIGTERM; this server drains requests first and
+  // closes Vite itself (its own handlers are registered below, after this).
+  process.removeAllListeners("SIGTERM");
+  const build = () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>;
+  return { build, entry: appServerOf(await build()), vite };
+}
+
+// Loading the app validates the configuration: a bad variable stops the process here, naming it.
+const { build, entry, vite } = await loadApp().catch((error: unknown) => {
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 });
-type AppEntry = {
-  env: { PORT: number; HOST: string; APP_URL: string; TRUST_PROXY: boolean; secureCookies: boolean; analyticsHosts: string[] };
-  start: () => Promise<unknown>;
-  checkHealth: () => Promise<void>;
-  createLoadContext: (clientIp: string | null) => unknown;
-  shutdown: () => Promise<void>;
-  contentSecurityPolicy: (nonce: string | null, extraConnect?: string[]) => string;
-  log: Record<"debug" | "info" | "warn" | "error", (message: string, fields?: Record<string, unknown>) => void>;
-};
-const entry = build.entry.module as AppEntry;
 const { env, log } = entry;
 
 type StaticPage = { body: Buffer; type: string; etag: string };
@@ -59,8 +76,7 @@ async function loadPrerenderedPages(): Promise<Map<string, StaticPage>> {
   return pages;
 }
 
-const prerendered = await loadPrerenderedPages();
-const app = express();
+const prerendered = DEVELOPMENT ? new Map<string, StaticPage>() : await loadPrerenderedPages();
 app.disable("x-powered-by");
 app.set("trust proxy", env.TRUST_PROXY);
 
@@ -92,6 +108,73 @@ app.use((_req, res, next) => {
   next();
 });
 
+/**
+ * No address of the site holds a control character; an encoded one (`/error/%0A`) would match no route at all, so it
+ * becomes U+FFFD and the path gets the translated 404 page. NUL is dropped from the query (PostgreSQL refuses it in a
+ * string). React Router's adapter reads originalUrl.
+ */
+const withoutControlCharacters: express.RequestHandler = (req, _res, next) => {
+  const queryStart = req.url.indexOf("?");
+  const pathPart = queryStart === -1 ? req.url : req.url.slice(0, queryStart);
+  const queryPart = req.url.slice(pathPart.length);
+  if (/%(?:[01][0-9a-f]|7f)/i.test(pathPart) || /%00/.test(queryPart)) {
+    req.url = req.originalUrl = pathPart.replace(/%(?:[01][0-9a-f]|7f)/gi, "%EF%BF%BD") + queryPart.replaceAll("%00", "");
+  }
+  next();
+};
+
+const refuseOtherMethods: express.RequestHandler = (req, res, next) => {
+  if (ALLOWED_METHODS.split(", ").includes(req.method)) return next();
+  res.setHeader("Allow", ALLOWED_METHODS);
+  res.status(405).type("text/plain").send("Method Not Allowed\n");
+};
+
+/**
+ * A body larger than the limit is answered (413, by the app) without being read: the connection is closed rather than
+ * drained. Chunked bodies are capped while the app reads them. React Router answers an Origin it cannot parse with a
+ * plain-text 400 before the app's cross-site check; as the opaque "null" it gets the translated 403 page.
+ */
+const guardBodyAndOrigin: express.RequestHandler = (req, res, next) => {
+  const length = Number(req.headers["content-length"] ?? 0);
+  if (!(length <= entry.BODY_LIMIT_BYTES) || req.headers["transfer-encoding"]) res.setHeader("Connection", "close");
+  const origin = req.headers.origin;
+  if (origin !== undefined && origin !== "null" && !URL.canParse(origin)) req.headers.origin = "null";
+  next();
+};
+
+/** Anything that depends on the visitor is never stored by shared caches. */
+const privateWhenPersonal: express.RequestHandler = (req, res, next) => {
+  const writeHead = res.writeHead;
+  res.writeHead = function (this: typeof res, ...args: Parameters<typeof writeHead>) {
+    if (!res.headersSent && isPersonal(req, res)) {
+      res.setHeader("Cache-Control", "private, no-store");
+      res.setHeader("Vary", mergeVary(res.getHeader("Vary"), "Cookie"));
+    }
+    return writeHead.apply(this, args);
+  } as typeof writeHead;
+  next();
+};
+
+app.use(withoutControlCharacters, refuseOtherMethods, guardBodyAndOrigin, privateWhenPersonal);
+
+const PERSONAL_PATH = /^(?:\/[a-z]{2})?\/(?:account|confirm|form|logout)(?:[/.]|$)|\.data$/;
+
+/** A response for this visitor only: it sets a cookie, answers a session or a form, or is an account or data URL. */
+function isPersonal(req: express.Request, res: express.Response): boolean {
+  if (req.path === "/healthz" || req.path.startsWith("/assets/")) return false;
+  return (
+    res.getHeader("Set-Cookie") !== undefined ||
+    req.method === "POST" ||
+    /(?:^|;\s*)(?:__session|toast)=/.test(req.headers.cookie ?? "") ||
+    PERSONAL_PATH.test(req.path)
+  );
+}
+
+function mergeVary(current: ReturnType<express.Response["getHeader"]>, name: string): string {
+  const values = String(current ?? "").split(",").map((v) => v.trim()).filter(Boolean);
+  return values.some((v) => v.toLowerCase() === name.toLowerCase()) ? values.join(", ") : [...values, name].join(", ");
+}
+
 app.use(compression());
 
 app.get("/healthz", async (_req, res) => {
@@ -104,10 +187,13 @@ app.get("/healthz", async (_req, res) => {
   }
 });
 
+// In development Vite serves the sources, the public folder and its client for hot reload.
+if (vite) app.use(vite.middlewares);
+
 // Hashed file names never change content: cache them for a year.
 app.use("/assets", express.static(path.join(CLIENT_DIR, "assets"), { immutable: true, maxAge: "1y", index: false, redirect: false }));
 
-const renderPage = createRequestHandler({ build, getLoadContext: (req) => entry.createLoadContext(req.ip ?? null) as never });
+const renderPage = entry.requestHandler(build);
 const staticCsp = entry.contentSecurityPolicy(null, env.analyticsHosts);
 app.use((req, res, next) => {
   if (req.method !== "GET" && req.method !== "HEAD") return next();
@@ -124,8 +210,11 @@ app.use((req, res, next) => {
   res.status(200).end(req.method === "HEAD" ? undefined : page.body);
 });
 
-app.use(express.static(CLIENT_DIR, { maxAge: "1h", index: false, redirect: false }));
-app.all("/{*splat}", renderPage);
+// Prerendered pages are served from memory above (runtime origin, CSP); their raw files never are.
+const staticFiles = express.static(CLIENT_DIR, { maxAge: "1h", index: false, redirect: false });
+app.use((req, res, next) => (/\.(?:html|data)$/.test(req.path) ? next() : staticFiles(req, res, next)));
+// No path pattern: Express would answer a path it cannot decode (`/%zz`) with its own English 400 page.
+app.use(renderPage);
 
 // The database is opened and migrated right away (/healthz answers 503 until it is); a locked or unreachable one
 // stops the process.
@@ -134,10 +223,13 @@ entry.start().catch((error: unknown) => {
   process.exit(1);
 });
 
-const server: Server = app.listen(env.PORT, env.HOST, () => {
-  log.info("listening", { url: `http://${env.HOST}:${env.PORT}`, appUrl: env.APP_URL, prerendered: prerendered.size });
+server.listen(env.PORT, env.HOST, () => {
+  log.info("listening", { url: `http://${env.HOST}:${env.PORT}`, appUrl: env.APP_URL, prerendered: prerendered.size, development: DEVELOPMENT });
 });
 server.keepAliveTimeout = 65_000;
+// A slow client cannot hold a connection open: headers within 10 s, the whole request within 30 s.
+server.headersTimeout = 10_000;
+server.requestTimeout = 30_000;
 
 async function stop(signal: string) {
   if (stopping) return;
@@ -158,6 +250,7 @@ async function stop(signal: string) {
   }, SHUTDOWN_DRAIN_MS);
   await closed;
   clearTimeout(forced);
+  await vite?.close();
   await entry.shutdown();
   log.info("stopped", { ms: Date.now() - started });
   process.exit(0);

@@ -4,17 +4,19 @@ import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
-import { ServerRouter, type EntryContext, type HandleErrorFunction, type RouterContextProvider } from "react-router";
+import { isRouteErrorResponse, ServerRouter, type EntryContext, type HandleErrorFunction, type RouterContextProvider } from "react-router";
 import { env } from "./config/env.server";
 import { contentSecurityPolicy, NonceContext } from "./http/csp";
-import { log } from "./http/log.server";
+import { log } from "./server/log.server";
 import { getInstance } from "./i18n/i18n.server";
 
-export { checkHealth, shutdown } from "./http/lifecycle.server";
-export { getDatabase as start } from "./db/db.server";
-export { env };
+/** The one object server.ts takes from the build: see app-server.server.ts. */
+export { appServer } from "./app-server.server";
 
 export const streamTimeout = 5_000;
+
+// Loading the server build is the server's start (the build itself has no notes): say what the configuration chose.
+for (const note of env.startupNotes) log[note.level](note.message, note.fields);
 
 export default function handleRequest(
   request: Request,
@@ -36,7 +38,7 @@ export default function handleRequest(
   }
   if (request.method.toUpperCase() === "HEAD") {
     responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-    if (!import.meta.env.DEV) responseHeaders.set("Content-Security-Policy", contentSecurityPolicy(randomBytes(16).toString("base64"), env.analyticsHosts));
+    responseHeaders.set("Content-Security-Policy", contentSecurityPolicy(randomBytes(16).toString("base64"), env.analyticsHosts));
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
 
@@ -67,9 +69,7 @@ export default function handleRequest(
           },
         });
         responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-        if (!import.meta.env.DEV) {
-          responseHeaders.set("Content-Security-Policy", contentSecurityPolicy(nonce, env.analyticsHosts));
-        }
+        responseHeaders.set("Content-Security-Policy", contentSecurityPolicy(nonce, env.analyticsHosts));
         pipe(body);
         resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
       },
@@ -88,6 +88,8 @@ export default function handleRequest(
 
 export const handleError: HandleErrorFunction = (error, { request }) => {
   if (request.signal.aborted) return;
+  // A 4xx (no such page, no action for a POST) is the visitor's mistake, answered with the error page: not a failure.
+  if (isRouteErrorResponse(error) && error.status < 500) return;
   const path = new URL(request.url).pathname;
   // React Router's own refusal of a cross-site action is the defence working, not a failure of ours.
   if (error instanceof Error && error.message.includes("Aborting the action")) {
@@ -96,7 +98,3 @@ export const handleError: HandleErrorFunction = (error, { request }) => {
   }
   log.error("request failed", { method: request.method, path, error });
 };
-
-export { contentSecurityPolicy } from "./http/csp";
-export { log } from "./http/log.server";
-export { createLoadContext } from "./http/client-ip.server";

@@ -11,11 +11,12 @@ import { sessionMiddleware, userContext } from "./auth/session.server";
 import { env } from "./config/env.server";
 import { studyLanguageMiddleware } from "./learning/preferences.server";
 import { originCheckMiddleware } from "./http/origin-check.server";
+import { bodyLimitMiddleware } from "./http/request-body.server";
 import { useNonce } from "./http/csp";
 import { routeRulesMiddleware } from "./http/route-rules.server";
 import { unavailableMiddleware } from "./http/unavailable.server";
 import { withoutTrackingParams } from "./http/seo";
-import { getLocale, i18nextMiddleware } from "./i18n/i18n.server";
+import { i18nextMiddleware, requestLocale } from "./i18n/i18n.server";
 import { i18next } from "./i18n/i18n.client";
 import { localeDirection, splitLocale } from "./i18n/locales";
 import { rootRedirectMiddleware } from "./i18n/root-redirect.server";
@@ -30,6 +31,7 @@ import stylesheet from "./styles.css?url";
 export const middleware = [
   i18nextMiddleware,
   unavailableMiddleware,
+  bodyLimitMiddleware,
   originCheckMiddleware,
   rootRedirectMiddleware,
   routeRulesMiddleware,
@@ -66,7 +68,7 @@ export const links: Route.LinksFunction = () => [
 export async function loader({ context }: Route.LoaderArgs) {
   const user = context.get(userContext);
   return {
-    locale: getLocale(context),
+    locale: requestLocale(context),
     origin: env.APP_URL,
     year: new Date().getFullYear(),
     user: user ? { email: user.email } : null,

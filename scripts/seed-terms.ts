@@ -8,22 +8,24 @@
  *   DATABASE_URL=postgres://… node scripts/seed-terms.ts you@example.com
  *   npm run seed -- you@example.com --count 2000
  *
- * DATABASE_URL wins over DATA_DIR, as in the app. The migrations in drizzle/ are applied first, by the same drizzle
- * migrator the server uses, so a fresh database or data directory works. PGlite is single-process: with DATA_DIR the
+ * DATABASE_URL wins over DATA_DIR, as in the app. The database is opened and migrated by the app's own code
+ * (app/db/open.server.ts), so a fresh database or data directory works. PGlite is single-process: with DATA_DIR the
  * server must be stopped; the script takes the app's DATA_DIR lock and refuses to run while the server holds it.
  * Existing terms of the learner are kept; a generated text the learner already has is skipped.
  */
 import { randomInt, randomUUID } from "node:crypto";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { lockDataDir } from "../app/db/lock.server.ts";
+import { and, count, eq, sql } from "drizzle-orm";
+import { users } from "../app/auth/auth.schema.ts";
+import { openDatabase, type Database } from "../app/db/open.server.ts";
+import { termExamples, terms } from "../app/learning/learning.schema.ts";
 import { applyGrade, GRADES, newCard, stageOf, type CardFields, type GradeName } from "../app/learning/stage.ts";
 import { isStudyLanguage, STAGES, type PartOfSpeech, type Stage } from "../app/learning/vocabulary.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const MIGRATIONS_DIR = path.join(ROOT, "drizzle");
 /** The advisory lock the server holds while it migrates (app/db/db.server.ts). */
-const MIGRATION_LOCK = 727001;
 const DAY_MS = 86_400_000;
 const MINUTE_MS = 60_000;
 
@@ -78,83 +80,6 @@ function readOptions(): Options {
     seed: values.seed === undefined ? randomInt(2 ** 31) : integer("seed", values.seed, 0, 2 ** 31),
     json: values.json,
   };
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// The database: PostgreSQL through `pg` or PGlite, behind the three calls the seeding needs.
-
-type Sql = {
-  kind: "postgresql" | "pglite";
-  query<T>(text: string, params?: unknown[]): Promise<T[]>;
-  close(): Promise<void>;
-};
-
-async function openPostgres(url: string): Promise<Sql> {
-  const { default: pg } = await import("pg");
-  const { drizzle } = await import("drizzle-orm/node-postgres");
-  const { migrate } = await import("drizzle-orm/node-postgres/migrator");
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    // As the server does: one migrator at a time, so a server starting now does not race this script.
-    await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK]);
-    try {
-      await migrate(drizzle(client), { migrationsFolder: MIGRATIONS_DIR });
-    } finally {
-      await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK]).catch(() => undefined);
-    }
-  } catch (error) {
-    await client.end().catch(() => undefined);
-    throw error;
-  }
-  return {
-    kind: "postgresql",
-    query: async <T>(text: string, params: unknown[] = []) => (await client.query(text, params)).rows as T[],
-    close: () => client.end(),
-  };
-}
-
-async function openPglite(dataDir: string): Promise<Sql> {
-  // The app's own lock: fails at once, naming the process, while a server uses this directory.
-  const release = await lockDataDir(dataDir);
-  try {
-    const { PGlite } = await import("@electric-sql/pglite");
-    const { drizzle } = await import("drizzle-orm/pglite");
-    const { migrate } = await import("drizzle-orm/pglite/migrator");
-    const client = await PGlite.create(path.join(path.resolve(dataDir), "pglite"));
-    try {
-      await migrate(drizzle(client), { migrationsFolder: MIGRATIONS_DIR });
-    } catch (error) {
-      await client.close().catch(() => undefined);
-      throw error;
-    }
-    return {
-      kind: "pglite",
-      query: async <T>(text: string, params: unknown[] = []) => (await client.query<T>(text, params)).rows,
-      close: async () => {
-        try {
-          await client.close();
-        } finally {
-          release();
-        }
-      },
-    };
-  } catch (error) {
-    release();
-    throw error;
-  }
-}
-
-async function inTransaction<T>(db: Sql, work: () => Promise<T>): Promise<T> {
-  await db.query("begin");
-  try {
-    const result = await work();
-    await db.query("commit");
-    return result;
-  } catch (error) {
-    await db.query("rollback").catch(() => undefined);
-    throw error;
-  }
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -312,56 +237,36 @@ function generateTerm(random: Random, schedule: Random, nextWord: () => string, 
 
 // ---------------------------------------------------------------------------------------------------------------
 
-async function findOrCreateUser(db: Sql, email: string, language: string): Promise<{ id: string; studyLanguage: string | null; created: boolean }> {
-  const [created] = await db.query<{ id: string }>(
-    "insert into users (email, study_language) values ($1, $2) on conflict (email) do nothing returning id",
-    [email, language],
-  );
+async function findOrCreateUser(db: Database, email: string, language: string): Promise<{ id: string; studyLanguage: string | null; created: boolean }> {
+  const [created] = await db.insert(users).values({ email, studyLanguage: language }).onConflictDoNothing({ target: users.email }).returning({ id: users.id });
   if (created) return { id: created.id, studyLanguage: language, created: true };
-  const [existing] = await db.query<{ id: string; study_language: string | null }>("select id, study_language from users where email = $1", [email]);
+  const [existing] = await db.select({ id: users.id, studyLanguage: users.studyLanguage }).from(users).where(eq(users.email, email)).limit(1);
   if (!existing) throw new Error(`user ${email} vanished`);
-  if (existing.study_language === null) await db.query("update users set study_language = $1 where id = $2", [language, existing.id]);
-  return { id: existing.id, studyLanguage: existing.study_language ?? language, created: false };
-}
-
-const TERM_COLUMNS = [
-  "id", "user_id", "language", "text", "meaning", "part_of_speech", "notes", "created_at", "updated_at", "due", "stability",
-  "difficulty", "elapsed_days", "scheduled_days", "learning_steps", "reps", "lapses", "state", "last_review",
-];
-
-function placeholders(rows: number, columns: number): string {
-  const groups: string[] = [];
-  for (let row = 0; row < rows; row++) {
-    groups.push(`(${Array.from({ length: columns }, (_, column) => `$${row * columns + column + 1}`).join(", ")})`);
-  }
-  return groups.join(", ");
+  if (existing.studyLanguage === null) await db.update(users).set({ studyLanguage: language }).where(eq(users.id, existing.id));
+  return { id: existing.id, studyLanguage: existing.studyLanguage ?? language, created: false };
 }
 
 /** Inserts one batch in one transaction; returns how many terms and examples went in (known texts are skipped). */
-async function insertBatch(db: Sql, userId: string, language: string, batch: TermRow[]): Promise<{ terms: number; examples: number }> {
-  return inTransaction(db, async () => {
-    const params: unknown[] = [];
-    for (const term of batch) {
-      const { card } = term;
-      params.push(
-        term.id, userId, language, term.text, term.meaning, term.partOfSpeech, term.notes, term.createdAt.toISOString(),
-        (card.lastReview ?? term.createdAt).toISOString(), card.due.toISOString(), card.stability, card.difficulty, card.elapsedDays,
-        card.scheduledDays, card.learningSteps, card.reps, card.lapses, card.state, card.lastReview?.toISOString() ?? null,
-      );
-    }
-    const inserted = await db.query<{ id: string }>(
-      `insert into terms (${TERM_COLUMNS.join(", ")}) values ${placeholders(batch.length, TERM_COLUMNS.length)} on conflict do nothing returning id`,
-      params,
-    );
+async function insertBatch(db: Database, userId: string, language: string, batch: TermRow[]): Promise<{ terms: number; examples: number }> {
+  return db.transaction(async (tx) => {
+    const rows = batch.map((term) => ({
+      id: term.id,
+      userId,
+      language,
+      text: term.text,
+      meaning: term.meaning,
+      partOfSpeech: term.partOfSpeech,
+      notes: term.notes,
+      createdAt: term.createdAt,
+      updatedAt: term.card.lastReview ?? term.createdAt,
+      ...term.card,
+    }));
+    const inserted = await tx.insert(terms).values(rows).onConflictDoNothing().returning({ id: terms.id });
     const ids = new Set(inserted.map((row) => row.id));
     const examples = batch.filter((term) => ids.has(term.id)).flatMap((term) => term.examples.map((example) => ({ termId: term.id, ...example })));
     // Examples in chunks too: 4 parameters each.
     for (let start = 0; start < examples.length; start += 2_000) {
-      const chunk = examples.slice(start, start + 2_000);
-      await db.query(
-        `insert into term_examples (term_id, sentence, translation, created_at) values ${placeholders(chunk.length, 4)}`,
-        chunk.flatMap((example) => [example.termId, example.sentence, example.translation, example.createdAt.toISOString()]),
-      );
+      await tx.insert(termExamples).values(examples.slice(start, start + 2_000));
     }
     return { terms: ids.size, examples: examples.length };
   });
@@ -372,7 +277,9 @@ async function main() {
   const started = performance.now();
   const databaseUrl = process.env.DATABASE_URL?.trim() || undefined;
   const dataDir = process.env.DATA_DIR?.trim() || "./data";
-  const db = databaseUrl ? await openPostgres(databaseUrl) : await openPglite(dataDir);
+  // The app's own opening: migrations under the same lock, and PGlite's data-directory lock.
+  const handle = await openDatabase({ databaseUrl, dataDir, migrationsFolder: MIGRATIONS_DIR });
+  const { db } = handle;
   const target = databaseUrl ? `PostgreSQL ${new URL(databaseUrl).host}${new URL(databaseUrl).pathname}` : `PGlite ${path.resolve(dataDir, "pglite")}`;
   try {
     const opened = performance.now();
@@ -405,12 +312,12 @@ async function main() {
     }
     if (!options.json && process.stdout.isTTY) process.stdout.write("\n");
     // Fresh planner statistics after a bulk load, as autovacuum would gather them a little later.
-    await db.query("analyze terms");
-    await db.query("analyze term_examples");
-    const [total] = await db.query<{ n: number }>("select count(*)::int as n from terms where user_id = $1 and language = $2", [user.id, options.language]);
+    await db.execute(sql`analyze terms`);
+    await db.execute(sql`analyze term_examples`);
+    const [total] = await db.select({ n: count() }).from(terms).where(and(eq(terms.userId, user.id), eq(terms.language, options.language)));
     const summary = {
       target,
-      database: db.kind,
+      database: handle.kind,
       email: options.email,
       userId: user.id,
       userCreated: user.created,
@@ -440,7 +347,7 @@ async function main() {
       console.log(`  open + migrate ${summary.openMs} ms, inserts ${summary.insertMs} ms (batches of ${options.batch})`);
     }
   } finally {
-    await db.close();
+    await handle.close();
   }
 }
 

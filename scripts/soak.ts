@@ -9,13 +9,13 @@
  */
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
 import path from "node:path";
+import { tempDir } from "./support/temp.ts";
 import { startMailSink, signInLink } from "../tests/support/mail-sink.ts";
 import { visitor } from "../tests/support/http-visitor.ts";
-import { freePort } from "../tests/support/postgres.ts";
+import { freePort } from "./support/postgres.ts";
 import { BROWSER_USER_AGENT } from "../tests/support/server-process.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -74,7 +74,7 @@ async function main(): Promise<number> {
   cleanups.push(() => mail.close());
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const dataDir = mkdtempSync(path.join(tmpdir(), "polyglot-soak-"));
+  const dataDir = tempDir("soak");
   cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
 
   const env: Record<string, string | undefined> = {

@@ -1,12 +1,39 @@
 #!/usr/bin/env bash
-# The test suite drives Debian's Chromium and starts a real PostgreSQL server; install them when they are missing.
+# The test suite drives Chromium and starts a real PostgreSQL server. It uses the same ones the tests do:
+#   Chromium:   CHROMIUM_PATH (as playwright.config.ts), else Debian's /usr/bin/chromium
+#   PostgreSQL: PG_BIN (a folder with initdb, pg_ctl, postgres), else Debian's /usr/lib/postgresql/<version>/bin,
+#               else `pg_config --bindir` (as scripts/support/postgres.ts)
+# On Debian, run as root, missing ones are installed from Debian's repositories; elsewhere it says what to set.
 set -euo pipefail
+has_server_tools() { [ -x "$1/initdb" ] && [ -x "$1/pg_ctl" ] && [ -x "$1/postgres" ]; }
+
 missing=()
-[ -x /usr/bin/chromium ] || missing+=(chromium)
-ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
+problems=()
+if [ -n "${CHROMIUM_PATH:-}" ]; then
+  [ -x "$CHROMIUM_PATH" ] || problems+=("CHROMIUM_PATH=$CHROMIUM_PATH is not an executable")
+elif [ ! -x /usr/bin/chromium ]; then
+  missing+=(chromium)
+fi
+if [ -n "${PG_BIN:-}" ]; then
+  has_server_tools "$PG_BIN" || problems+=("PG_BIN=$PG_BIN has no initdb, pg_ctl and postgres")
+elif ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+  bindir="$(pg_config --bindir 2>/dev/null || true)"
+  { [ -n "$bindir" ] && has_server_tools "$bindir"; } || missing+=(postgresql)
+fi
+
+if [ ${#problems[@]} -gt 0 ]; then
+  printf '%s\n' "${problems[@]}" >&2
+  exit 1
+fi
 [ ${#missing[@]} -eq 0 ] && exit 0
+if ! command -v apt-get >/dev/null 2>&1; then
+  echo "The tests need: ${missing[*]}. Without apt-get, install them yourself and point the tests at them:" >&2
+  echo "  CHROMIUM_PATH=/path/to/chromium (or Google Chrome) and PG_BIN=/path/to/postgresql/bin (see README)" >&2
+  exit 1
+fi
 if [ "$(id -u)" -ne 0 ]; then
   echo "The tests need: ${missing[*]}. Install them with: sudo apt-get install -y ${missing[*]}" >&2
+  echo "(or set CHROMIUM_PATH / PG_BIN to ones you have; see README)" >&2
   exit 1
 fi
 echo "Installing ${missing[*]} from Debian's repositories"

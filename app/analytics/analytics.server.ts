@@ -1,39 +1,49 @@
 import { PostHog } from "posthog-node";
 import { env } from "../config/env.server";
-import { log } from "../http/log.server";
-import { onShutdown } from "../http/lifecycle.server";
-import { retry } from "../http/retry";
-import type { User } from "../auth/session.server";
-import { isRegistration } from "../auth/users.server";
+import { log } from "../server/log.server";
+import { onShutdown } from "../server/lifecycle.server";
+import { retry } from "../server/retry";
+import { signInEvent, type SignedInAccount } from "./sign-in-event";
+
+const TRACK_DEADLINE_MS = 5_000;
 
 let client: PostHog | null = null;
 function posthog(): PostHog | null {
   if (!env.analyticsEnabled || !env.POSTHOG_KEY) return null;
   if (!client) {
-    client = new PostHog(env.POSTHOG_KEY, { host: env.POSTHOG_HOST, flushAt: 1, flushInterval: 0 });
+    client = new PostHog(env.POSTHOG_KEY, { host: env.POSTHOG_HOST, flushAt: 1, flushInterval: 0, requestTimeout: 3_000, fetchRetryCount: 0 });
     const current = client;
-    onShutdown(() => current.shutdown());
+    onShutdown(() => current.shutdown(3_000));
   }
   return client;
 }
 
 /**
  * After a successful sign-in: `registration_completed` for an account created today, `login_completed` otherwise.
- * Only in production with POSTHOG_KEY; a failure is logged and never breaks the sign-in.
+ * Only in production with POSTHOG_KEY; a failure is logged and never breaks the sign-in. Callers do not wait for it:
+ * it ends by itself within TRACK_DEADLINE_MS.
  */
-export async function trackSignIn(user: User, now = new Date()): Promise<void> {
+export async function trackSignIn(account: SignedInAccount, now = new Date()): Promise<void> {
   const ph = posthog();
   if (!ph) return;
-  const event = isRegistration(user, now) ? "registration_completed" : "login_completed";
-  const properties = { email: user.email, created_at: user.createdAt.toISOString() };
+  const event = signInEvent(account, now);
+  const properties = { email: account.email, created_at: account.createdAt.toISOString() };
+  let timer: ReturnType<typeof setTimeout> | undefined;
   try {
-    await retry(async () => {
-      ph.identify({ distinctId: user.id, properties });
-      ph.capture({ distinctId: user.id, event, properties: { $set: properties } });
-      await ph.flush();
-    });
+    await Promise.race([
+      retry(async () => {
+        ph.identify({ distinctId: account.id, properties });
+        ph.capture({ distinctId: account.id, event, properties: { $set: properties } });
+        await ph.flush();
+      }),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`not sent within ${TRACK_DEADLINE_MS} ms`)), TRACK_DEADLINE_MS);
+      }),
+    ]);
   } catch (error) {
     log.warn("analytics event not sent", { event, error });
+  } finally {
+    clearTimeout(timer);
   }
 }
 

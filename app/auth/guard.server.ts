@@ -1,6 +1,7 @@
 import { redirect, type MiddlewareFunction } from "react-router";
 import { readCookie, signedCookie } from "../http/cookies.server";
 import { safeTarget } from "../http/navigation";
+import { requestPath } from "../http/request-path";
 import { localePath, splitLocale } from "../i18n/locales";
 import { GUARD, isGuarded, type GuardConfig } from "./guard";
 import { userContext } from "./session.server";
@@ -20,7 +21,7 @@ export function clearReturnTo(): Promise<string> {
 export function guardMiddleware(config: GuardConfig = GUARD): MiddlewareFunction<Response> {
   return async ({ request, context }, next) => {
     const url = new URL(request.url);
-    const pathname = url.pathname.replace(/\.data$/, "");
+    const pathname = requestPath(request);
     const { locale, path } = splitLocale(pathname);
     if (!isGuarded(path, config) || context.get(userContext)) return next();
     const requested = safeTarget(pathname + url.search);

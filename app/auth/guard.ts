@@ -1,11 +1,13 @@
+import { PATHS } from "../http/paths";
+
 /** Which routes need a signed-in learner. Patterns match the path without its locale prefix; `*` is a wildcard. */
 export type GuardConfig = { include: string[]; exclude: string[]; loginPath: string; callbackPath: string };
 
 export const GUARD: GuardConfig = {
   include: ["/account", "/account/*"],
   exclude: [],
-  loginPath: "/form",
-  callbackPath: "/confirm",
+  loginPath: PATHS.signIn,
+  callbackPath: PATHS.confirm,
 };
 
 function patternToRegExp(pattern: string): RegExp {

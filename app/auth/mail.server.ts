@@ -1,17 +1,25 @@
 import type { TFunction } from "i18next";
 import { createTransport, type Transporter } from "nodemailer";
 import { env } from "../config/env.server";
-import { log } from "../http/log.server";
-import { retry } from "../http/retry";
+import { log } from "../server/log.server";
+import { retry } from "../server/retry";
+
+/**
+ * Deadlines for the mail server: nodemailer's defaults wait minutes, and a sign-in request waits for the send. Three
+ * attempts of at most a few seconds each, and the whole send within SEND_DEADLINE_MS.
+ */
+const SMTP_TIMEOUTS = { connectionTimeout: 3_000, greetingTimeout: 3_000, socketTimeout: 5_000 };
+export const SEND_DEADLINE_MS = 10_000;
 
 let transport: Transporter | null = null;
 function getTransport(): Transporter | null {
   if (!env.SMTP_URL) return null;
-  transport ??= createTransport(env.SMTP_URL);
+  transport ??= createTransport({ url: env.SMTP_URL, ...SMTP_TIMEOUTS });
   return transport;
 }
 
-if (env.authProvider === "local" && !env.SMTP_URL) {
+// Said when the server starts, not while `npm run build` prerenders pages.
+if (env.authProvider === "local" && !env.SMTP_URL && !env.building) {
   log.warn("SMTP_URL is not set: sign-in links are written to this log instead of being e-mailed");
 }
 
@@ -45,8 +53,17 @@ export async function sendSignInMail(to: string, t: TFunction, link: string, lan
     log.warn("sign-in link (no SMTP_URL configured)", { to, link });
     return;
   }
-  await retry(
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(Object.assign(new Error(`mail not sent within ${SEND_DEADLINE_MS} ms`), { code: "ETIMEDOUT" })), SEND_DEADLINE_MS);
+  });
+  const send = retry(
     () => smtp.sendMail({ from: env.MAIL_FROM ?? "Polyglot <no-reply@localhost>", to, ...message, headers: { "Content-Language": language } }),
     { retryable: isRetryable },
   );
+  try {
+    await Promise.race([send, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

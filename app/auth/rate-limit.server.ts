@@ -1,6 +1,6 @@
 import { and, count, eq, gt, inArray, lt, sql } from "drizzle-orm";
 import type { Database } from "../db/db.server";
-import { rateLimitEvents } from "../db/schema";
+import { rateLimitEvents } from "./auth.schema";
 
 export type RateLimitRule = { key: string; limit: number; windowMs: number };
 

@@ -2,8 +2,8 @@ import { createHash, randomBytes } from "node:crypto";
 import { and, eq, gt, lt } from "drizzle-orm";
 import { createContext, type MiddlewareFunction } from "react-router";
 import { getDatabase, type Database } from "../db/db.server";
-import { sessions, users } from "../db/schema";
-import { readCookie, signedCookie } from "../http/cookies.server";
+import { sessions, users } from "./auth.schema";
+import { isSignedWithRetiredKey, readCookie, setsCookie, signedCookie } from "../http/cookies.server";
 
 /** About 400 days, the longest lifetime browsers accept for a cookie. */
 export const SESSION_MAX_AGE_S = 400 * 24 * 60 * 60;
@@ -33,10 +33,19 @@ export async function destroySession(db: Database, request: Request): Promise<st
   return sessionCookie.serialize("", { maxAge: 0 });
 }
 
-/** The user a request's session cookie names; a tampered, unknown or expired cookie means signed out. */
-export async function sessionUser(db: Database, request: Request): Promise<User | null> {
-  const id = await readCookie<string>(sessionCookie, request);
-  if (typeof id !== "string" || !id) return null;
+/** Ends every session of a learner, on every device ("sign out everywhere"); returns how many there were. */
+export async function destroyAllSessions(db: Database, userId: string): Promise<number> {
+  const deleted = await db.delete(sessions).where(eq(sessions.userId, userId)).returning({ idHash: sessions.idHash });
+  return deleted.length;
+}
+
+/** The header that clears the session cookie of this browser. */
+export function clearSessionCookie(): Promise<string> {
+  return sessionCookie.serialize("", { maxAge: 0 });
+}
+
+/** The user a session id names; an unknown or expired one means signed out. */
+async function userOfSession(db: Database, id: string): Promise<User | null> {
   const [row] = await db
     .select({ user: users })
     .from(sessions)
@@ -46,9 +55,23 @@ export async function sessionUser(db: Database, request: Request): Promise<User 
   return row?.user ?? null;
 }
 
-/** Reads the session once per request; the database is opened only when there is a cookie to check. */
+/** The user a request's session cookie names; a tampered, unknown or expired cookie means signed out. */
+export async function sessionUser(db: Database, request: Request): Promise<User | null> {
+  const id = await readCookie<string>(sessionCookie, request);
+  return typeof id === "string" && id ? userOfSession(db, id) : null;
+}
+
+/**
+ * Reads the session once per request; the database is opened only when there is a cookie to check. A cookie signed
+ * with a retired key is re-signed with the current one on this response.
+ */
 export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
-  const hasCookie = request.headers.get("Cookie")?.includes("__session=");
-  context.set(userContext, hasCookie ? await sessionUser(await getDatabase(), request) : null);
-  return next();
+  const id = request.headers.get("Cookie")?.includes("__session=") ? await readCookie<string>(sessionCookie, request) : null;
+  const user = typeof id === "string" && id ? await userOfSession(await getDatabase(), id) : null;
+  context.set(userContext, user);
+  const response = await next();
+  if (user && (await isSignedWithRetiredKey(sessionCookie, request)) && !setsCookie(response, "__session")) {
+    response.headers.append("Set-Cookie", await sessionCookie.serialize(id));
+  }
+  return response;
 };

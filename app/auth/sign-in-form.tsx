@@ -1,13 +1,14 @@
 import { useTranslation } from "react-i18next";
 import { Form, useNavigation } from "react-router";
 import { HoneypotInputs } from "remix-utils/honeypot/react";
-import { useLocalePath } from "../ui/locale";
+import { useLocalePath } from "../i18n/use-locale";
+import { PATHS } from "../http/paths";
 
 /** The e-mail form; on /form and as the call to action on the home page, it posts to the /form action. */
 export function SignInForm({ id = "email" }: { id?: string }) {
   const { t } = useTranslation("pages");
   const to = useLocalePath();
-  const action = to("/form");
+  const action = to(PATHS.signIn);
   const navigation = useNavigation();
   const pending = navigation.state !== "idle" && navigation.formAction === action;
   return (

@@ -1,14 +1,57 @@
 import type { TFunction } from "i18next";
 import { redirect } from "react-router";
+import { z } from "zod";
 import { trackSignIn } from "../analytics/analytics.server";
 import type { Database } from "../db/db.server";
 import { safeTarget } from "../http/navigation";
 import { localePath, type Locale } from "../i18n/locales";
-import { redirectWithToast } from "../toasts/toast.server";
+import { log } from "../server/log.server";
+import { redirectWithToast, translatedToast } from "../toasts/toast.server";
 import { clearReturnTo, readReturnTo } from "./guard.server";
+import { checkHoneypot } from "./honeypot.server";
 import { authProvider } from "./providers/index.server";
+import { consumeRateLimit, releaseRateLimit, signInRules } from "./rate-limit.server";
 import { createSession } from "./session.server";
-import { findOrCreateUser } from "./users.server";
+import { findOrCreateUser, normaliseEmail } from "./users.server";
+import { PATHS } from "../http/paths";
+
+const emailSchema = z.email().max(254);
+
+/**
+ * Sends a sign-in link from the sign-in form. The answer is the same whether or not the address has an account; a
+ * bot that fills the honeypot (or leaves its fields out) is told the same and nothing is sent; a form whose honeypot
+ * timestamp cannot be read (rendered before a restart or a key rotation) is asked to be sent again.
+ */
+export async function requestSignIn(
+  db: Database,
+  request: Request,
+  form: FormData,
+  { locale, t, clientIp }: { locale: Locale; t: TFunction; clientIp: string | null },
+): Promise<Response> {
+  const back = localePath(locale, PATHS.signIn);
+  const sent = translatedToast(t, "success", "toast.sent");
+  const honeypotVerdict = await checkHoneypot(form);
+  if (honeypotVerdict === "spam") return redirectWithToast(request, back, sent);
+  if (honeypotVerdict === "stale") return redirectWithToast(request, back, translatedToast(t, "error", "toast.staleForm"));
+
+  const parsed = emailSchema.safeParse(String(form.get("email") ?? "").trim());
+  if (!parsed.success) return redirectWithToast(request, back, translatedToast(t, "error", "toast.invalidEmail"));
+  const email = normaliseEmail(parsed.data);
+  const rules = signInRules(email, clientIp);
+  const now = new Date();
+  if (!(await consumeRateLimit(db, rules, now))) {
+    return redirectWithToast(request, back, translatedToast(t, "error", "toast.rateLimited"));
+  }
+  try {
+    await authProvider.sendSignInLink(db, { email, locale, t });
+  } catch (error) {
+    log.error("sign-in message not sent", { provider: authProvider.name, error });
+    // Nothing reached the learner: asking again for this address is allowed (the per-IP count stays).
+    await releaseRateLimit(db, rules.filter((rule) => rule.key.startsWith("signin:email:")), now);
+    return redirectWithToast(request, back, translatedToast(t, "error", "toast.sendFailed"));
+  }
+  return redirectWithToast(request, back, sent);
+}
 
 /**
  * Finishes a sign-in from the confirm form: the provider checks the link, the app starts its own session and returns
@@ -25,7 +68,8 @@ export async function completeSignIn(db: Database, request: Request, form: FormD
   const headers = new Headers();
   headers.append("Set-Cookie", await createSession(db, user.id));
   headers.append("Set-Cookie", await clearReturnTo());
-  await trackSignIn(user);
-  const target = safeTarget(await readReturnTo(request)) ?? localePath(locale, "/account/home");
-  return redirectWithToast(request, target, { type: "success", title: t("toast.signedIn.title"), description: t("toast.signedIn.description", { email: user.email }) }, { headers });
+  // Analytics never hold up the sign-in: sent in the background, failures logged.
+  void trackSignIn({ id: user.id, email: user.email, createdAt: user.createdAt });
+  const target = safeTarget(await readReturnTo(request)) ?? localePath(locale, PATHS.learnerHome);
+  return redirectWithToast(request, target, translatedToast(t, "success", "toast.signedIn", { email: user.email }), { headers });
 }

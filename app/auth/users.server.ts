@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { Database } from "../db/db.server";
-import { users } from "../db/schema";
+import { users } from "./auth.schema";
 import type { User } from "./session.server";
 
 export const normaliseEmail = (email: string) => email.trim().toLowerCase();
@@ -13,9 +13,4 @@ export async function findOrCreateUser(db: Database, email: string): Promise<Use
   const [existing] = await db.select().from(users).where(eq(users.email, address)).limit(1);
   if (!existing) throw new Error("user vanished while signing in");
   return existing;
-}
-
-/** A user whose account was created today counts as a registration, anyone else as a login. */
-export function isRegistration(user: Pick<User, "createdAt">, now = new Date()): boolean {
-  return user.createdAt.toISOString().slice(0, 10) === now.toISOString().slice(0, 10);
 }

@@ -1,9 +1,44 @@
-import { randomBytes } from "node:crypto";
+import { isIP } from "node:net";
 import { z } from "zod";
+import { resolveSessionSecrets, type StartupNote } from "./session-secret.server";
 
-const booleanString = z
-  .enum(["true", "false", "1", "0", "yes", "no", ""])
-  .transform((value) => value === "true" || value === "1" || value === "yes");
+/** `npm run build` renders pages with this placeholder origin (server.ts swaps in APP_URL): a build, not a server. */
+const BUILD_ORIGIN = "http://prerender.invalid";
+
+/**
+ * Whom Express trusts for X-Forwarded-*: `false`, a hop count, or proxy addresses and CIDR ranges (Express's names
+ * `loopback`, `linklocal`, `uniquelocal` too). `true` would trust every hop, so a client could choose its own address.
+ */
+const trustProxy = z
+  .string()
+  .trim()
+  .transform((value, ctx): false | number | string[] => {
+    if (value === "" || value === "false" || value === "0") return false;
+    if (/^\d+$/.test(value)) return Number(value);
+    if (value === "true") {
+      ctx.addIssue({ code: "custom", message: "true would trust every hop; use the number of proxies in front (e.g. 1) or their addresses (e.g. loopback, 10.0.0.0/8)" });
+      return z.NEVER;
+    }
+    const entries = value.split(",").map((entry) => entry.trim()).filter(Boolean);
+    const named = new Set(["loopback", "linklocal", "uniquelocal"]);
+    const bad = entries.filter((entry) => !named.has(entry) && !isIpOrRange(entry));
+    if (bad.length > 0 || entries.length === 0) {
+      ctx.addIssue({ code: "custom", message: `expects false, a hop count or proxy addresses/CIDR ranges, not ${JSON.stringify(bad.join(",") || value)}` });
+      return z.NEVER;
+    }
+    return entries;
+  });
+
+function isIpOrRange(entry: string): boolean {
+  const [address = "", bits, ...rest] = entry.split("/");
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (bits === undefined) return true;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (version === 4 ? 32 : 128);
+}
+
+/** In production every signing key is long enough to resist guessing. */
+const MIN_SECRET_LENGTH = 32;
 
 const optionalUrl = z.preprocess((value) => (value === "" ? undefined : value), z.url().optional());
 const optionalString = z.preprocess((value) => (value === "" ? undefined : value), z.string().optional());
@@ -26,17 +61,32 @@ const schema = z
     POSTHOG_KEY: optionalString,
     POSTHOG_HOST: optionalUrl,
     WEB_ANALYTICS_SRC: optionalUrl,
-    TRUST_PROXY: booleanString.default(false),
+    TRUST_PROXY: trustProxy.default(false),
     LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   })
   .superRefine((env, ctx) => {
     if (env.APP_STAGE === "production" && !env.SESSION_SECRET) {
       ctx.addIssue({ code: "custom", path: ["SESSION_SECRET"], message: "is required when APP_STAGE=production" });
     }
+    const keys = splitSecrets(env.SESSION_SECRET);
+    if (env.SESSION_SECRET !== undefined && keys.length === 0) {
+      ctx.addIssue({ code: "custom", path: ["SESSION_SECRET"], message: "holds no key (a comma-separated list of keys)" });
+    }
+    if (env.APP_STAGE === "production" && keys.some((key) => key.length < MIN_SECRET_LENGTH)) {
+      ctx.addIssue({ code: "custom", path: ["SESSION_SECRET"], message: `every key must be at least ${MIN_SECRET_LENGTH} characters when APP_STAGE=production` });
+    }
+    const provider = env.AUTH_PROVIDER ?? (env.SUPABASE_URL ? "supabase" : "local");
+    if (env.APP_STAGE === "production" && provider === "local" && !env.SMTP_URL) {
+      ctx.addIssue({ code: "custom", path: ["SMTP_URL"], message: "is required when APP_STAGE=production with the local sign-in provider (links are never written to the log there)" });
+    }
     if (env.AUTH_PROVIDER === "supabase" && (!env.SUPABASE_URL || !env.SUPABASE_ANON_KEY)) {
       ctx.addIssue({ code: "custom", path: ["AUTH_PROVIDER"], message: "supabase needs SUPABASE_URL and SUPABASE_ANON_KEY" });
     }
   });
+
+function splitSecrets(value: string | undefined): string[] {
+  return (value ?? "").split(",").map((key) => key.trim()).filter(Boolean);
+}
 
 export type Env = ReturnType<typeof parseEnv>;
 
@@ -49,11 +99,17 @@ export function parseEnv(source: Record<string, string | undefined>) {
   }
   const env = result.data;
   const appUrl = new URL(env.APP_URL ?? `http://localhost:${env.PORT}`);
+  const building = appUrl.origin === BUILD_ORIGIN;
+  const session = resolveSessionSecrets({ ...env, building });
   return {
     ...env,
     APP_URL: appUrl.origin,
+    /** True while `npm run build` prerenders pages: nothing is started, nothing is said. */
+    building,
+    /** What the server says once at start about its configuration. */
+    startupNotes: (building ? [] : [session.note].filter((note): note is StartupNote => note !== null)) as StartupNote[],
     secureCookies: appUrl.protocol === "https:",
-    sessionSecrets: env.SESSION_SECRET ? env.SESSION_SECRET.split(",").map((s) => s.trim()).filter(Boolean) : [randomBytes(32).toString("hex")],
+    sessionSecrets: session.secrets,
     authProvider: env.AUTH_PROVIDER ?? (env.SUPABASE_URL ? "supabase" : "local"),
     analyticsEnabled: env.APP_STAGE === "production",
     /** Origins the browser may contact for analytics; only in production. */

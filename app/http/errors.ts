@@ -1,21 +1,17 @@
 import { data } from "react-router";
+import { requestPath } from "./request-path";
 
 /** What an error response carries so the error page can say it in the visitor's language. */
 export type ErrorPayload = { kind: "not-found" | "invalid-param" | "unavailable"; path: string };
 
-function pathOf(request: Request): string {
-  const url = new URL(request.url);
-  return url.pathname.replace(/\.data$/, "") || "/";
-}
-
 /** An unmatched address: 404 'Page not found: {path}'. */
 export function pageNotFound(request: Request): never {
-  throw data<ErrorPayload>({ kind: "not-found", path: pathOf(request) }, { status: 404 });
+  throw data<ErrorPayload>({ kind: "not-found", path: requestPath(request) }, { status: 404 });
 }
 
 /** A route parameter that fails its validation rule: 404 'Page Not Found: {path}'. */
 export function invalidParam(request: Request): never {
-  throw data<ErrorPayload>({ kind: "invalid-param", path: pathOf(request) }, { status: 404 });
+  throw data<ErrorPayload>({ kind: "invalid-param", path: requestPath(request) }, { status: 404 });
 }
 
 export function isErrorPayload(value: unknown): value is ErrorPayload {

@@ -1,7 +1,9 @@
+import { PATHS } from "./paths";
+
 /** Pages anyone can see, listed in the sitemap (unprefixed; every locale has each of them). */
 export const PUBLIC_PAGES = [
   "/",
-  "/form",
+  PATHS.signIn,
   "/explore",
   "/subscription",
   "/company/privacy",

@@ -1,3 +1,5 @@
+import { PATHS } from "./paths";
+
 /**
  * Server route rules: paths that permanently move elsewhere. Keys and internal targets are unprefixed paths; the
  * visitor's locale prefix is kept. An external target must be flagged and leads to a full page load.
@@ -5,8 +7,8 @@
 export type RouteRule = { to: string; external?: boolean; status?: 301 | 302 | 307 | 308 };
 
 export const ROUTE_RULES: Record<string, RouteRule> = {
-  "/login": { to: "/form" },
-  "/signin": { to: "/form" },
+  "/login": { to: PATHS.signIn },
+  "/signin": { to: PATHS.signIn },
   "/privacy": { to: "/company/privacy" },
   "/terms": { to: "/company/terms-of-use" },
   "/pricing": { to: "/subscription" },

@@ -1,6 +1,6 @@
 import { data, isRouteErrorResponse, type MiddlewareFunction } from "react-router";
 import type { ErrorPayload } from "./errors";
-import { checkHealth } from "./lifecycle.server";
+import { checkHealth } from "../server/lifecycle.server";
 
 /** How long the health check may take when a request failed; a dependency slower than this counts as down. */
 const CHECK_DEADLINE_MS = 1_000;

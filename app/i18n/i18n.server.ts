@@ -2,6 +2,7 @@ import { createCookie } from "react-router";
 import { initReactI18next } from "react-i18next";
 import { createI18nextMiddleware } from "remix-i18next";
 import { env } from "../config/env.server";
+import { requestPath } from "../http/request-path";
 import { DEFAULT_LOCALE, LOCALE_COOKIE_MAX_AGE, LOCALES, NAMESPACES, isLocale, splitLocale, type Locale } from "./locales";
 import { resources } from "./resources.server";
 import { matchAcceptLanguage } from "./accept-language";
@@ -14,12 +15,12 @@ export const localeCookie = createCookie("lng", {
   maxAge: LOCALE_COOKIE_MAX_AGE,
 });
 
-export const [i18nextMiddleware, getLocale, getInstance] = createI18nextMiddleware({
+const [i18nextMiddleware, getLocale, getInstance] = createI18nextMiddleware({
   detection: {
     supportedLanguages: [...LOCALES],
     fallbackLanguage: DEFAULT_LOCALE,
     // The URL decides what is rendered; cookie and Accept-Language only choose where the bare root redirects.
-    findLocale: async ({ request }) => splitLocale(new URL(request.url).pathname).locale,
+    findLocale: async ({ request }) => splitLocale(requestPath(request)).locale,
   },
   i18next: {
     resources,
@@ -30,6 +31,8 @@ export const [i18nextMiddleware, getLocale, getInstance] = createI18nextMiddlewa
   plugins: [initReactI18next],
 });
 
+export { i18nextMiddleware, getInstance };
+
 /** The locale a visitor of the bare root prefers: the language switch's cookie, else the best Accept-Language match. */
 export async function preferredLocale(request: Request): Promise<Locale> {
   const fromCookie = await localeCookie.parse(request.headers.get("Cookie"));
@@ -37,7 +40,7 @@ export async function preferredLocale(request: Request): Promise<Locale> {
   return matchAcceptLanguage(request.headers.get("Accept-Language"), LOCALES) ?? DEFAULT_LOCALE;
 }
 
-/** The interface locale of a request, as decided by the i18n middleware. */
+/** The interface locale of a request, as decided by the i18n middleware: the one server-side way to read it. */
 export function requestLocale(context: Parameters<typeof getLocale>[0]): Locale {
   const locale = getLocale(context);
   return isLocale(locale) ? locale : DEFAULT_LOCALE;

@@ -1,5 +1,6 @@
 import { isbot } from "isbot";
 import { redirect, type MiddlewareFunction } from "react-router";
+import { isDataRequest, requestPath } from "../http/request-path";
 import { preferredLocale } from "./i18n.server";
 import { DEFAULT_LOCALE, localePath } from "./locales";
 
@@ -9,7 +10,8 @@ import { DEFAULT_LOCALE, localePath } from "./locales";
  */
 export const rootRedirectMiddleware: MiddlewareFunction<Response> = async ({ request }, next) => {
   const url = new URL(request.url);
-  if (url.pathname !== "/" || request.method !== "GET") return next();
+  // A client-side navigation to `/` keeps the language the visitor is browsing in, as it always has.
+  if (requestPath(request) !== "/" || isDataRequest(request) || request.method !== "GET") return next();
   const userAgent = request.headers.get("User-Agent");
   if (!userAgent || !isbot(userAgent)) {
     const locale = await preferredLocale(request);

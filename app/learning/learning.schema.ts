@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { doublePrecision, index, integer, pgTable, smallint, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
-import { users } from "../auth/auth.schema";
+// `.ts`: scripts load the tables with plain `node` (see db/open.server.ts).
+import { users } from "../auth/auth.schema.ts";
 
 /** A learner's vocabulary item with its FSRS card. The stage is derived from the card (see stage.ts). */
 export const terms = pgTable(

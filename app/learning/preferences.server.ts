@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import { createContext, type MiddlewareFunction } from "react-router";
-import { userContext } from "../auth/session.server";
+import { userContext, type User } from "../auth/session.server";
 import { getDatabase, type Database } from "../db/db.server";
-import { users } from "../db/schema";
-import { readCookie, signedCookie } from "../http/cookies.server";
+import { users } from "../auth/auth.schema";
+import { isSignedWithRetiredKey, readCookie, setsCookie, signedCookie } from "../http/cookies.server";
 import { DEFAULT_STUDY_LANGUAGE, isStudyLanguage, type Level } from "./vocabulary";
 
 const studyLanguageCookie = signedCookie("studyLanguage", { maxAge: 365 * 24 * 60 * 60 });
@@ -11,8 +11,17 @@ const studyLanguageCookie = signedCookie("studyLanguage", { maxAge: 365 * 24 * 6
 /** The language the visitor studies: the learner's saved choice, else the cookie, else English. */
 export const studyLanguageContext = createContext<string>(DEFAULT_STUDY_LANGUAGE);
 
-export function studyLanguageHeader(code: string): Promise<string> {
+function studyLanguageHeader(code: string): Promise<string> {
   return studyLanguageCookie.serialize(code);
+}
+
+/**
+ * Makes `code` the visitor's study language: on the learner's record when signed in, and in the cookie. Returns the
+ * Set-Cookie header for the response.
+ */
+export async function chooseStudyLanguage(user: Pick<User, "id"> | null, code: string): Promise<string> {
+  if (user) await saveStudyLanguage(await getDatabase(), user.id, code);
+  return studyLanguageHeader(code);
 }
 
 /**
@@ -26,14 +35,14 @@ export const studyLanguageMiddleware: MiddlewareFunction<Response> = async ({ re
   const saved = user && isStudyLanguage(user.studyLanguage) ? user.studyLanguage : null;
   const code = saved ?? cookieCode ?? DEFAULT_STUDY_LANGUAGE;
   context.set(studyLanguageContext, code);
-  if (user && !saved) await saveStudyLanguage(await getDatabase(), user.id, code);
+  if (user && !saved) await chooseStudyLanguage(user, code);
   const response = await next();
-  const setsCookie = response.headers.getSetCookie().some((cookie) => cookie.startsWith("studyLanguage="));
-  if (user && cookieCode !== code && !setsCookie) response.headers.append("Set-Cookie", await studyLanguageHeader(code));
+  const resign = cookieCode !== null && (await isSignedWithRetiredKey(studyLanguageCookie, request));
+  if (((user && cookieCode !== code) || resign) && !setsCookie(response, "studyLanguage")) response.headers.append("Set-Cookie", await studyLanguageHeader(code));
   return response;
 };
 
-export async function saveStudyLanguage(db: Database, userId: string, code: string): Promise<void> {
+async function saveStudyLanguage(db: Database, userId: string, code: string): Promise<void> {
   await db.update(users).set({ studyLanguage: code }).where(eq(users.id, userId));
 }
 

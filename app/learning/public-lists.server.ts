@@ -1,6 +1,6 @@
 import { and, asc, count, eq, inArray } from "drizzle-orm";
 import type { Database } from "../db/db.server";
-import { publicTerms, termExamples, terms } from "../db/schema";
+import { publicTerms, termExamples, terms } from "./learning.schema";
 import { newCard } from "./stage";
 import type { Owner } from "./terms.server";
 import { isLevel, isPartOfSpeech, type Level } from "./vocabulary";

@@ -1,8 +1,9 @@
 import { useTranslation } from "react-i18next";
 import { Form, Link, useNavigation } from "react-router";
-import { useLocalePath } from "../ui/locale";
+import { useLocalePath } from "../i18n/use-locale";
 import type { publicPageData } from "./public-page.server";
 import { LEVELS } from "./vocabulary";
+import { PATHS } from "../http/paths";
 
 type Data = Awaited<ReturnType<typeof publicPageData>>;
 
@@ -64,7 +65,7 @@ export function PublicLists({ data, title }: { data: Data; title: string }) {
               <button type="submit" name="intent" value="addAll" className="button" disabled={pending}>{t("public.addAll")}</button>
             </Form>
           ) : (
-            <p><Link to={to("/form")}>{t("public.signInToAdd")}</Link></p>
+            <p><Link to={to(PATHS.signIn)}>{t("public.signInToAdd")}</Link></p>
           )}
           <table>
             <thead>

@@ -3,12 +3,15 @@ import { userContext } from "../auth/session.server";
 import { getDatabase } from "../db/db.server";
 import { getInstance, requestLocale } from "../i18n/i18n.server";
 import { localePath } from "../i18n/locales";
-import { redirectWithToast } from "../toasts/toast.server";
-import { saveStudyLanguage, studyLanguageContext, studyLanguageHeader } from "./preferences.server";
+import { redirectWithToast, translatedToast } from "../toasts/toast.server";
+import { chooseStudyLanguage, studyLanguageContext } from "./preferences.server";
 import { addPublicTerms, publicListTerms, publicLists } from "./public-lists.server";
+import { isId } from "./ids";
 import { studyLanguageName } from "./study-language";
 import { existingTexts } from "./terms.server";
 import { isLevel, isStudyLanguage, type Level } from "./vocabulary";
+import { PATHS } from "../http/paths";
+import { readForm } from "../http/request-body.server";
 
 /** The list shown: `?language=&level=` (a shareable GET form), else the study language and the learner's level. */
 export async function publicPageData(request: Request, context: Readonly<RouterContextProvider>) {
@@ -44,24 +47,21 @@ export async function publicPageAction(request: Request, context: Readonly<Route
   const { t } = getInstance(context);
   const locale = requestLocale(context);
   const user = context.get(userContext);
-  const form = await request.formData();
+  const form = await readForm(request);
   const language = String(form.get("language") ?? "");
   const level = String(form.get("level") ?? "");
   const back = `${localePath(locale, pagePath)}?${new URLSearchParams({ language, level })}`;
   if (!user) {
-    return redirectWithToast(request, localePath(locale, "/form"), { type: "info", title: t("learning:toasts.signInToAdd.title"), description: t("learning:toasts.signInToAdd.description") });
+    return redirectWithToast(request, localePath(locale, PATHS.signIn), translatedToast(t, "info", "learning:toasts.signInToAdd"));
   }
   if (!isStudyLanguage(language) || !isLevel(level)) {
-    return redirectWithToast(request, localePath(locale, pagePath), { type: "error", title: t("learning:errors.invalidAction"), description: t("learning:errors.invalidLevel") });
+    return redirectWithToast(request, localePath(locale, pagePath), translatedToast(t, "error", { title: "learning:errors.invalidAction", description: "learning:errors.invalidLevel" }));
   }
   const db = await getDatabase();
-  const ids = form.get("intent") === "addAll" ? (await publicListTerms(db, language, level)).map((item) => item.id) : [String(form.get("termId") ?? "")].filter((id) => /^[0-9a-f-]{36}$/i.test(id));
+  const ids = form.get("intent") === "addAll" ? (await publicListTerms(db, language, level)).map((item) => item.id) : [form.get("termId")].filter(isId);
   const added = await addPublicTerms(db, { userId: user.id, language }, ids);
   // Terms belong to a study language: adding from another language's list means studying that language now.
   const headers = new Headers();
-  if (language !== context.get(studyLanguageContext)) {
-    await saveStudyLanguage(db, user.id, language);
-    headers.append("Set-Cookie", await studyLanguageHeader(language));
-  }
-  return redirectWithToast(request, back, { type: "success", title: t("learning:toasts.listAdded.title"), description: t("learning:toasts.listAdded.description", { count: added }) }, { headers });
+  if (language !== context.get(studyLanguageContext)) headers.append("Set-Cookie", await chooseStudyLanguage(user, language));
+  return redirectWithToast(request, back, translatedToast(t, "success", "learning:toasts.listAdded", { count: added }), { headers });
 }

@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, ilike, inArray, lte, or, sql, type SQL } from "drizzle-orm";
 import type { Database } from "../db/db.server";
-import { reviewLogs, termExamples, terms } from "../db/schema";
+import { reviewLogs, termExamples, terms } from "./learning.schema";
 import { applyGrade, cardForStage, GRADES, LEARNED_INTERVAL_DAYS, newCard, stageOf, type GradeName } from "./stage";
 import { STAGES, type PartOfSpeech, type Sort, type Stage } from "./vocabulary";
 

@@ -1,4 +1,3 @@
-import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { Form, Link, useLocation, useNavigation } from "react-router";
 import type { Route } from "./+types/($lang)._default.confirm";
@@ -6,44 +5,44 @@ import { authProvider } from "../auth/providers/index.server";
 import { completeSignIn } from "../auth/sign-in.server";
 import { getDatabase } from "../db/db.server";
 import { getInstance, requestLocale } from "../i18n/i18n.server";
-import { useLocalePath } from "../ui/locale";
+import { useLocalePath } from "../i18n/use-locale";
 import type { PageHandle } from "../ui/seo";
+import { PATHS } from "../http/paths";
+import { readForm } from "../http/request-body.server";
 
 export const handle: PageHandle = { title: "titles.confirm" };
 
-/** GET never consumes the link (mail scanners follow links): it only carries the link's parameters into a form. */
-export function loader({ request }: Route.LoaderArgs) {
+/**
+ * GET never consumes the link (mail scanners follow links): it carries the link's parameters into a form and names
+ * the address it signs in, so a planted link cannot sign someone into another account unnoticed.
+ */
+export async function loader({ request }: Route.LoaderArgs) {
   const search = new URL(request.url).searchParams;
   const params = authProvider.linkParams.map((name) => ({ name, value: search.get(name) ?? "" }));
-  return { params: params.every((param) => param.value) ? params : null };
+  if (!params.every((param) => param.value)) return { params: null, address: null };
+  const address = await authProvider.linkAddress(await getDatabase(), Object.fromEntries(params.map((p) => [p.name, p.value])));
+  return { params, address };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { t } = getInstance(context);
-  return completeSignIn(await getDatabase(), request, await request.formData(), requestLocale(context), t);
+  return completeSignIn(await getDatabase(), request, await readForm(request), requestLocale(context), t);
 }
 
+/** Waits for the person's click: never submitted by script, since scanners run JavaScript too. */
 export default function ConfirmPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("pages");
   const to = useLocalePath();
   const { pathname } = useLocation();
-  const form = useRef<HTMLFormElement>(null);
-  const submitted = useRef(false);
-  const navigation = useNavigation();
-  const pending = navigation.state !== "idle";
-  // With JavaScript the learner does not have to press the button; without it, the button is the way.
-  useEffect(() => {
-    if (submitted.current || !form.current) return;
-    submitted.current = true;
-    form.current.requestSubmit();
-  }, []);
-  if (!loaderData.params) {
+  const pending = useNavigation().state !== "idle";
+  const { params, address } = loaderData;
+  if (!params || !address) {
     return (
       <section className="narrow">
         <h1>{t("common:titles.confirm")}</h1>
         <p>{t("confirm.noLink")}</p>
         <p>
-          <Link to={to("/form")} className="button">{t("confirm.requestNew")}</Link>
+          <Link to={to(PATHS.signIn)} className="button">{t("confirm.requestNew")}</Link>
         </p>
       </section>
     );
@@ -52,8 +51,11 @@ export default function ConfirmPage({ loaderData }: Route.ComponentProps) {
     <section className="narrow">
       <h1>{t("common:titles.confirm")}</h1>
       <p>{t("confirm.intro")}</p>
-      <Form method="post" action={pathname} ref={form} replace>
-        {loaderData.params.map((param) => (
+      <p className="confirm-address">
+        {address.email !== null ? t("confirm.signingInAs", { email: address.email }) : t(address.reason === "unknowable" ? "confirm.addressUnknown" : "confirm.unknownLink")}
+      </p>
+      <Form method="post" action={pathname} replace>
+        {params.map((param) => (
           <input key={param.name} type="hidden" name={param.name} value={param.value} />
         ))}
         <button type="submit" className="button" disabled={pending}>

@@ -1,8 +1,9 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import type { Route } from "./+types/($lang)._default.error";
-import { useLocalePath } from "../ui/locale";
+import { useLocalePath } from "../i18n/use-locale";
 import type { PageHandle } from "../ui/seo";
+import { PATHS } from "../http/paths";
 
 export const handle: PageHandle = { title: "titles.error" };
 
@@ -23,7 +24,7 @@ export default function SignInErrorPage({ loaderData }: Route.ComponentProps) {
       <p>{t("error.intro")}</p>
       <p className="error-reason">{loaderData.reason ? t(`common:signInError.${loaderData.reason}`) : t("error.generic")}</p>
       <p>
-        <Link to={to("/form")} className="button">{t("error.retry")}</Link>
+        <Link to={to(PATHS.signIn)} className="button">{t("error.retry")}</Link>
       </p>
     </section>
   );

@@ -1,13 +1,16 @@
 import { useTranslation } from "react-i18next";
 import { Form, Link } from "react-router";
 import type { Route } from "./+types/($lang)._default.logout";
-import { destroySession, userContext } from "../auth/session.server";
+import { clearSessionCookie, destroyAllSessions, destroySession, userContext } from "../auth/session.server";
 import { getDatabase } from "../db/db.server";
 import { getInstance, requestLocale } from "../i18n/i18n.server";
 import { localePath } from "../i18n/locales";
-import { redirectWithToast } from "../toasts/toast.server";
-import { useLocalePath } from "../ui/locale";
+import { redirectWithToast, translatedToast } from "../toasts/toast.server";
+import { useLocalePath } from "../i18n/use-locale";
 import type { PageHandle } from "../ui/seo";
+import { PATHS } from "../http/paths";
+import { readForm } from "../http/request-body.server";
+import { SignOutEverywhere } from "../auth/sign-out-everywhere";
 
 export const handle: PageHandle = { title: "titles.logout" };
 
@@ -15,11 +18,22 @@ export function loader({ context }: Route.LoaderArgs) {
   return { signedIn: context.get(userContext) !== null };
 }
 
-/** Ends the session (row deleted, cookie cleared) and returns home with a toast. */
+/**
+ * Ends the session (row deleted, cookie cleared) and returns home with a toast; with `intent=everywhere`, every
+ * session of the learner on every device.
+ */
 export async function action({ request, context }: Route.ActionArgs) {
   const { t } = getInstance(context);
-  const clear = await destroySession(await getDatabase(), request);
-  return redirectWithToast(request, localePath(requestLocale(context), "/"), { type: "info", title: t("toast.signedOut.title"), description: t("toast.signedOut.description") }, { headers: { "Set-Cookie": clear } });
+  const db = await getDatabase();
+  const user = context.get(userContext);
+  const home = localePath(requestLocale(context), "/");
+  const everywhere = request.headers.get("Content-Type") !== null && (await readForm(request)).get("intent") === "everywhere";
+  if (everywhere && user) {
+    await destroyAllSessions(db, user.id);
+    return redirectWithToast(request, home, translatedToast(t, "info", "toast.signedOutEverywhere"), { headers: { "Set-Cookie": await clearSessionCookie() } });
+  }
+  const clear = await destroySession(db, request);
+  return redirectWithToast(request, home, translatedToast(t, "info", "toast.signedOut"), { headers: { "Set-Cookie": clear } });
 }
 
 export default function LogoutPage({ loaderData }: Route.ComponentProps) {
@@ -34,11 +48,12 @@ export default function LogoutPage({ loaderData }: Route.ComponentProps) {
           <Form method="post">
             <button type="submit" className="button">{t("logout.submit")}</button>
           </Form>
+          <SignOutEverywhere />
         </>
       ) : (
         <>
           <p>{t("logout.signedOut")}</p>
-          <p><Link to={to("/form")} className="button">{t("common:nav.signIn")}</Link></p>
+          <p><Link to={to(PATHS.signIn)} className="button">{t("common:nav.signIn")}</Link></p>
         </>
       )}
     </section>

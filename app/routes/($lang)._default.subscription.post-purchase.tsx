@@ -1,7 +1,8 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { useLocalePath } from "../ui/locale";
+import { useLocalePath } from "../i18n/use-locale";
 import type { PageHandle } from "../ui/seo";
+import { PATHS } from "../http/paths";
 
 export const handle: PageHandle = { title: "titles.postPurchase" };
 
@@ -14,7 +15,7 @@ export default function PostPurchasePage() {
       <p className="lead">{t("postPurchase.intro")}</p>
       <p>{t("postPurchase.body")}</p>
       <p>
-        <Link className="button" to={to("/account/home")}>{t("postPurchase.continue")}</Link>
+        <Link className="button" to={to(PATHS.learnerHome)}>{t("postPurchase.continue")}</Link>
       </p>
     </section>
   );

@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { useLocalePath } from "../ui/locale";
+import { useLocalePath } from "../i18n/use-locale";
 
 // No title of its own: the page is titled after its last path segment ("Player Soon").
 export default function PlayerSoonPage() {

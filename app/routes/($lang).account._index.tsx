@@ -1,9 +1,10 @@
 import { redirect } from "react-router";
 import type { Route } from "./+types/($lang).account._index";
-import { localePath, splitLocale } from "../i18n/locales";
+import { requestLocale } from "../i18n/i18n.server";
+import { localePath } from "../i18n/locales";
+import { PATHS } from "../http/paths";
 
 /** The account area opens on the learner's home. */
-export function loader({ request }: Route.LoaderArgs) {
-  const { locale } = splitLocale(new URL(request.url).pathname);
-  throw redirect(localePath(locale, "/account/home"));
+export function loader({ context }: Route.LoaderArgs) {
+  throw redirect(localePath(requestLocale(context), PATHS.learnerHome));
 }

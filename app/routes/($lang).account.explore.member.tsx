@@ -8,7 +8,7 @@ import { studyLanguageName } from "../learning/study-language";
 import { searchTerms, stageCounts, type TermQuery } from "../learning/terms.server";
 import { StageBadge } from "../learning/ui";
 import { isPartOfSpeech, isStage, PARTS_OF_SPEECH, SORTS, STAGES, type Sort } from "../learning/vocabulary";
-import { useLocalePath } from "../ui/locale";
+import { useLocalePath } from "../i18n/use-locale";
 import type { PageHandle } from "../ui/seo";
 
 export const handle: PageHandle = { title: "titles.member" };
@@ -21,7 +21,8 @@ function parseQuery(url: URL): TermQuery {
   const sort = params.get("sort");
   const page = Number.parseInt(params.get("page") ?? "1", 10);
   return {
-    q: (params.get("q") ?? "").trim().slice(0, 200),
+    // PostgreSQL refuses NUL in a string.
+    q: (params.get("q") ?? "").replaceAll("\u0000", "").trim().slice(0, 200),
     stage: isStage(stage) ? stage : null,
     pos: isPartOfSpeech(pos) ? pos : null,
     sort: SORTS.includes(sort as Sort) ? (sort as Sort) : "newest",

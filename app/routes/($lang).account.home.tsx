@@ -9,8 +9,9 @@ import { requestLocale } from "../i18n/i18n.server";
 import { dueCount, recentTerms, stageCounts, stageOf } from "../learning/terms.server";
 import { StageBadge } from "../learning/ui";
 import { STAGES, STUDY_LANGUAGES } from "../learning/vocabulary";
-import { useLocalePath } from "../ui/locale";
+import { useLocalePath } from "../i18n/use-locale";
 import type { PageHandle } from "../ui/seo";
+import { SignOutEverywhere } from "../auth/sign-out-everywhere";
 
 export const handle: PageHandle = { title: "titles.accountHome" };
 
@@ -80,6 +81,7 @@ export default function AccountHomePage({ loaderData }: Route.ComponentProps) {
       <h2>{t("home.preferencesTitle")}</h2>
       <StudyLanguageForm current={studyLanguage} options={languageOptions} />
       <LevelForm current={level} />
+      <SignOutEverywhere />
     </section>
   );
 }

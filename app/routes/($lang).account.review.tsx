@@ -6,12 +6,15 @@ import { getDatabase } from "../db/db.server";
 import { pageNotFound } from "../http/errors";
 import { getInstance, requestLocale } from "../i18n/i18n.server";
 import { localePath } from "../i18n/locales";
+import { isId } from "../learning/ids";
 import { requireLearner } from "../learning/learner.server";
 import { GRADES, type GradeName } from "../learning/stage";
 import { dueCount, examplesOf, gradeTerm, nextDue, stageOf } from "../learning/terms.server";
 import { StageBadge } from "../learning/ui";
-import { useLocalePath } from "../ui/locale";
+import { useLocalePath } from "../i18n/use-locale";
 import type { PageHandle } from "../ui/seo";
+import { PATHS } from "../http/paths";
+import { readForm } from "../http/request-body.server";
 
 export const handle: PageHandle = { title: "learning:review.title" };
 
@@ -44,11 +47,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const { user } = requireLearner(context);
   const { t } = getInstance(context);
-  const form = await request.formData();
+  const form = await readForm(request);
   const grade = String(form.get("grade") ?? "");
   const termId = String(form.get("termId") ?? "");
   if (!GRADE_NAMES.includes(grade as GradeName)) return data({ message: t("learning:errors.invalidGrade") }, { status: 400 });
-  if (!/^[0-9a-f-]{36}$/i.test(termId)) pageNotFound(request);
+  if (!isId(termId)) pageNotFound(request);
   const graded = await gradeTerm(await getDatabase(), user.id, termId, grade as GradeName);
   if (!graded) pageNotFound(request);
   // Back to the next due term, answer hidden.
@@ -93,7 +96,7 @@ export default function ReviewPage({ loaderData, actionData }: Route.ComponentPr
       <section>
         <h1>{t("review.title")}</h1>
         <p className="lead">{t("review.done")}</p>
-        <p><Link to={to("/account/home")}>{t("review.backHome")}</Link></p>
+        <p><Link to={to(PATHS.learnerHome)}>{t("review.backHome")}</Link></p>
       </section>
     );
   }

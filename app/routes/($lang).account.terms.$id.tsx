@@ -1,103 +1,21 @@
 import { useTranslation } from "react-i18next";
-import { data, Form, Link, useNavigation } from "react-router";
-import { z } from "zod";
+import { Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/($lang).account.terms.$id";
-import { getDatabase } from "../db/db.server";
-import { invalidParam, pageNotFound } from "../http/errors";
-import { getInstance, requestLocale } from "../i18n/i18n.server";
-import { localePath } from "../i18n/locales";
-import { requireLearner } from "../learning/learner.server";
-import { studyLanguageName } from "../learning/study-language";
 import { ExampleFields, TermFields } from "../learning/term-fields";
-import { parseExample, parseTermFields, type FieldErrors } from "../learning/term-form";
-import { addExample, deleteTerm, examplesOf, findTerm, isDuplicate, removeExample, setStage, stageOf, updateTerm } from "../learning/terms.server";
+import { termPageAction, termPageData } from "../learning/term-page.server";
 import { StageBadge } from "../learning/ui";
-import { isStage, STAGES } from "../learning/vocabulary";
-import { redirectWithToast } from "../toasts/toast.server";
-import { useLocalePath } from "../ui/locale";
+import { STAGES } from "../learning/vocabulary";
+import { useLocalePath } from "../i18n/use-locale";
 import type { PageHandle } from "../ui/seo";
 
 export const handle: PageHandle = { title: "titles.term" };
 
-/** Term ids are UUIDs; anything else fails the route's validation rule. */
-const termId = z.uuid();
-
-/** The learner's own term, or a 404 exactly like a missing one (another learner's id included). */
-async function ownTerm(request: Request, params: Route.LoaderArgs["params"], userId: string) {
-  if (!termId.safeParse(params.id).success) invalidParam(request);
-  const term = await findTerm(await getDatabase(), userId, params.id);
-  if (!term) pageNotFound(request);
-  return term;
+export function loader({ request, params, context }: Route.LoaderArgs) {
+  return termPageData(request, context, params.id);
 }
 
-export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const { user } = requireLearner(context);
-  const term = await ownTerm(request, params, user.id);
-  const now = new Date();
-  return {
-    term: { id: term.id, text: term.text, meaning: term.meaning, partOfSpeech: term.partOfSpeech, notes: term.notes, language: term.language, reps: term.reps, due: term.due.toISOString() },
-    stage: stageOf(term, now),
-    languageName: studyLanguageName(term.language, requestLocale(context)),
-    // Formatted on the server (in UTC) so the page hydrates with the text it was rendered with.
-    dueText: `${new Intl.DateTimeFormat(requestLocale(context), { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }).format(term.due)} UTC`,
-    examples: (await examplesOf(await getDatabase(), term.id)).map((e) => ({ id: e.id, sentence: e.sentence, translation: e.translation })),
-    confirmDelete: new URL(request.url).searchParams.has("delete"),
-  };
-}
-
-export async function action({ request, params, context }: Route.ActionArgs) {
-  const { user } = requireLearner(context);
-  const term = await ownTerm(request, params, user.id);
-  const db = await getDatabase();
-  const { t } = getInstance(context);
-  const locale = requestLocale(context);
-  const here = localePath(locale, `/account/terms/${term.id}`);
-  const form = await request.formData();
-  const intent = String(form.get("intent") ?? "");
-  const toast = (key: string, values: Record<string, string> = {}) => ({
-    type: "success" as const,
-    title: t(`learning:toasts.${key}.title`),
-    description: t(`learning:toasts.${key}.description`, { text: term.text, ...values }),
-  });
-  const invalid = (errors: FieldErrors, intentName: string, status = 400) => data({ intent: intentName, errors, message: null as string | null }, { status });
-
-  switch (intent) {
-    case "update": {
-      const parsed = parseTermFields(form);
-      if (parsed.errors) return invalid(parsed.errors, intent);
-      try {
-        await updateTerm(db, user.id, term.id, parsed.value);
-      } catch (error) {
-        if (!isDuplicate(error)) throw error;
-        const message = t("learning:errors.duplicate", { text: parsed.value.text, language: studyLanguageName(term.language, locale) });
-        return data({ intent, errors: {} as FieldErrors, message }, { status: 409 });
-      }
-      return redirectWithToast(request, here, toast("updated", { text: parsed.value.text }));
-    }
-    case "stage": {
-      const stage = form.get("stage");
-      if (!isStage(stage)) return data({ intent, errors: {} as FieldErrors, message: t("learning:errors.invalidStage") }, { status: 400 });
-      await setStage(db, user.id, term.id, stage);
-      return redirectWithToast(request, here, toast("stageChanged", { stage: t(`learning:stages.${stage}`) }));
-    }
-    case "addExample": {
-      const example = parseExample(form, true);
-      if (example.errors || !example.value) return invalid(example.errors ?? {}, intent);
-      await addExample(db, user.id, term.id, example.value);
-      return redirectWithToast(request, here, toast("exampleAdded"));
-    }
-    case "removeExample": {
-      const exampleId = String(form.get("exampleId") ?? "");
-      if (!termId.safeParse(exampleId).success || !(await removeExample(db, user.id, term.id, exampleId))) pageNotFound(request);
-      return redirectWithToast(request, here, toast("exampleRemoved"));
-    }
-    case "delete": {
-      await deleteTerm(db, user.id, term.id);
-      return redirectWithToast(request, localePath(locale, "/account/explore/member"), toast("deleted"));
-    }
-    default:
-      return data({ intent, errors: {} as FieldErrors, message: t("learning:errors.invalidAction") }, { status: 400 });
-  }
+export function action({ request, params, context }: Route.ActionArgs) {
+  return termPageAction(request, context, params.id);
 }
 
 export default function TermPage({ loaderData, actionData }: Route.ComponentProps) {

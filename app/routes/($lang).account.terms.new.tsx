@@ -9,8 +9,9 @@ import { studyLanguageName } from "../learning/study-language";
 import { ExampleFields, TermFields } from "../learning/term-fields";
 import { parseExample, parseTermFields, type FieldErrors } from "../learning/term-form";
 import { createTerm, isDuplicate } from "../learning/terms.server";
-import { redirectWithToast } from "../toasts/toast.server";
+import { redirectWithToast, translatedToast } from "../toasts/toast.server";
 import type { PageHandle } from "../ui/seo";
+import { readForm } from "../http/request-body.server";
 
 export const handle: PageHandle = { title: "learning:term.newTitle" };
 
@@ -23,7 +24,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { owner } = requireLearner(context);
   const { t } = getInstance(context);
   const locale = requestLocale(context);
-  const form = await request.formData();
+  const form = await readForm(request);
   const term = parseTermFields(form);
   const example = parseExample(form, false);
   const values = { text: String(form.get("text") ?? ""), meaning: String(form.get("meaning") ?? ""), partOfSpeech: String(form.get("partOfSpeech") ?? ""), notes: String(form.get("notes") ?? "") };
@@ -32,11 +33,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   try {
     const created = await createTerm(await getDatabase(), owner, term.value, example.value ?? undefined);
-    return redirectWithToast(request, localePath(locale, `/account/terms/${created.id}`), {
-      type: "success",
-      title: t("learning:toasts.created.title"),
-      description: t("learning:toasts.created.description", { text: created.text }),
-    });
+    return redirectWithToast(request, localePath(locale, `/account/terms/${created.id}`), translatedToast(t, "success", "learning:toasts.created", { text: created.text }));
   } catch (error) {
     if (!isDuplicate(error)) throw error;
     const duplicate = t("learning:errors.duplicate", { text: term.value.text, language: studyLanguageName(owner.language, locale) });

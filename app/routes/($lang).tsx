@@ -1,6 +1,7 @@
 import { Outlet, redirect } from "react-router";
 import type { Route } from "./+types/($lang)";
 import { pageNotFound } from "../http/errors";
+import { safeTarget } from "../http/navigation";
 import { DEFAULT_LOCALE, isLocale } from "../i18n/locales";
 
 /**
@@ -10,9 +11,11 @@ import { DEFAULT_LOCALE, isLocale } from "../i18n/locales";
 export function loader({ params, request }: Route.LoaderArgs) {
   if (params.lang === undefined) return null;
   if (params.lang === DEFAULT_LOCALE) {
-    // English has no prefix: /en/explore is /explore.
+    // English has no prefix: /en/explore is /explore. Through the gate: /en//evil.example must not become //evil.example.
     const url = new URL(request.url);
-    throw redirect((url.pathname.replace(/^\/en(?=\/|$)/, "") || "/") + url.search, 301);
+    const target = safeTarget((url.pathname.replace(/^\/en(?=\/|$)/, "") || "/") + url.search);
+    if (!target) pageNotFound(request);
+    throw redirect(target, 301);
   }
   if (!isLocale(params.lang)) pageNotFound(request);
   return null;

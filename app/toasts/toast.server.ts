@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { TFunction } from "i18next";
 import { createContext, redirect, type MiddlewareFunction } from "react-router";
 import { readCookie, signedCookie } from "../http/cookies.server";
 import { safeTarget } from "../http/navigation";
@@ -19,8 +20,24 @@ async function pendingToasts(request: Request): Promise<Toast[]> {
   return Array.isArray(value) ? value.filter(isToast) : [];
 }
 
+export type NewToast = { type: ToastType; title: string; description: string };
+
+/**
+ * A toast in the request's language: `key` names a pair of translations `{key}.title` and `{key}.description`, or the
+ * two keys are given apart. `values` are interpolated into both.
+ */
+export function translatedToast(
+  t: TFunction,
+  type: ToastType,
+  key: string | { title: string; description: string },
+  values: Record<string, unknown> = {},
+): NewToast {
+  const keys = typeof key === "string" ? { title: `${key}.title`, description: `${key}.description` } : key;
+  return { type, title: t(keys.title, values), description: t(keys.description, values) };
+}
+
 /** A Set-Cookie header that queues one more toast (already translated) for the next page. */
-export async function toastHeader(request: Request, toast: { type: ToastType; title: string; description: string }): Promise<string> {
+export async function toastHeader(request: Request, toast: NewToast): Promise<string> {
   const queued = [...(await pendingToasts(request)), { id: randomUUID(), ...toast }].slice(-MAX_TOASTS);
   return toastCookie.serialize(queued);
 }
@@ -29,7 +46,7 @@ export async function toastHeader(request: Request, toast: { type: ToastType; ti
 export async function redirectWithToast(
   request: Request,
   to: string,
-  toast: { type: ToastType; title: string; description: string },
+  toast: NewToast,
   init: { headers?: HeadersInit } = {},
 ): Promise<Response> {
   const headers = new Headers(init.headers);

@@ -2,8 +2,15 @@ import { useTranslation } from "react-i18next";
 import { isRouteErrorResponse, Link, useLocation, useRouteError } from "react-router";
 import { isErrorPayload } from "../http/errors";
 import { splitLocale } from "../i18n/locales";
-import { useLocalePath } from "./locale";
+import { useLocalePath } from "../i18n/use-locale";
 import { ErrorTitle } from "./seo";
+
+const CLIENT_ERROR_KEYS: Record<number, string> = {
+  403: "errors.forbidden",
+  405: "errors.methodNotAllowed",
+  413: "errors.tooLarge",
+  415: "errors.unsupportedBody",
+};
 
 /** Status and translated message of whatever a route threw. */
 export function useErrorDescription(): { status: number; message: string; detail?: string } {
@@ -16,7 +23,7 @@ export function useErrorDescription(): { status: number; message: string; detail
     return { status: 404, message: t(key, { path: payload.path }) };
   }
   if (isRouteErrorResponse(error) && error.status < 500) {
-    return { status: error.status, message: t(error.status === 403 ? "errors.forbidden" : "errors.badRequest") };
+    return { status: error.status, message: t(CLIENT_ERROR_KEYS[error.status] ?? "errors.badRequest") };
   }
   if (isRouteErrorResponse(error) && error.status === 503) return { status: 503, message: t("errors.unavailable") };
   const status = isRouteErrorResponse(error) ? error.status : 500;

@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { Form, useLocation, useNavigation, useSubmit } from "react-router";
 import { LOCALES, localeAutonym, localePath, splitLocale } from "../i18n/locales";
-import { useLocale } from "./locale";
+import { useLocale } from "../i18n/use-locale";
 
 /** A plain form POST to /locale: it works without JavaScript; with it, choosing a language submits at once. */
 export function LanguageSwitch() {

@@ -3,7 +3,8 @@ import { useTranslation } from "react-i18next";
 import { Form, Link, NavLink, useRouteLoaderData } from "react-router";
 import type { RootData } from "../root";
 import { LanguageSwitch } from "./language-switch";
-import { useLocalePath } from "./locale";
+import { useLocalePath } from "../i18n/use-locale";
+import { PATHS } from "../http/paths";
 
 function SkipLink() {
   const { t } = useTranslation();
@@ -38,10 +39,10 @@ function AccountActions() {
   const { t } = useTranslation();
   const to = useLocalePath();
   const user = useRouteLoaderData<RootData>("root")?.user;
-  if (!user) return <Link to={to("/form")} className="button">{t("nav.signIn")}</Link>;
+  if (!user) return <Link to={to(PATHS.signIn)} className="button">{t("nav.signIn")}</Link>;
   return (
     <>
-      <Link to={to("/account/home")} className="button">{t("nav.myAccount")}</Link>
+      <Link to={to(PATHS.learnerHome)} className="button">{t("nav.myAccount")}</Link>
       <SignOutButton />
     </>
   );
@@ -104,7 +105,7 @@ export function AccountLayout({ children }: { children: ReactNode }) {
         <Brand />
         <nav aria-label={t("nav.account")}>
           <ul>
-            <li><NavLink to={to("/account/home")}>{t("nav.accountHome")}</NavLink></li>
+            <li><NavLink to={to(PATHS.learnerHome)}>{t("nav.accountHome")}</NavLink></li>
             <li><NavLink to={to("/account/explore/member")}>{t("nav.member")}</NavLink></li>
             <li><NavLink to={to("/account/explore/public")}>{t("nav.public")}</NavLink></li>
             <li><NavLink to={to("/account/player")}>{t("nav.player")}</NavLink></li>
@@ -130,7 +131,7 @@ export function PlayLayout({ children }: { children: ReactNode }) {
       <SkipLink />
       <header className="play-header">
         <Brand />
-        <Link to={to("/account/home")}>{t("nav.backToAccount")}</Link>
+        <Link to={to(PATHS.learnerHome)}>{t("nav.backToAccount")}</Link>
       </header>
       <main id="main" tabIndex={-1}>{children}</main>
     </div>

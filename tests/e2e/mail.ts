@@ -34,7 +34,10 @@ export function uniqueAddress(label: string): string {
   return `${label}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@example.test`;
 }
 
-/** A client address per test: the e2e server trusts X-Forwarded-For, so per-IP sign-in limits stay per test. */
+/**
+ * A client address per test, as a proxy on loopback would append it (the e2e server has TRUST_PROXY=loopback, so the
+ * right-most address counts; the left-most is what a client could forge). Per-IP sign-in limits stay per test.
+ */
 export function forwardedFor(): Record<string, string> {
   return { "X-Forwarded-For": `198.51.100.${Math.floor(Math.random() * 250) + 1}, 10.0.0.${Math.floor(Math.random() * 250) + 1}` };
 }

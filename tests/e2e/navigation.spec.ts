@@ -52,6 +52,16 @@ for (const lng of ["en", "de"] as const) {
     await expectSameDocument(page, javaScriptEnabled);
   });
 
+  test(`${lng}: the home page reached by a link carries its loader text (meta description) in ${lng}`, async ({ page, javaScriptEnabled }) => {
+    await page.goto(localePath(lng, "/explore"));
+    await markDocument(page, javaScriptEnabled);
+    await page.locator("header.site-header").getByRole("link", { name: "Polyglot" }).click();
+    await expectPage(page, lng, "/", "titles.home");
+    // With JavaScript this is the `/de.data` request of a client-side navigation, whose locale comes from its path.
+    await expect(page.locator('meta[name="description"]')).toHaveAttribute("content", t(lng, "pages:home.description"));
+    await expectSameDocument(page, javaScriptEnabled);
+  });
+
   test(`${lng}: footer links lead to the prerendered privacy, terms and crowdfunding pages`, async ({ page, javaScriptEnabled }) => {
     await page.goto(localePath(lng, "/explore"));
     await markDocument(page, javaScriptEnabled);

@@ -25,10 +25,11 @@ test("signs in end to end from a guarded page, lands on it, and signs out", asyn
   const mail = await mailFor(email);
   expect(mail.subject).toBe(t("en", "mail.subject"));
   await page.goto(linkIn(mail));
-  if (!javaScriptEnabled) {
-    // Without JavaScript the learner presses the button; with it, the page submits itself.
-    await page.getByRole("button", { name: t("en", "pages:confirm.submit") }).click();
-  }
+  // The page names the address and waits for the click, with JavaScript too (scanners run scripts).
+  await expect(page.locator("main")).toContainText(t("en", "pages:confirm.signingInAs", { email }));
+  if (javaScriptEnabled) await waitForHydration(page);
+  await expect(page).toHaveURL(/\/confirm\?token=/);
+  await page.getByRole("button", { name: t("en", "pages:confirm.submit") }).click();
   await expect(page).toHaveURL(/\/account\/explore\/member\?q=haus$/);
   await expect(page.locator("h1")).toHaveText(t("en", "titles.member"));
   await expect(toast(page)).toContainText(email);
@@ -61,7 +62,7 @@ test("a used link lands on the error page with a way to request a new one", asyn
   await requestLink(page, email, javaScriptEnabled);
   const link = linkIn(await mailFor(email));
   await page.goto(link);
-  if (!javaScriptEnabled) await page.getByRole("button", { name: t("en", "pages:confirm.submit") }).click();
+  await page.getByRole("button", { name: t("en", "pages:confirm.submit") }).click();
   await expect(page).toHaveURL(/\/account\/home$/);
 
   // The same link again, in another browser.
@@ -69,7 +70,7 @@ test("a used link lands on the error page with a way to request a new one", asyn
   consoleGuard.watch(other);
   const tab = await other.newPage();
   await tab.goto(link);
-  if (!javaScriptEnabled) await tab.getByRole("button", { name: t("en", "pages:confirm.submit") }).click();
+  await tab.getByRole("button", { name: t("en", "pages:confirm.submit") }).click();
   await expect(tab).toHaveURL(/\/error\?reason=used$/);
   await expect(tab.locator(".error-reason")).toHaveText(t("en", "signInError.used"));
   await expect(tab.getByRole("link", { name: t("en", "pages:error.retry") })).toHaveAttribute("href", "/form");
@@ -102,4 +103,28 @@ test("a toast can be dismissed with JavaScript", async ({ page, javaScriptEnable
   await expect(toast(page)).toHaveCount(1);
   await page.getByRole("button", { name: t("en", "toast.dismiss") }).click();
   await expect(toast(page)).toHaveCount(0);
+});
+
+test("signs out everywhere from the account home: the other device is signed out too", async ({ page, browser, javaScriptEnabled, consoleGuard }) => {
+  const email = uniqueAddress("everywhere");
+  await page.goto("/form");
+  await requestLink(page, email, javaScriptEnabled);
+  await page.goto(linkIn(await mailFor(email)));
+  await page.getByRole("button", { name: t("en", "pages:confirm.submit") }).click();
+  await expect(page).toHaveURL(/\/account\/home$/);
+
+  // A second device with the same session cookie.
+  const other = await browser.newContext({ javaScriptEnabled, userAgent: BROWSER_USER_AGENT, extraHTTPHeaders: forwardedFor(), storageState: await page.context().storageState() });
+  consoleGuard.watch(other);
+  const tab = await other.newPage();
+  await tab.goto("/account/home");
+  await expect(tab).toHaveURL(/\/account\/home$/);
+
+  if (javaScriptEnabled) await waitForHydration(page);
+  await page.getByRole("button", { name: t("en", "pages:logout.everywhere") }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(toast(page)).toContainText(t("en", "toast.signedOutEverywhere.title"));
+  await tab.goto("/account/home");
+  await expect(tab).toHaveURL(/\/form$/);
+  await other.close();
 });

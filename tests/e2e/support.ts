@@ -192,8 +192,9 @@ async function signInLearner(browser: Browser, baseURL: string): Promise<Learner
     await page.locator("main").getByLabel(t("en", "pages:form.emailLabel")).fill(email);
     await page.locator("main").getByRole("button", { name: t("en", "pages:form.submit") }).click();
     await expect(page.getByRole("status")).toContainText(t("en", "toast.sent.title"));
-    // With JavaScript the confirm page submits itself and lands on the account home.
+    // The confirm page waits for the click (it never submits itself), then lands on the account home.
     await page.goto(linkIn(await mailFor(email)));
+    await page.getByRole("button", { name: t("en", "pages:confirm.submit") }).click();
     await page.waitForURL((url) => url.pathname === "/account/home");
     return { email, storageState: await context.storageState() };
   } finally {

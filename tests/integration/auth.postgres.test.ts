@@ -1,5 +1,5 @@
 import { inject } from "vitest";
-import { createDatabase } from "../support/postgres";
+import { createDatabase } from "../../scripts/support/postgres.ts";
 import { defineAuthSuite } from "./auth-suite";
 
 // The same behaviour on a real PostgreSQL server (started by tests/support/pg-global-setup.ts), as hosted deployments use.

@@ -9,9 +9,9 @@
  * so. Needs `npm run build` (the test script builds first).
  */
 import { execFileSync } from "node:child_process";
-import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { closeSync, mkdirSync, openSync, rmSync, writeSync } from "node:fs";
 import path from "node:path";
+import { tempDir } from "../support/temp.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMailSink, signInLink } from "../support/mail-sink.ts";
 import { startServer, type ServerProcess } from "../support/server-process.ts";
@@ -21,7 +21,7 @@ const mounts: string[] = [];
 
 /** A tmpfs of `size` at a new temporary directory, or null when this machine does not allow mounting. */
 function mountTmpfs(size: string): string | null {
-  const dir = mkdtempSync(path.join(tmpdir(), "polyglot-fs-"));
+  const dir = tempDir("fs");
   try {
     execFileSync("mount", ["-t", "tmpfs", "-o", `size=${size},mode=0755`, "tmpfs", dir], { stdio: "pipe" });
   } catch {

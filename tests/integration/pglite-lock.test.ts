@@ -5,12 +5,12 @@
  *
  * Needs `npm run build` (the test script builds first).
  */
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import { createConnection } from "node:net";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type ServerProcess } from "../support/server-process.ts";
+import { tempDir } from "../support/temp.ts";
 
 /** What the owner of a DATA_DIR says on its lock socket; null when nobody listens. */
 function lockHolder(dataDir: string): Promise<{ pid?: number; host?: string } | null> {
@@ -32,7 +32,7 @@ describe("PGlite DATA_DIR lock", () => {
   let first: ServerProcess | undefined;
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(path.join(tmpdir(), "polyglot-lock-"));
+    dataDir = tempDir("lock");
     // PGlite's first open of a new directory (initdb and migrations) takes several seconds.
     first = await startServer({ env: { DATA_DIR: dataDir }, healthTimeoutMs: 80_000 });
   }, 90_000);

@@ -5,9 +5,9 @@
  *
  * Needs `npm run build` (the test script builds first).
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { tempDir } from "../support/temp.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMailSink, signInLink } from "../support/mail-sink.ts";
 import { startServer, type ServerProcess } from "../support/server-process.ts";
@@ -26,7 +26,7 @@ describe("PGlite server restarted after kill -9 on the same DATA_DIR", () => {
   };
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(path.join(tmpdir(), "polyglot-restart-"));
+    dataDir = tempDir("restart");
     mail = await startMailSink();
   });
 

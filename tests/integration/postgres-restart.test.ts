@@ -9,7 +9,7 @@
 import { Client } from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMailSink, signInLink } from "../support/mail-sink.ts";
-import { startPostgres, type PostgresServer } from "../support/postgres.ts";
+import { startPostgres, type PostgresServer } from "../../scripts/support/postgres.ts";
 import { startServer, type ServerProcess } from "../support/server-process.ts";
 import { visitor, type Visitor } from "../support/http-visitor.ts";
 

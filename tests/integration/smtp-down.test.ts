@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMailSink, signInLink } from "../support/mail-sink.ts";
-import { freePort } from "../support/postgres.ts";
+import { freePort } from "../../scripts/support/postgres.ts";
 import { startServer, type ServerProcess } from "../support/server-process.ts";
 import { toastsIn, visitor } from "../support/http-visitor.ts";
 

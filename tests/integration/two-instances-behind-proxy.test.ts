@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { startMailSink, signInLink } from "../support/mail-sink.ts";
-import { createDatabase } from "../support/postgres.ts";
+import { createDatabase } from "../../scripts/support/postgres.ts";
 import { startReverseProxy } from "../support/reverse-proxy.ts";
 import { startServer, type ServerProcess } from "../support/server-process.ts";
 import { toastsIn, visitor } from "../support/http-visitor.ts";

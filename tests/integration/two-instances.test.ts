@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto";
 import { Client } from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { createDatabase } from "../support/postgres.ts";
+import { createDatabase } from "../../scripts/support/postgres.ts";
 import { BROWSER_USER_AGENT, startServer, type LogLine, type ServerProcess } from "../support/server-process.ts";
 
 const EMAIL = "two.instances@example.test";

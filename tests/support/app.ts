@@ -1,17 +1,15 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync } from "node:fs";
 import path from "node:path";
-import { createRequestHandler } from "react-router";
+import { createRequestHandler, type ServerBuild } from "react-router";
+import type { AppServer } from "../../app/app-server.server";
+import { BROWSER_USER_AGENT } from "../../scripts/support/app-process.ts";
+import { tempDir } from "./temp.ts";
+import { captureLogLine } from "./test-logs.ts";
 
 /** A regular browser: headless and command-line clients count as bots, which the app treats differently. */
-export const BROWSER_UA = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0 Safari/537.36";
+export const BROWSER_UA = BROWSER_USER_AGENT;
 export const APP_URL = "http://localhost:3999";
 
-type Entry = {
-  start: () => Promise<TestDatabase>;
-  createLoadContext: (ip: string | null) => unknown;
-  shutdown: () => Promise<void>;
-};
 export type TestDatabase = { execute: (query: unknown) => Promise<{ rows: Record<string, unknown>[] }> };
 
 /**
@@ -19,13 +17,23 @@ export type TestDatabase = { execute: (query: unknown) => Promise<{ rows: Record
  * whole middleware chain, as server.ts does. `npm run build` must have run (the test script does it first).
  */
 export async function startApp(env: Record<string, string | undefined> = {}) {
-  const dataDir = mkdtempSync(path.join(tmpdir(), "polyglot-it-"));
-  Object.assign(process.env, { APP_URL, DATA_DIR: dataDir, SESSION_SECRET: "integration-secret-0123456789", APP_STAGE: "test", LOG_LEVEL: "error", ...env });
+  const dataDir = tempDir("it");
+  const removeDataDir = () => rmSync(dataDir, { recursive: true, force: true });
+  Object.assign(process.env, { APP_URL, DATA_DIR: dataDir, SESSION_SECRET: "integration-secret-0123456789", APP_STAGE: "test", LOG_LEVEL: "info", ...env });
   const buildPath = path.resolve(import.meta.dirname, "../../build/server/index.js");
-  const build = await import(buildPath);
-  const entry = build.entry.module as Entry;
-  const handler = createRequestHandler(build, "production");
-  const db = await entry.start();
+  let entry: AppServer;
+  let handler: ReturnType<typeof createRequestHandler>;
+  let db: TestDatabase;
+  try {
+    const build = (await import(buildPath)) as ServerBuild;
+    entry = (build.entry.module as unknown as { appServer: AppServer }).appServer;
+    entry.setLogSink(captureLogLine);
+    handler = createRequestHandler(build, "production");
+    db = (await entry.start()) as unknown as TestDatabase;
+  } catch (error) {
+    removeDataDir();
+    throw error;
+  }
 
   /** A cookie jar per simulated browser. */
   function browser(ip = `198.51.100.${Math.floor(Math.random() * 250) + 1}`) {
@@ -41,7 +49,7 @@ export async function startApp(env: Record<string, string | undefined> = {}) {
         headers.set("Content-Type", "application/x-www-form-urlencoded");
         if (!headers.has("Origin")) headers.set("Origin", APP_URL);
       }
-      const response = await handler(new Request(APP_URL + pathname, { ...init, headers, body, redirect: "manual" }), entry.createLoadContext(ip) as never);
+      const response = await handler(new Request(APP_URL + pathname, { ...init, headers, body, redirect: "manual" }), entry.createLoadContext(ip));
       for (const cookie of response.headers.getSetCookie()) {
         const [pair = "", ...attributes] = cookie.split(";");
         const [name = "", ...value] = pair.split("=");
@@ -68,7 +76,15 @@ export async function startApp(env: Record<string, string | undefined> = {}) {
     };
   }
 
-  return { db, browser, dataDir, stop: () => entry.shutdown() };
+  /** Closes the database and removes the data directory. */
+  const stop = async () => {
+    try {
+      await entry.shutdown();
+    } finally {
+      removeDataDir();
+    }
+  };
+  return { db, browser, dataDir, stop };
 }
 
 /** The toasts rendered on a page: [title, description] pairs. */

@@ -8,7 +8,8 @@ export type ReceivedMail = { to: string[]; from: string; subject: string; text: 
 
 /**
  * A real SMTP server on loopback that keeps what it receives (and, with `dir`, writes each message there as JSON for
- * other processes). Recipients whose address contains "refuse" are rejected with a permanent 550.
+ * other processes). Recipients whose address contains "refuse" are rejected with a permanent 550; those containing
+ * "stall" never get an answer (a mail server that hangs).
  */
 export async function startMailSink(options: { dir?: string; port?: number } = {}) {
   const received: ReceivedMail[] = [];
@@ -17,6 +18,7 @@ export async function startMailSink(options: { dir?: string; port?: number } = {
     disabledCommands: ["STARTTLS"],
     logger: false,
     onRcptTo(address, _session, callback) {
+      if (address.address.includes("stall")) return;
       if (address.address.includes("refuse")) {
         const error = Object.assign(new Error("Mailbox unavailable"), { responseCode: 550 });
         return callback(error);

@@ -1,9 +1,9 @@
 /**
  * Vitest globalSetup: one throwaway PostgreSQL server for the whole run. Tests read its URL with `inject("pgUrl")`
- * and make their own database on it with `createDatabase(inject("pgUrl"), name)` from ./postgres.
+ * and make their own database on it with `createDatabase(inject("pgUrl"), name)` from scripts/support/postgres.
  */
 import type { TestProject } from "vitest/node";
-import { startPostgres } from "./postgres.ts";
+import { startPostgres } from "../../scripts/support/postgres.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {

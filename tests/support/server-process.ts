@@ -5,15 +5,16 @@
  * vitest yourself, build first or you test yesterday's code (a missing build is reported, a stale one is not).
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, rmSync } from "node:fs";
 import path from "node:path";
-import { freePort } from "./postgres.ts";
+import { APP_VARIABLES, BROWSER_USER_AGENT } from "../../scripts/support/app-process.ts";
+import { freePort } from "../../scripts/support/postgres.ts";
+import { tempDir } from "./temp.ts";
+import { captureLogLine } from "./test-logs.ts";
 
 export const PROJECT_ROOT = path.resolve(import.meta.dirname, "../..");
 export const TEST_SESSION_SECRET = "integration-test-session-secret-0123456789abcdef";
-/** A desktop browser's User-Agent: the app treats bots differently (error pages, redirects). */
-export const BROWSER_USER_AGENT = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0 Safari/537.36";
+export { BROWSER_USER_AGENT };
 
 export type LogLine = {
   stream: "stdout" | "stderr";
@@ -51,12 +52,6 @@ export type ServerOptions = {
   healthTimeoutMs?: number;
 };
 
-/** Configuration the test runner's own environment must not leak into the server. */
-const APP_VARIABLES = [
-  "NODE_ENV", "PORT", "HOST", "APP_URL", "SESSION_SECRET", "DATA_DIR", "DATABASE_URL", "SMTP_URL", "MAIL_FROM", "AUTH_PROVIDER",
-  "SUPABASE_URL", "SUPABASE_ANON_KEY", "APP_STAGE", "POSTHOG_KEY", "POSTHOG_HOST", "WEB_ANALYTICS_SRC", "TRUST_PROXY", "LOG_LEVEL",
-];
-
 function parseJson(text: string): Record<string, unknown> | null {
   if (!text.startsWith("{")) return null;
   try {
@@ -80,7 +75,7 @@ export async function startServer(options: ServerOptions = {}): Promise<ServerPr
 
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const ownDataDir = options.env?.DATA_DIR === undefined ? mkdtempSync(path.join(tmpdir(), "polyglot-server-")) : null;
+  const ownDataDir = options.env?.DATA_DIR === undefined ? tempDir("server") : null;
   const env: Record<string, string | undefined> = { ...process.env };
   for (const name of APP_VARIABLES) delete env[name];
   Object.assign(env, {
@@ -107,6 +102,7 @@ export async function startServer(options: ServerOptions = {}): Promise<ServerPr
     const push = (text: string) => {
       const line: LogLine = { stream, text, json: parseJson(text) };
       lines.push(line);
+      captureLogLine(`[server ${port}, ${stream}] ${text}`);
       for (const listener of listeners) listener(line);
     };
     source?.on("data", (chunk: string) => {
@@ -122,9 +118,16 @@ export async function startServer(options: ServerOptions = {}): Promise<ServerPr
   }
 
   let exitCode: number | null | undefined;
+  // A test process that ends without stop() (a crash, an interrupted run) takes its server and data along.
+  const killOnExit = () => {
+    child.kill("SIGKILL");
+    if (ownDataDir) rmSync(ownDataDir, { recursive: true, force: true });
+  };
+  process.once("exit", killOnExit);
   const exited = new Promise<number | null>((resolve) => {
     child.once("exit", (code) => {
       exitCode = code;
+      process.off("exit", killOnExit);
       if (ownDataDir) rmSync(ownDataDir, { recursive: true, force: true });
       resolve(code);
     });

@@ -3,9 +3,9 @@
  * and when several processes start together on such a directory exactly one of them wins.
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync } from "node:fs";
 import path from "node:path";
+import { tempDir } from "../support/temp.ts";
 import { afterEach, describe, expect, it } from "vitest";
 
 const LOCK_MODULE = path.resolve(import.meta.dirname, "../../app/db/lock.server.ts");
@@ -36,7 +36,7 @@ function locker(dir: string, holdMs: number) {
 
 describe("data directory lock between processes", () => {
   it("is taken over at once after its owner was killed with SIGKILL", async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "polyglot-lock-unit-"));
+    const dir = tempDir("lock-unit");
     dirs.push(dir);
     const owner = locker(dir, 60_000);
     expect(await owner.firstLine).toBe("locked");
@@ -48,7 +48,7 @@ describe("data directory lock between processes", () => {
   });
 
   it("lets exactly one of several processes starting together win over a dead owner's socket", async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "polyglot-lock-unit-"));
+    const dir = tempDir("lock-unit");
     dirs.push(dir);
     const dead = locker(dir, 60_000);
     expect(await dead.firstLine).toBe("locked");

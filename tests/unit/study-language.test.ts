@@ -39,6 +39,21 @@ describe("study language names", () => {
 
   it("show nothing for an empty code", () => expect(studyLanguageName("", "en")).toBe(""));
 
+  it.each(LOCALES)("label every one of the 184 options differently in %s", (locale) => {
+    const labels = studyLanguageOptions(STUDY_LANGUAGES, locale).map((option) => option.name);
+    expect(labels).toHaveLength(184);
+    const repeated = labels.filter((label, i) => labels.indexOf(label) !== i);
+    expect(repeated).toEqual([]);
+  });
+
+  it("tell Akan (ak) from Twi (tw), which Intl names alike, and name a single code the same way as the list", () => {
+    expect(studyLanguageName("ak", "en")).toBe("Akan (ak)");
+    expect(studyLanguageName("tw", "en")).toBe("Akan (tw)");
+    expect(studyLanguageName("tw", "zh")).toBe("阿肯语 (tw)");
+    expect(studyLanguageOptions(STUDY_LANGUAGES, "de").find((option) => option.code === "tw")?.name).toBe("Akan (tw)");
+    expect(studyLanguageName("es", "en")).toBe("Spanish");
+  });
+
   it("are sorted by name in the interface language", () => {
     const names = studyLanguageOptions(STUDY_LANGUAGES, "de").map((o) => o.name);
     expect(names).toEqual([...names].sort(new Intl.Collator("de").compare));

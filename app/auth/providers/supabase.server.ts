@@ -1,8 +1,9 @@
 import { createServerClient } from "@supabase/ssr";
 import { env } from "../../config/env.server";
 import { localePath } from "../../i18n/locales";
-import { retry } from "../../http/retry";
+import { retry } from "../../server/retry";
 import type { AuthProvider } from "./provider";
+import { PATHS } from "../../http/paths";
 
 /**
  * Supabase Auth proves the address; the app keeps its own session afterwards, so Supabase's cookies are not kept.
@@ -29,12 +30,17 @@ export const supabaseProvider: AuthProvider = {
       async () => {
         const { error } = await client().auth.signInWithOtp({
           email,
-          options: { emailRedirectTo: `${env.APP_URL}${localePath(locale, "/confirm")}`, shouldCreateUser: true },
+          options: { emailRedirectTo: `${env.APP_URL}${localePath(locale, PATHS.confirm)}`, shouldCreateUser: true },
         });
         if (error) throw error;
       },
       { retryable: isRetryable },
     );
+  },
+
+  // Supabase reads the token hash only when it is verified, and verifying uses the link up.
+  async linkAddress() {
+    return { email: null, reason: "unknowable" };
   },
 
   async verify(_db, { token_hash: tokenHash, type }) {

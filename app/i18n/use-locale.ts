@@ -1,5 +1,5 @@
 import { useLocation } from "react-router";
-import { localePath, splitLocale, type Locale } from "../i18n/locales";
+import { localePath, splitLocale, type Locale } from "./locales";
 
 /** The locale of the page being shown, read from its URL so it is right during navigation too. */
 export function useLocale(): Locale {

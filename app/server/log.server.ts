@@ -15,10 +15,19 @@ function serialise(fields: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
+/** Receives each JSON line (without its newline). */
+export type LogSink = (line: string, level: Level) => void;
+const standardStreams: LogSink = (line, level) => void (level === "error" ? process.stderr : process.stdout).write(line + "\n");
+let sink = standardStreams;
+
+/** Sends log lines elsewhere (tests collect them and show them only for a failed test); `null` restores stdout/stderr. */
+export function setLogSink(next: LogSink | null) {
+  sink = next ?? standardStreams;
+}
+
 function write(level: Level, message: string, fields: Record<string, unknown> = {}) {
   if (LEVELS[level] < threshold) return;
-  const line = JSON.stringify({ time: new Date().toISOString(), level, message, ...serialise(fields) });
-  (level === "error" ? process.stderr : process.stdout).write(line + "\n");
+  sink(JSON.stringify({ time: new Date().toISOString(), level, message, ...serialise(fields) }), level);
 }
 
 /** One JSON line per event, on stdout (errors on stderr), filtered by LOG_LEVEL. */

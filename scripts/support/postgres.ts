@@ -1,14 +1,15 @@
 /**
- * A real, throwaway PostgreSQL server for tests: Debian's binaries, a fresh data directory under the system temp
- * directory, trust authentication, listening on 127.0.0.1 only (and a Unix socket inside the temp directory), with
- * fsync off because nothing in it has to survive. `stop()` shuts it down and removes every file it wrote.
+ * A real, throwaway PostgreSQL server for tests: Debian's binaries (or those named by PG_BIN, or `pg_config --bindir`),
+ * a fresh data directory in the run's temp directory, trust authentication, listening on 127.0.0.1 only (no Unix
+ * socket), with fsync off because nothing in it has to survive. `stop()` shuts it down and
+ * removes every file it wrote; a test process that ends without calling it stops the server on exit.
  */
-import { execFile } from "node:child_process";
-import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { execFile, execFileSync } from "node:child_process";
+import { chownSync, existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { Client } from "pg";
+import { tempDir } from "./temp.ts";
 
 export type PostgresServer = {
   /** `postgres://postgres@127.0.0.1:<port>/postgres`: the server's maintenance database. */
@@ -25,9 +26,29 @@ export type PostgresServer = {
 };
 
 const POSTGRES_ROOT = "/usr/lib/postgresql";
+const SERVER_TOOLS = ["initdb", "pg_ctl", "postgres"];
+const hasServerTools = (bin: string) => SERVER_TOOLS.every((tool) => existsSync(path.join(bin, tool)));
 
-/** The newest `/usr/lib/postgresql/<version>/bin` that has initdb, pg_ctl and postgres. */
+/** `pg_config --bindir` of a PostgreSQL on the PATH (Homebrew, Postgres.app, a source build), or null. */
+function pgConfigBin(): string | null {
+  try {
+    return execFileSync("pg_config", ["--bindir"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim() || null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The folder with initdb, pg_ctl and postgres: PG_BIN when set (it must have them), else the newest
+ * `/usr/lib/postgresql/<version>/bin` (Debian), else `pg_config --bindir`. scripts/test-prerequisites.sh looks in the
+ * same places.
+ */
 export function findPostgresBin(): string {
+  const given = process.env.PG_BIN;
+  if (given) {
+    if (hasServerTools(given)) return given;
+    throw new Error(`PG_BIN=${given} has no ${SERVER_TOOLS.join(", ")}: point it at a PostgreSQL server's bin folder`);
+  }
   const versions = existsSync(POSTGRES_ROOT)
     ? readdirSync(POSTGRES_ROOT)
         .filter((version) => /^\d+$/.test(version))
@@ -35,11 +56,14 @@ export function findPostgresBin(): string {
     : [];
   for (const version of versions) {
     const bin = path.join(POSTGRES_ROOT, version, "bin");
-    if (["initdb", "pg_ctl", "postgres"].every((tool) => existsSync(path.join(bin, tool)))) return bin;
+    if (hasServerTools(bin)) return bin;
   }
+  const fromPgConfig = pgConfigBin();
+  if (fromPgConfig && hasServerTools(fromPgConfig)) return fromPgConfig;
   throw new Error(
-    `PostgreSQL server binaries not found (looked for ${POSTGRES_ROOT}/<version>/bin/initdb). ` +
-      `These tests start a real PostgreSQL server: install Debian's postgresql (apt-get install -y postgresql).`,
+    `PostgreSQL server binaries not found (looked in PG_BIN, ${POSTGRES_ROOT}/<version>/bin and \`pg_config --bindir\`). ` +
+      `These tests start a real PostgreSQL server: install Debian's postgresql (apt-get install -y postgresql), ` +
+      `or set PG_BIN to the bin folder of another PostgreSQL (e.g. PG_BIN=$(brew --prefix postgresql@17)/bin).`,
   );
 }
 
@@ -58,11 +82,14 @@ export function freePort(): Promise<number> {
 
 type Run = { stdout: string; stderr: string };
 
+/** The server's locale: macOS has no C.UTF-8; its en_US.UTF-8 is there on every install. */
+const LOCALE = process.platform === "darwin" ? "en_US.UTF-8" : "C.UTF-8";
+
 function run(file: string, args: string[], asUser: string | null): Promise<Run> {
   // PostgreSQL refuses to run as root: as root, every tool runs as the postgres user.
   const [command, commandArgs] = asUser ? ["runuser", ["-u", asUser, "--", file, ...args]] : [file, args];
   return new Promise((resolve, reject) => {
-    execFile(command, commandArgs, { timeout: 60_000, env: { ...process.env, LC_ALL: "C.UTF-8", LANG: "C.UTF-8" } }, (error, stdout, stderr) => {
+    execFile(command, commandArgs, { timeout: 60_000, env: { ...process.env, LC_ALL: LOCALE, LANG: LOCALE } }, (error, stdout, stderr) => {
       if (error) {
         reject(new Error(`${path.basename(file)} failed: ${error.message}\n${stdout}\n${stderr}`.trim(), { cause: error }));
       } else {
@@ -96,7 +123,7 @@ export async function createDatabase(serverUrl: string, name: string): Promise<s
 export async function startPostgres(): Promise<PostgresServer> {
   const bin = findPostgresBin();
   const user = isRoot() ? "postgres" : null;
-  const root = mkdtempSync(path.join(tmpdir(), "polyglot-pg-"));
+  const root = tempDir("pg");
   const dataDir = path.join(root, "data");
   const logFile = path.join(root, "postgres.log");
   let started = false;
@@ -113,14 +140,15 @@ export async function startPostgres(): Promise<PostgresServer> {
       }
       chownSync(root, ids.uid, ids.gid);
     }
-    await run(path.join(bin, "initdb"), ["-D", dataDir, "-A", "trust", "-U", "postgres", "-E", "UTF8", "--locale=C.UTF-8", "--no-sync"], user);
+    await run(path.join(bin, "initdb"), ["-D", dataDir, "-A", "trust", "-U", "postgres", "-E", "UTF8", `--locale=${LOCALE}`, "--no-sync"], user);
 
     // The port is free when chosen but could be taken before postgres binds it: try a few.
     let port = 0;
     let lastError: unknown;
     for (let attempt = 0; attempt < 3 && !started; attempt++) {
       port = await freePort();
-      const options = `-p ${port} -c listen_addresses=127.0.0.1 -k ${root} -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
+      // TCP on loopback only, no Unix socket: a socket path in a deep temp folder (macOS) can exceed the 104-byte limit.
+      const options = `-p ${port} -c listen_addresses=127.0.0.1 -k '' -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
       try {
         await run(path.join(bin, "pg_ctl"), ["-D", dataDir, "-l", logFile, "-w", "-t", "30", "-o", options, "start"], user);
         started = true;
@@ -134,7 +162,19 @@ export async function startPostgres(): Promise<PostgresServer> {
     }
 
     const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
-    const options = `-p ${port} -c listen_addresses=127.0.0.1 -k ${root} -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
+    // The same options as the start above: resume() starts the server again on the same port.
+    const options = `-p ${port} -c listen_addresses=127.0.0.1 -k '' -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
+    // A test process that ends without stop() (a crash, an interrupted run) must not leave a server and its files.
+    const stopOnExit = () => {
+      const [command, args] = user ? ["runuser", ["-u", user, "--", path.join(bin, "pg_ctl")]] : [path.join(bin, "pg_ctl"), []];
+      try {
+        execFileSync(command, [...args, "-D", dataDir, "-m", "immediate", "-w", "stop"], { stdio: "ignore", timeout: 10_000 });
+      } catch {
+        // already stopped
+      }
+      cleanup();
+    };
+    process.once("exit", stopOnExit);
     let stopped: Promise<void> | null = null;
     return {
       url,
@@ -147,6 +187,7 @@ export async function startPostgres(): Promise<PostgresServer> {
         await run(path.join(bin, "pg_ctl"), ["-D", dataDir, "-l", logFile, "-w", "-t", "30", "-o", options, "start"], user);
       },
       stop() {
+        process.off("exit", stopOnExit);
         stopped ??= run(path.join(bin, "pg_ctl"), ["-D", dataDir, "-m", "immediate", "-w", "stop"], user)
           .then(() => undefined)
           .finally(cleanup);

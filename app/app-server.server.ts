@@ -1,0 +1,53 @@
+import { createRequestHandler } from "@react-router/express";
+import type { ServerBuild } from "react-router";
+import { env } from "./config/env.server";
+import { getDatabase, type Database } from "./db/db.server";
+import { contentSecurityPolicy } from "./http/csp";
+import { BODY_LIMIT_BYTES } from "./http/request-body.server";
+import { loadPublicLists } from "./learning/public-lists.server";
+import { createLoadContext } from "./server/client-ip.server";
+import { checkHealth, onHealthCheck, shutdown } from "./server/lifecycle.server";
+import { log, setLogSink } from "./server/log.server";
+
+let started: Promise<Database> | null = null;
+
+/** Opens and migrates the database, then loads the shipped public lists; every later call returns the same promise. */
+function startApp(): Promise<Database> {
+  started ??= (async () => {
+    const db = await getDatabase();
+    await loadPublicLists(db);
+    return db;
+  })();
+  return started;
+}
+
+// Healthy means started: the database answers and the shipped data is in it.
+onHealthCheck(async () => {
+  if (!started) throw new Error("not started");
+  await started;
+});
+
+/**
+ * Everything `server.ts` needs from the app, in one typed object exported by the server entry. server.ts imports
+ * only this type; the value comes from the build (production) or from Vite (development).
+ */
+export const appServer = {
+  env,
+  log,
+  start: startApp,
+  checkHealth,
+  shutdown,
+  contentSecurityPolicy,
+  /** The largest request body read; server.ts answers 413 before reading a larger one. */
+  BODY_LIMIT_BYTES,
+  /** Where log lines go instead of stdout/stderr (tests capture them); null restores the default. */
+  setLogSink,
+  /** Per-request context for React Router: the client's address as Express sees it (trusting proxies per TRUST_PROXY). */
+  createLoadContext,
+  /** The Express handler rendering the app; `build` is a function in development, so every request sees fresh code. */
+  requestHandler(build: ServerBuild | (() => Promise<ServerBuild>)) {
+    return createRequestHandler({ build, getLoadContext: (req) => createLoadContext(req.ip ?? null) });
+  },
+};
+
+export type AppServer = typeof appServer;

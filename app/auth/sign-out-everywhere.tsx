@@ -1,0 +1,16 @@
+import { useTranslation } from "react-i18next";
+import { Form } from "react-router";
+import { useLocalePath } from "../i18n/use-locale";
+
+/** Ends every session of the learner, on every device: a plain form POST to the logout route. */
+export function SignOutEverywhere() {
+  const { t } = useTranslation("pages");
+  const to = useLocalePath();
+  return (
+    <Form method="post" action={to("/logout")} className="sign-out-everywhere">
+      <p className="hint">{t("logout.everywhereIntro")}</p>
+      <input type="hidden" name="intent" value="everywhere" />
+      <button type="submit" className="button button-secondary">{t("logout.everywhere")}</button>
+    </Form>
+  );
+}

@@ -1,2 +1,0 @@
-export * from "../auth/auth.schema";
-export * from "../learning/learning.schema";

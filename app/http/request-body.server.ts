@@ -1,0 +1,66 @@
+import { data, type MiddlewareFunction } from "react-router";
+
+/** The largest request body accepted (forms are a few KiB; a long term with notes stays far below). */
+export const BODY_LIMIT_BYTES = 64 * 1024;
+
+const FORM_TYPES = /^\s*(application\/x-www-form-urlencoded|multipart\/form-data)\s*(;|$)/i;
+
+const tooLarge = () => data(null, { status: 413 });
+
+/** A body announced as larger than the limit is refused before anything reads it. */
+export const bodyLimitMiddleware: MiddlewareFunction<Response> = ({ request }, next) => {
+  const length = Number(request.headers.get("Content-Length") ?? 0);
+  if (request.body && (!Number.isFinite(length) || length > BODY_LIMIT_BYTES)) throw tooLarge();
+  return next();
+};
+
+/** Reads at most `limit` bytes of a body; null when it is longer. */
+async function readCapped(body: ReadableStream<Uint8Array>, limit: number): Promise<Buffer | null> {
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      // Stop reading without destroying the connection: the 413 page still has to reach the client.
+      reader.releaseLock();
+      return null;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks);
+}
+
+/**
+ * A form POST's fields. Anything else is the client's mistake and answers with the translated error page: 415 for a
+ * body that is not a form (JSON, text), 413 above the limit (also for a streamed body without a length), 400 for a
+ * broken one.
+ */
+export async function readForm(request: Request): Promise<FormData> {
+  const type = request.headers.get("Content-Type") ?? "";
+  if (!FORM_TYPES.test(type)) throw data(null, { status: 415 });
+  if (!request.body) return new FormData();
+  let bytes: Buffer | null;
+  try {
+    bytes = await readCapped(request.body, BODY_LIMIT_BYTES);
+  } catch {
+    throw data(null, { status: 400 });
+  }
+  if (!bytes) throw tooLarge();
+  let form: FormData;
+  try {
+    form = await new Response(new Uint8Array(bytes), { headers: { "Content-Type": type } }).formData();
+  } catch {
+    throw data(null, { status: 400 });
+  }
+  return withoutNul(form);
+}
+
+/** NUL never belongs in text, and PostgreSQL refuses it in a string: it is dropped from every field. */
+function withoutNul(form: FormData): FormData {
+  const clean = new FormData();
+  for (const [name, value] of form) clean.append(name.replaceAll("\u0000", ""), typeof value === "string" ? value.replaceAll("\u0000", "") : value);
+  return clean;
+}

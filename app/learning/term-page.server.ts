@@ -1,0 +1,96 @@
+import { readForm } from "../http/request-body.server";
+import { data, type RouterContextProvider } from "react-router";
+import { getDatabase } from "../db/db.server";
+import { invalidParam, pageNotFound } from "../http/errors";
+import { getInstance, requestLocale } from "../i18n/i18n.server";
+import { localePath } from "../i18n/locales";
+import { redirectWithToast, translatedToast } from "../toasts/toast.server";
+import { isId } from "./ids";
+import { requireLearner } from "./learner.server";
+import { studyLanguageName } from "./study-language";
+import { parseExample, parseTermFields, type FieldErrors } from "./term-form";
+import { addExample, deleteTerm, examplesOf, findTerm, isDuplicate, removeExample, setStage, stageOf, updateTerm } from "./terms.server";
+import { isStage } from "./vocabulary";
+
+type Context = Readonly<RouterContextProvider>;
+
+/** The learner's own term, or a 404 exactly like a missing one (another learner's id included). */
+async function ownTerm(request: Request, id: string | undefined, userId: string) {
+  // A term id is a UUID; anything else fails the route's validation rule.
+  if (!isId(id)) invalidParam(request);
+  const term = await findTerm(await getDatabase(), userId, id);
+  if (!term) pageNotFound(request);
+  return term;
+}
+
+/** What the term page shows: the term, its stage and examples, dates formatted for the interface locale. */
+export async function termPageData(request: Request, context: Context, id: string | undefined) {
+  const { user } = requireLearner(context);
+  const term = await ownTerm(request, id, user.id);
+  const now = new Date();
+  return {
+    term: { id: term.id, text: term.text, meaning: term.meaning, partOfSpeech: term.partOfSpeech, notes: term.notes, language: term.language, reps: term.reps, due: term.due.toISOString() },
+    stage: stageOf(term, now),
+    languageName: studyLanguageName(term.language, requestLocale(context)),
+    // Formatted on the server (in UTC) so the page hydrates with the text it was rendered with.
+    dueText: `${new Intl.DateTimeFormat(requestLocale(context), { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }).format(term.due)} UTC`,
+    examples: (await examplesOf(await getDatabase(), term.id)).map((e) => ({ id: e.id, sentence: e.sentence, translation: e.translation })),
+    confirmDelete: new URL(request.url).searchParams.has("delete"),
+  };
+}
+
+/**
+ * The term page's forms, told apart by `intent`: update the fields, change the stage, add or remove an example,
+ * delete the term; any other intent is a 400. Success redirects with a toast; field errors answer 400 (409 for a
+ * duplicate text) and are shown next to the fields.
+ */
+export async function termPageAction(request: Request, context: Context, id: string | undefined) {
+  const { user } = requireLearner(context);
+  const term = await ownTerm(request, id, user.id);
+  const db = await getDatabase();
+  const { t } = getInstance(context);
+  const locale = requestLocale(context);
+  const here = localePath(locale, `/account/terms/${term.id}`);
+  const form = await readForm(request);
+  const intent = String(form.get("intent") ?? "");
+  const toast = (key: string, values: Record<string, string> = {}) => translatedToast(t, "success", `learning:toasts.${key}`, { text: term.text, ...values });
+  const invalid = (errors: FieldErrors, intentName: string, status = 400) => data({ intent: intentName, errors, message: null as string | null }, { status });
+
+  switch (intent) {
+    case "update": {
+      const parsed = parseTermFields(form);
+      if (parsed.errors) return invalid(parsed.errors, intent);
+      try {
+        await updateTerm(db, user.id, term.id, parsed.value);
+      } catch (error) {
+        if (!isDuplicate(error)) throw error;
+        const message = t("learning:errors.duplicate", { text: parsed.value.text, language: studyLanguageName(term.language, locale) });
+        return data({ intent, errors: {} as FieldErrors, message }, { status: 409 });
+      }
+      return redirectWithToast(request, here, toast("updated", { text: parsed.value.text }));
+    }
+    case "stage": {
+      const stage = form.get("stage");
+      if (!isStage(stage)) return data({ intent, errors: {} as FieldErrors, message: t("learning:errors.invalidStage") }, { status: 400 });
+      await setStage(db, user.id, term.id, stage);
+      return redirectWithToast(request, here, toast("stageChanged", { stage: t(`learning:stages.${stage}`) }));
+    }
+    case "addExample": {
+      const example = parseExample(form, true);
+      if (example.errors || !example.value) return invalid(example.errors ?? {}, intent);
+      await addExample(db, user.id, term.id, example.value);
+      return redirectWithToast(request, here, toast("exampleAdded"));
+    }
+    case "removeExample": {
+      const exampleId = String(form.get("exampleId") ?? "");
+      if (!isId(exampleId) || !(await removeExample(db, user.id, term.id, exampleId))) pageNotFound(request);
+      return redirectWithToast(request, here, toast("exampleRemoved"));
+    }
+    case "delete": {
+      await deleteTerm(db, user.id, term.id);
+      return redirectWithToast(request, localePath(locale, "/account/explore/member"), toast("deleted"));
+    }
+    default:
+      return data({ intent, errors: {} as FieldErrors, message: t("learning:errors.invalidAction") }, { status: 400 });
+  }
+}

@@ -1,0 +1,64 @@
+import { describe, expect, it } from "vitest";
+import { parseEnv } from "../../app/config/env.server";
+
+const LONG_KEY = "a-production-key-of-at-least-32-characters";
+const production = { APP_STAGE: "production", SESSION_SECRET: LONG_KEY, SMTP_URL: "smtp://mail.example:587" };
+
+describe("TRUST_PROXY: whom X-Forwarded-For is believed from", () => {
+  it.each([
+    [undefined, false],
+    ["false", false],
+    ["1", 1],
+    ["2", 2],
+    ["loopback", ["loopback"]],
+    ["10.0.0.0/8, 192.168.1.7,uniquelocal", ["10.0.0.0/8", "192.168.1.7", "uniquelocal"]],
+    ["::1,fd00::/8", ["::1", "fd00::/8"]],
+  ])("accepts %s", (value, expected) => {
+    expect(parseEnv({ TRUST_PROXY: value }).TRUST_PROXY).toEqual(expected);
+  });
+
+  it("refuses true, which would trust every hop, and says what to use instead", () => {
+    expect(() => parseEnv({ TRUST_PROXY: "true" })).toThrow(/TRUST_PROXY: true would trust every hop; use the number of proxies/);
+  });
+
+  it.each(["yes", "10.0.0.0/33", "proxy.example", "1.2.3"])("refuses %s, naming the variable", (value) => {
+    expect(() => parseEnv({ TRUST_PROXY: value })).toThrow(/TRUST_PROXY/);
+  });
+});
+
+describe("SESSION_SECRET and SMTP_URL in production", () => {
+  it("starts with long keys and an SMTP server", () => {
+    expect(parseEnv({ ...production, SESSION_SECRET: `${LONG_KEY}1,${LONG_KEY}2` }).sessionSecrets).toEqual([`${LONG_KEY}1`, `${LONG_KEY}2`]);
+  });
+
+  it("refuses a key shorter than 32 characters, the retired ones included", () => {
+    expect(() => parseEnv({ ...production, SESSION_SECRET: `${LONG_KEY},short` })).toThrow(/SESSION_SECRET: every key must be at least 32 characters/);
+  });
+
+  it.each([",", " , ", ""])("refuses %j: it holds no key, so cookies would go unsigned", (value) => {
+    const source = value === "" ? { ...production, SESSION_SECRET: value } : { SESSION_SECRET: value };
+    expect(() => parseEnv(source)).toThrow(/SESSION_SECRET/);
+  });
+
+  it("refuses the local sign-in provider without SMTP_URL instead of writing links to the log", () => {
+    expect(() => parseEnv({ ...production, SMTP_URL: undefined })).toThrow(/SMTP_URL: is required when APP_STAGE=production/);
+  });
+
+  it("needs no SMTP_URL when Supabase sends the mail, nor outside production", () => {
+    expect(parseEnv({ ...production, SMTP_URL: undefined, SUPABASE_URL: "https://x.supabase.co", SUPABASE_ANON_KEY: "k" }).authProvider).toBe("supabase");
+    expect(parseEnv({ SESSION_SECRET: "short" }).sessionSecrets).toEqual(["short"]);
+  });
+});
+
+describe("the configuration", () => {
+  it("knows the build by its placeholder origin: nothing to say while prerendering", () => {
+    const env = parseEnv({ APP_URL: "http://prerender.invalid" });
+    expect(env.building).toBe(true);
+    expect(env.startupNotes).toEqual([]);
+  });
+
+  it("is a server start otherwise", () => {
+    const env = parseEnv({ APP_URL: "http://localhost:3000", NODE_ENV: "test" });
+    expect(env.building).toBe(false);
+  });
+});
