@@ -14,6 +14,7 @@ import { originCheckMiddleware } from "./http/origin-check.server";
 import { bodyLimitMiddleware } from "./http/request-body.server";
 import { useNonce } from "./http/csp";
 import { routeRulesMiddleware } from "./http/route-rules.server";
+import { unavailableMiddleware } from "./http/unavailable.server";
 import { withoutTrackingParams } from "./http/seo";
 import { i18nextMiddleware, requestLocale } from "./i18n/i18n.server";
 import { i18next } from "./i18n/i18n.client";
@@ -31,6 +32,7 @@ import { readTheme } from "./theme/theme.server";
 // The i18n middleware runs first: everything after it, error pages included, can speak the visitor's language.
 export const middleware = [
   i18nextMiddleware,
+  unavailableMiddleware,
   bodyLimitMiddleware,
   originCheckMiddleware,
   rootRedirectMiddleware,

@@ -1,4 +1,4 @@
-import { and, count, eq, gt, lt, sql } from "drizzle-orm";
+import { and, count, eq, gt, inArray, lt, sql } from "drizzle-orm";
 import type { Database } from "../db/db.server";
 import { rateLimitEvents } from "./auth.schema";
 
@@ -40,4 +40,11 @@ export async function consumeRateLimit(db: Database, rules: RateLimitRule[], now
     }
     return true;
   });
+}
+
+/** Takes back the events `consumeRateLimit` counted at `now` for these rules, e.g. when the link could not be sent. */
+export async function releaseRateLimit(db: Database, rules: RateLimitRule[], now: Date): Promise<void> {
+  const keys = [...new Set(rules.map((rule) => rule.key))];
+  if (keys.length === 0) return;
+  await db.delete(rateLimitEvents).where(and(inArray(rateLimitEvents.key, keys), eq(rateLimitEvents.createdAt, now)));
 }

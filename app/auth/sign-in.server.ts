@@ -11,7 +11,7 @@ import { clearReturnTo, readReturnTo } from "./guard.server";
 import { checkHoneypot } from "./honeypot.server";
 import { linkDelivery, sentHeader } from "./sign-in-sent.server";
 import { authProvider } from "./providers/index.server";
-import { consumeRateLimit, signInRules } from "./rate-limit.server";
+import { consumeRateLimit, releaseRateLimit, signInRules } from "./rate-limit.server";
 import { createSession } from "./session.server";
 import { findOrCreateUser, normaliseEmail } from "./users.server";
 import { PATHS } from "../http/paths";
@@ -40,13 +40,17 @@ export async function requestSignIn(
   const parsed = emailSchema.safeParse(String(form.get("email") ?? "").trim());
   if (!parsed.success) return redirectWithToast(request, back, translatedToast(t, "error", "toast.invalidEmail"));
   const email = normaliseEmail(parsed.data);
-  if (!(await consumeRateLimit(db, signInRules(email, clientIp)))) {
+  const rules = signInRules(email, clientIp);
+  const now = new Date();
+  if (!(await consumeRateLimit(db, rules, now))) {
     return redirectWithToast(request, back, translatedToast(t, "error", "toast.rateLimited"));
   }
   try {
     await authProvider.sendSignInLink(db, { email, locale, t });
   } catch (error) {
     log.error("sign-in message not sent", { provider: authProvider.name, error });
+    // Nothing reached the learner: asking again for this address is allowed (the per-IP count stays).
+    await releaseRateLimit(db, rules.filter((rule) => rule.key.startsWith("signin:email:")), now);
     return redirectWithToast(request, back, translatedToast(t, "error", "toast.sendFailed"));
   }
   return sent(email);
