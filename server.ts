@@ -16,7 +16,10 @@ import type { AppServer } from "./app/app-server.server.ts";
 const DEVELOPMENT = process.env.NODE_ENV === "development";
 const BUILD_DIR = path.resolve(import.meta.dirname, "build");
 const CLIENT_DIR = path.join(BUILD_DIR, "client");
-const SHUTDOWN_GRACE_MS = 8_000;
+/** The whole stop, database close included, stays under Docker's 10 s between SIGTERM and SIGKILL. */
+const SHUTDOWN_DEADLINE_MS = 8_000;
+/** Requests in flight get this long to finish; the rest of the deadline is the database's to close. */
+const SHUTDOWN_DRAIN_MS = 6_000;
 /** Forms are the only request bodies; anything else is refused with 405 and an Allow header. */
 const ALLOWED_METHODS = "GET, HEAD, POST";
 
@@ -55,6 +58,7 @@ let stopping = false;
 
 app.use((req, res, next) => {
   const started = process.hrtime.bigint();
+  log.debug("request started", { method: req.method, path: req.path });
   // While stopping, every answer closes its connection, so keep-alive sockets do not hold the process.
   if (stopping) res.setHeader("Connection", "close");
   res.on("finish", () => {
@@ -196,16 +200,25 @@ server.requestTimeout = 30_000;
 async function stop(signal: string) {
   if (stopping) return;
   stopping = true;
-  log.info("stopping", { signal });
-  // Stop accepting connections; requests in flight finish, idle keep-alive sockets close now.
+  const started = Date.now();
+  // Stop accepting connections first; requests in flight finish, idle keep-alive sockets close now.
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
-  const forced = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+  log.info("stopping", { signal });
+  // Past the deadline nothing more is awaited: the process ends before the container runtime kills it.
+  setTimeout(() => {
+    log.error("stop deadline passed", { ms: Date.now() - started });
+    process.exit(1);
+  }, SHUTDOWN_DEADLINE_MS).unref();
+  const forced = setTimeout(() => {
+    log.warn("requests still running at the stop deadline: closing their connections");
+    server.closeAllConnections();
+  }, SHUTDOWN_DRAIN_MS);
   await closed;
   clearTimeout(forced);
   await vite?.close();
   await entry.shutdown();
-  log.info("stopped");
+  log.info("stopped", { ms: Date.now() - started });
   process.exit(0);
 }
 process.on("SIGTERM", () => void stop("SIGTERM"));

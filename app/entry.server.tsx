@@ -29,6 +29,8 @@ export default function handleRequest(
 ) {
   const userAgent = request.headers.get("user-agent");
   const bot = !!userAgent && isbot(userAgent);
+  // The database is away (see http/unavailable.server.ts): clients and crawlers may come back shortly.
+  if (responseStatusCode === 503) responseHeaders.set("Retry-After", "10");
 
   // Bots get the right status with a minimal body instead of the error page; the error is only logged.
   if (bot && responseStatusCode >= 400) {

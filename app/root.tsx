@@ -16,6 +16,7 @@ import { useNonce } from "./http/csp";
 import { useBasicMode } from "./http/basic-mode";
 import { basicModeMiddleware } from "./http/basic-mode.server";
 import { routeRulesMiddleware } from "./http/route-rules.server";
+import { unavailableMiddleware } from "./http/unavailable.server";
 import { withoutTrackingParams } from "./http/seo";
 import { i18nextMiddleware, requestLocale } from "./i18n/i18n.server";
 import { i18next } from "./i18n/i18n.client";
@@ -27,10 +28,13 @@ import { LanguageLinks } from "./ui/seo";
 import { toastContext, toastMiddleware } from "./toasts/toast.server";
 import { Toaster } from "./toasts/toaster";
 import stylesheet from "./styles.css?url";
+import { colorScheme } from "./theme/theme";
+import { readTheme } from "./theme/theme.server";
 
 // The i18n middleware runs first: everything after it, error pages included, can speak the visitor's language.
 export const middleware = [
   i18nextMiddleware,
+  unavailableMiddleware,
   bodyLimitMiddleware,
   basicModeMiddleware,
   originCheckMiddleware,
@@ -66,10 +70,11 @@ export const links: Route.LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const user = context.get(userContext);
   return {
     locale: requestLocale(context),
+    theme: await readTheme(request),
     origin: env.APP_URL,
     year: new Date().getFullYear(),
     user: user ? { email: user.email } : null,
@@ -87,12 +92,14 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const basic = useBasicMode();
   const root = useRouteLoaderData<RootData>("root");
   const { locale } = splitLocale(useLocation().pathname);
+  // The server applies the chosen theme to the document itself, so the first paint is already right.
+  const theme = root?.theme ?? "system";
   return (
-    <html lang={locale} dir={localeDirection(locale)}>
+    <html lang={locale} dir={localeDirection(locale)} data-theme={theme}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="color-scheme" content="light" />
+        <meta name="color-scheme" content={colorScheme(theme)} />
         <Meta />
         <Links />
         <LanguageLinks />

@@ -1,13 +1,16 @@
-import { and, count, eq, gt, lt, sql } from "drizzle-orm";
+import { and, count, eq, gt, inArray, lt, sql } from "drizzle-orm";
 import type { Database } from "../db/db.server";
 import { rateLimitEvents } from "./auth.schema";
 
 export type RateLimitRule = { key: string; limit: number; windowMs: number };
 
+/** How long an address waits before it may ask for another sign-in link. */
+export const RESEND_WAIT_MS = 60_000;
+
 /** How often sign-in links may be requested: per address at most one a minute and five an hour; per client IP 20 an hour. */
 export function signInRules(email: string, clientIp: string | null): RateLimitRule[] {
   const rules: RateLimitRule[] = [
-    { key: `signin:email:${email}`, limit: 1, windowMs: 60_000 },
+    { key: `signin:email:${email}`, limit: 1, windowMs: RESEND_WAIT_MS },
     { key: `signin:email:${email}`, limit: 5, windowMs: 3_600_000 },
   ];
   if (clientIp) rules.push({ key: `signin:ip:${clientIp}`, limit: 20, windowMs: 3_600_000 });
@@ -37,4 +40,11 @@ export async function consumeRateLimit(db: Database, rules: RateLimitRule[], now
     }
     return true;
   });
+}
+
+/** Takes back the events `consumeRateLimit` counted at `now` for these rules, e.g. when the link could not be sent. */
+export async function releaseRateLimit(db: Database, rules: RateLimitRule[], now: Date): Promise<void> {
+  const keys = [...new Set(rules.map((rule) => rule.key))];
+  if (keys.length === 0) return;
+  await db.delete(rateLimitEvents).where(and(inArray(rateLimitEvents.key, keys), eq(rateLimitEvents.createdAt, now)));
 }

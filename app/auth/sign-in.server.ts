@@ -9,8 +9,9 @@ import { log } from "../server/log.server";
 import { redirectWithToast, translatedToast } from "../toasts/toast.server";
 import { clearReturnTo, readReturnTo } from "./guard.server";
 import { checkHoneypot } from "./honeypot.server";
+import { linkDelivery, sentHeader } from "./sign-in-sent.server";
 import { authProvider } from "./providers/index.server";
-import { consumeRateLimit, signInRules } from "./rate-limit.server";
+import { consumeRateLimit, releaseRateLimit, signInRules } from "./rate-limit.server";
 import { createSession } from "./session.server";
 import { findOrCreateUser, normaliseEmail } from "./users.server";
 import { PATHS } from "../http/paths";
@@ -29,24 +30,30 @@ export async function requestSignIn(
   { locale, t, clientIp }: { locale: Locale; t: TFunction; clientIp: string | null },
 ): Promise<Response> {
   const back = localePath(locale, PATHS.signIn);
-  const sent = translatedToast(t, "success", "toast.sent");
+  // The toast and the sent panel say where the link went: a mailbox, or (in development without mail) the server log.
+  const sentToast = translatedToast(t, "success", linkDelivery === "log" ? "toast.sentToLog" : "toast.sent");
+  const sent = async (email: string) => redirectWithToast(request, back, sentToast, { headers: { "Set-Cookie": await sentHeader(email) } });
   const honeypotVerdict = await checkHoneypot(form);
-  if (honeypotVerdict === "spam") return redirectWithToast(request, back, sent);
+  if (honeypotVerdict === "spam") return sent(String(form.get("email") ?? "").trim().slice(0, 254));
   if (honeypotVerdict === "stale") return redirectWithToast(request, back, translatedToast(t, "error", "toast.staleForm"));
 
   const parsed = emailSchema.safeParse(String(form.get("email") ?? "").trim());
   if (!parsed.success) return redirectWithToast(request, back, translatedToast(t, "error", "toast.invalidEmail"));
   const email = normaliseEmail(parsed.data);
-  if (!(await consumeRateLimit(db, signInRules(email, clientIp)))) {
+  const rules = signInRules(email, clientIp);
+  const now = new Date();
+  if (!(await consumeRateLimit(db, rules, now))) {
     return redirectWithToast(request, back, translatedToast(t, "error", "toast.rateLimited"));
   }
   try {
     await authProvider.sendSignInLink(db, { email, locale, t });
   } catch (error) {
     log.error("sign-in message not sent", { provider: authProvider.name, error });
+    // Nothing reached the learner: asking again for this address is allowed (the per-IP count stays).
+    await releaseRateLimit(db, rules.filter((rule) => rule.key.startsWith("signin:email:")), now);
     return redirectWithToast(request, back, translatedToast(t, "error", "toast.sendFailed"));
   }
-  return redirectWithToast(request, back, sent);
+  return sent(email);
 }
 
 /**

@@ -14,7 +14,8 @@ function open(): Promise<Handle> {
     const handle = await openDatabase({
       databaseUrl: env.DATABASE_URL,
       dataDir: env.DATA_DIR,
-      onConnectionError: (error) => log.error("database connection error", { error }),
+      // A restarted or unreachable PostgreSQL breaks connections: logged, the pool opens new ones, the process runs on.
+      onConnectionError: (error) => log.warn("database connection lost", { error }),
     });
     log.info("database ready", { kind: handle.kind, ms: Date.now() - started });
     onShutdown(handle.close);

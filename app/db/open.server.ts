@@ -3,7 +3,7 @@
 // (auth/auth.schema.ts, learning/learning.schema.ts) and queries them through this untyped-schema handle.
 import path from "node:path";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
-import { lockDataDir } from "./lock.server.ts";
+import { assertFreeSpace, lockDataDir } from "./lock.server.ts";
 
 export type Database = PgDatabase<PgQueryResultHKT>;
 export type DatabaseHandle = { db: Database; kind: "postgresql" | "pglite"; ping: () => Promise<void>; close: () => Promise<void> };
@@ -21,28 +21,52 @@ export type OpenOptions = {
 
 /** Every process that opens and migrates the database runs migrations one at a time under this PostgreSQL lock. */
 const MIGRATION_LOCK = 727001;
+/** How long an instance waits for another one's migrations before it gives up starting. */
+const MIGRATION_WAIT_MS = 120_000;
+
+/**
+ * Deadlines of the PostgreSQL pool, so a slow or unreachable server fails requests quickly (503) instead of holding
+ * them: waiting for a connection, one statement (server side, and client side in case the server does not answer at
+ * all), a transaction left idle, and idle connections closed after a while (they also notice a restart that way).
+ */
+const POOL_DEADLINES = {
+  max: 10,
+  connectionTimeoutMillis: 5_000,
+  statement_timeout: 10_000,
+  query_timeout: 12_000,
+  idle_in_transaction_session_timeout: 15_000,
+  idleTimeoutMillis: 30_000,
+  keepAlive: true,
+} as const;
 
 async function openPostgres(url: string, migrationsFolder: string, onError: (error: Error) => void): Promise<DatabaseHandle> {
   const { default: pg } = await import("pg");
   const { drizzle } = await import("drizzle-orm/node-postgres");
   const { migrate } = await import("drizzle-orm/node-postgres/migrator");
-  const pool = new pg.Pool({ connectionString: url, max: 10, idleTimeoutMillis: 30_000 });
+  const pool = new pg.Pool({ connectionString: url, ...POOL_DEADLINES });
+  // Broken connections are reported through the pool when idle, and through the client when checked out between two
+  // queries of a transaction (unhandled, that would end the process); the request that used it gets a failed query.
   pool.on("error", onError);
+  pool.on("connect", (client) => client.on("error", onError));
   const db = drizzle(pool);
   // Instances starting together would race on the migrations: one at a time, on one connection holding a lock.
   const client = await pool.connect();
   try {
-    await client.query(`select pg_advisory_lock(${MIGRATION_LOCK})`);
+    // Waiting for another instance's migrations and running long ones are not ordinary statements: no deadline.
+    await client.query("set statement_timeout = 0");
+    const waitForMigrations = { text: `select pg_advisory_lock(${MIGRATION_LOCK})`, query_timeout: MIGRATION_WAIT_MS };
+    await client.query(waitForMigrations);
     await migrate(drizzle(client), { migrationsFolder });
   } finally {
     await client.query(`select pg_advisory_unlock(${MIGRATION_LOCK})`).catch(() => {});
+    await client.query("reset statement_timeout").catch(() => {});
     client.release();
   }
   return { db: db as unknown as Database, kind: "postgresql", ping: async () => void (await pool.query("select 1")), close: () => pool.end() };
 }
 
 async function openPglite(dir: string, migrationsFolder: string): Promise<DatabaseHandle> {
-  const release = lockDataDir(dir);
+  const release = await lockDataDir(dir);
   try {
     const { PGlite } = await import("@electric-sql/pglite");
     const { drizzle } = await import("drizzle-orm/pglite");
@@ -53,7 +77,11 @@ async function openPglite(dir: string, migrationsFolder: string): Promise<Databa
     return {
       db: db as unknown as Database,
       kind: "pglite",
-      ping: async () => void (await client.query("select 1")),
+      // A full disk fails every write: not healthy, and failed requests are answered 503.
+      ping: async () => {
+        assertFreeSpace(dir);
+        await client.query("select 1");
+      },
       close: async () => {
         await client.close();
         release();

@@ -2,7 +2,7 @@ import { data } from "react-router";
 import { requestPath } from "./request-path";
 
 /** What an error response carries so the error page can say it in the visitor's language. */
-export type ErrorPayload = { kind: "not-found" | "invalid-param"; path: string };
+export type ErrorPayload = { kind: "not-found" | "invalid-param" | "unavailable"; path: string };
 
 /** An unmatched address: 404 'Page not found: {path}'. */
 export function pageNotFound(request: Request): never {

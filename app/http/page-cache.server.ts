@@ -13,6 +13,7 @@ import { createLoadContext } from "../server/client-ip.server";
 import { hashedContentSecurityPolicy } from "./csp";
 import { log } from "../server/log.server";
 import { PUBLIC_PAGES } from "./public-pages";
+import { themeCookie } from "../theme/theme.server";
 
 /**
  * Anonymous public pages from memory. Each page is rendered once by the running app (its runtime configuration) for a
@@ -22,13 +23,13 @@ import { PUBLIC_PAGES } from "./public-pages";
  */
 
 /** Cookies that change what an anonymous visitor sees; each distinct value is its own cache entry. */
-export const VARIANT_COOKIES = ["studyLanguage", BASIC_MODE_COOKIE];
+export const VARIANT_COOKIES = ["studyLanguage", BASIC_MODE_COOKIE, themeCookie.name];
 /** Request headers that change an anonymous page, with the values that matter (others count as absent). */
 const VARIANT_HEADERS: Record<string, (value: string) => string | null> = {
   "save-data": (value) => (value.trim().toLowerCase() === "on" ? "on" : null),
 };
 /** Cookies that make a page personal: their holders always get a fresh render. */
-const BYPASS_COOKIES = ["__session", "toast"];
+const BYPASS_COOKIES = ["__session", "toast", "sign-in-sent"];
 /** Query parameters a page reads, with the values it accepts; any other query is rendered without the cache. */
 const QUERY_WHITELIST: Record<string, Record<string, (value: string) => boolean>> = {
   "/explore": { language: isStudyLanguage, level: isLevel },

@@ -67,7 +67,7 @@ export function PublicLists({ data, title }: { data: Data; title: string }) {
           ) : (
             <p><Link to={to(PATHS.signIn)}>{t("public.signInToAdd")}</Link></p>
           )}
-          <table>
+          <table className="stacked-table">
             <thead>
               <tr>
                 <th scope="col">{t("member.columns.text")}</th>
@@ -80,15 +80,15 @@ export function PublicLists({ data, title }: { data: Data; title: string }) {
             <tbody>
               {data.terms.map((term) => (
                 <tr key={term.id}>
-                  <td lang={data.language}>{term.text}</td>
-                  <td>{term.meaning}</td>
-                  <td>{t(`partsOfSpeech.${term.partOfSpeech}`)}</td>
-                  <td>
+                  <td data-label={t("member.columns.text")}><span lang={data.language}>{term.text}</span></td>
+                  <td data-label={t("member.columns.meaning")}>{term.meaning}</td>
+                  <td data-label={t("member.columns.partOfSpeech")}>{t(`partsOfSpeech.${term.partOfSpeech}`)}</td>
+                  <td data-label={t("term.exampleSentence")}>
                     <span lang={data.language}>{term.sentence}</span>
                     {term.translation ? <span className="hint"> — {term.translation}</span> : null}
                   </td>
                   {data.signedIn ? (
-                    <td>
+                    <td data-label="">
                       {term.owned ? (
                         <span className="hint">{t("public.owned")}</span>
                       ) : (

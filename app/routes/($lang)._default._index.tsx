@@ -1,22 +1,15 @@
 import { useTranslation } from "react-i18next";
-import type { Route } from "./+types/($lang)._default._index";
-import { getInstance } from "../i18n/i18n.server";
 import { SignInForm } from "../auth/sign-in-form";
 import type { PageHandle } from "../ui/seo";
 
-export const handle: PageHandle = { title: "titles.home" };
+export const handle: PageHandle = { title: "titles.home", description: "pages:home.description" };
 
 const FEATURES = ["collect", "review", "stages", "explore"] as const;
 
-export function loader({ context }: Route.LoaderArgs) {
-  return { description: getInstance(context).t("pages:home.description") };
-}
-
-export default function Home({ loaderData }: Route.ComponentProps) {
+export default function Home() {
   const { t } = useTranslation("pages");
   return (
     <>
-      <meta name="description" content={loaderData.description} />
       <section className="hero">
         <h1>{t("common:titles.home")}</h1>
         <p className="tagline">{t("common:tagline")}</p>

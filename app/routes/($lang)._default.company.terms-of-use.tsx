@@ -3,7 +3,7 @@ import { getInstance } from "../i18n/i18n.server";
 import { legalDocument, LegalPage } from "../ui/legal-page";
 import type { PageHandle } from "../ui/seo";
 
-export const handle: PageHandle = { title: "titles.termsOfUse" };
+export const handle: PageHandle = { title: "titles.termsOfUse", description: "descriptions.termsOfUse" };
 
 export function loader({ context }: Route.LoaderArgs) {
   const { t } = getInstance(context);

@@ -10,7 +10,7 @@ import type { PageHandle } from "../ui/seo";
 import { PATHS } from "../http/paths";
 import { readForm } from "../http/request-body.server";
 
-export const handle: PageHandle = { title: "titles.confirm" };
+export const handle: PageHandle = { title: "titles.confirm", description: "descriptions.confirm" };
 
 /**
  * GET never consumes the link (mail scanners follow links): it carries the link's parameters into a form and names

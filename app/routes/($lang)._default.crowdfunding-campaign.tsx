@@ -3,7 +3,7 @@ import { Link } from "react-router";
 import { useLocalePath } from "../i18n/use-locale";
 import type { PageHandle } from "../ui/seo";
 
-export const handle: PageHandle = { title: "titles.crowdfunding" };
+export const handle: PageHandle = { title: "titles.crowdfunding", description: "descriptions.crowdfunding" };
 
 const GOALS = ["player", "languages", "offline"] as const;
 

@@ -5,7 +5,7 @@ import { useLocalePath } from "../i18n/use-locale";
 import type { PageHandle } from "../ui/seo";
 import { PATHS } from "../http/paths";
 
-export const handle: PageHandle = { title: "titles.error" };
+export const handle: PageHandle = { title: "titles.error", description: "descriptions.error" };
 
 const REASONS = ["expired", "used", "invalid"] as const;
 

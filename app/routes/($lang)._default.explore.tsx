@@ -4,7 +4,7 @@ import { publicPageAction, publicPageData } from "../learning/public-page.server
 import { PublicLists } from "../learning/public-lists";
 import type { PageHandle } from "../ui/seo";
 
-export const handle: PageHandle = { title: "titles.explore" };
+export const handle: PageHandle = { title: "titles.explore", description: "descriptions.explore" };
 
 export function loader({ request, context }: Route.LoaderArgs) {
   return publicPageData(request, context);

@@ -1,8 +1,10 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import type { Route } from "./+types/($lang)._default.form";
+import { SentPanel } from "../auth/sent-panel";
 import { SignInForm } from "../auth/sign-in-form";
 import { requestSignIn } from "../auth/sign-in.server";
+import { linkDelivery, sentNotice } from "../auth/sign-in-sent.server";
 import { getDatabase } from "../db/db.server";
 import { clientIpContext } from "../server/client-ip.server";
 import { getInstance, requestLocale } from "../i18n/i18n.server";
@@ -10,7 +12,13 @@ import { useLocalePath } from "../i18n/use-locale";
 import type { PageHandle } from "../ui/seo";
 import { readForm } from "../http/request-body.server";
 
-export const handle: PageHandle = { title: "titles.form" };
+export const handle: PageHandle = { title: "titles.form", description: "descriptions.form" };
+
+/** The page keeps saying where the last link went, until the visitor asks to use another address. */
+export async function loader({ request }: Route.LoaderArgs) {
+  const another = new URL(request.url).searchParams.has("another");
+  return { sent: another ? null : await sentNotice(request), delivery: linkDelivery };
+}
 
 /** Sends a sign-in link (see requestSignIn). */
 export async function action({ request, context }: Route.ActionArgs) {
@@ -19,14 +27,21 @@ export async function action({ request, context }: Route.ActionArgs) {
   return requestSignIn(await getDatabase(), request, form, { locale: requestLocale(context), t, clientIp: context.get(clientIpContext) });
 }
 
-export default function SignInPage() {
+export default function SignInPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("pages");
   const to = useLocalePath();
+  const { sent, delivery } = loaderData;
   return (
     <section className="narrow">
       <h1>{t("common:titles.form")}</h1>
-      <p>{t("form.intro")}</p>
-      <SignInForm />
+      {sent ? (
+        <SentPanel key={`${sent.email} ${sent.waitSeconds}`} email={sent.email} waitSeconds={sent.waitSeconds} delivery={delivery} />
+      ) : (
+        <>
+          <p>{t("form.intro")}</p>
+          <SignInForm />
+        </>
+      )}
       <p className="hint">
         {t("form.privacyNote")} <Link to={to("/company/terms-of-use")}>{t("common:footer.termsOfUse")}</Link> ·{" "}
         <Link to={to("/company/privacy")}>{t("common:footer.privacy")}</Link>

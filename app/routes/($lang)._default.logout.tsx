@@ -12,7 +12,7 @@ import { PATHS } from "../http/paths";
 import { readForm } from "../http/request-body.server";
 import { SignOutEverywhere } from "../auth/sign-out-everywhere";
 
-export const handle: PageHandle = { title: "titles.logout" };
+export const handle: PageHandle = { title: "titles.logout", description: "descriptions.logout" };
 
 export function loader({ context }: Route.LoaderArgs) {
   return { signedIn: context.get(userContext) !== null };

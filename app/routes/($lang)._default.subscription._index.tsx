@@ -3,7 +3,7 @@ import { Link } from "react-router";
 import { useLocalePath } from "../i18n/use-locale";
 import type { PageHandle } from "../ui/seo";
 
-export const handle: PageHandle = { title: "titles.subscription" };
+export const handle: PageHandle = { title: "titles.subscription", description: "descriptions.subscription" };
 
 const PLANS = ["free", "supporter", "team"] as const;
 

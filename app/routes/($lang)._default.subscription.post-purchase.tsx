@@ -4,7 +4,7 @@ import { useLocalePath } from "../i18n/use-locale";
 import type { PageHandle } from "../ui/seo";
 import { PATHS } from "../http/paths";
 
-export const handle: PageHandle = { title: "titles.postPurchase" };
+export const handle: PageHandle = { title: "titles.postPurchase", description: "descriptions.postPurchase" };
 
 export default function PostPurchasePage() {
   const { t } = useTranslation("pages");

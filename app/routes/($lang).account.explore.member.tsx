@@ -106,7 +106,7 @@ export default function MemberExplorePage({ loaderData }: Route.ComponentProps) 
       {rows.length === 0 ? (
         <p>{t("member.empty")}</p>
       ) : (
-        <table>
+        <table className="stacked-table">
           <thead>
             <tr>
               <th scope="col">{t("member.columns.text")}</th>
@@ -119,11 +119,11 @@ export default function MemberExplorePage({ loaderData }: Route.ComponentProps) 
           <tbody>
             {rows.map((row) => (
               <tr key={row.id}>
-                <td><Link to={to(`/account/terms/${row.id}`)} lang={language}>{row.text}</Link></td>
-                <td>{row.meaning}</td>
-                <td>{t(`partsOfSpeech.${row.partOfSpeech}`)}</td>
-                <td><StageBadge stage={row.stage} /></td>
-                <td>{t("examples", { count: row.examples })}</td>
+                <td data-label={t("member.columns.text")}><Link to={to(`/account/terms/${row.id}`)} lang={language}>{row.text}</Link></td>
+                <td data-label={t("member.columns.meaning")}>{row.meaning}</td>
+                <td data-label={t("member.columns.partOfSpeech")}>{t(`partsOfSpeech.${row.partOfSpeech}`)}</td>
+                <td data-label={t("member.columns.stage")}><StageBadge stage={row.stage} /></td>
+                <td data-label={t("member.columns.examples")}>{t("examples", { count: row.examples })}</td>
               </tr>
             ))}
           </tbody>

@@ -59,7 +59,7 @@ export default function AccountHomePage({ loaderData }: Route.ComponentProps) {
           </li>
         ))}
       </ul>
-      <p>
+      <p className="actions">
         <Link className="button" to={to("/account/terms/new")}>{t("home.addTerm")}</Link>{" "}
         <Link to={to("/account/explore/member")}>{t("home.allTerms")}</Link> ·{" "}
         <Link to={to("/account/explore/public")}>{t("home.browsePublic")}</Link>
@@ -69,7 +69,7 @@ export default function AccountHomePage({ loaderData }: Route.ComponentProps) {
       {total === 0 ? (
         <p>{t("home.noTerms", { language })}</p>
       ) : (
-        <ul>
+        <ul className="link-list">
           {recent.map((term) => (
             <li key={term.id}>
               <Link to={to(`/account/terms/${term.id}`)} lang={studyLanguage}>{term.text}</Link> — {term.meaning} <StageBadge stage={term.stage} />

@@ -18,7 +18,9 @@ export function Toaster({ toasts }: { toasts: Toast[] }) {
   }, [toasts]);
   const visible = toasts.filter((toast) => !dismissed.includes(toast.id));
   return (
-    <ol className="toasts" role="status" aria-live="polite" aria-label={t("toast.region")}>
+    // The live region is a <div>: a list may not carry the status role.
+    <div className="toast-region" role="status" aria-live="polite" aria-label={t("toast.region")}>
+      <ol className="toasts">
       {visible.map((toast) => (
         <li key={toast.id} className={`toast toast-${toast.type}`} data-toast-id={toast.id}>
           <div>
@@ -32,6 +34,7 @@ export function Toaster({ toasts }: { toasts: Toast[] }) {
           ) : null}
         </li>
       ))}
-    </ol>
+      </ol>
+    </div>
   );
 }

@@ -25,6 +25,7 @@ export function useErrorDescription(): { status: number; message: string; detail
   if (isRouteErrorResponse(error) && error.status < 500) {
     return { status: error.status, message: t(CLIENT_ERROR_KEYS[error.status] ?? "errors.badRequest") };
   }
+  if (isRouteErrorResponse(error) && error.status === 503) return { status: 503, message: t("errors.unavailable") };
   const status = isRouteErrorResponse(error) ? error.status : 500;
   const detail = import.meta.env.DEV && error instanceof Error ? error.stack : undefined;
   return { status, message: t("errors.internal"), detail };
@@ -39,10 +40,10 @@ export function ErrorPage() {
   const { path } = splitLocale(useLocation().pathname);
   return (
     <section className="error-page" data-status={status} data-path={path}>
-      <ErrorTitle status={status} message={notFound ? t("errors.notFoundTitle") : status >= 500 ? t("errors.internal") : message} />
+      <ErrorTitle status={status} message={notFound ? t("errors.notFoundTitle") : status >= 500 && status !== 503 ? t("errors.internal") : message} />
       <p className="eyebrow">{t("errors.status", { status })}</p>
       <h1>{message}</h1>
-      {notFound ? <p>{t("errors.notFoundHint")}</p> : status >= 500 ? <p>{t("errors.internalHint")}</p> : null}
+      {notFound ? <p>{t("errors.notFoundHint")}</p> : status === 503 ? <p>{t("errors.unavailableHint")}</p> : status >= 500 ? <p>{t("errors.internalHint")}</p> : null}
       <ul className="error-links">
         <li><Link to={to("/")}>{t("errors.backHome")}</Link></li>
         <li><Link to={to("/explore")}>{t("errors.explore")}</Link></li>

@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import { Form, Link, NavLink, useLocation, useRouteLoaderData } from "react-router";
 import { useBasicMode } from "../http/basic-mode";
 import type { RootData } from "../root";
+import { ThemeSwitch } from "../theme/theme-switch";
 import { LanguageSwitch } from "./language-switch";
 import { useLocalePath } from "../i18n/use-locale";
 import { PATHS } from "../http/paths";
@@ -35,17 +36,30 @@ function SignOutButton() {
   );
 }
 
-/** Sign-in link for visitors; account link and sign-out for a signed-in learner. */
-function AccountActions() {
+/** Sign-in link for visitors, account link for a signed-in learner: always in the header's one row. */
+function AccountAction() {
   const { t } = useTranslation();
   const to = useLocalePath();
   const user = useRouteLoaderData<RootData>("root")?.user;
-  if (!user) return <Link to={to(PATHS.signIn)} className="button">{t("nav.signIn")}</Link>;
+  if (!user) return <Link to={to(PATHS.signIn)} className="button header-action">{t("nav.signIn")}</Link>;
+  return <Link to={to(PATHS.learnerHome)} className="button header-action">{t("nav.myAccount")}</Link>;
+}
+
+/**
+ * Navigation, language switch and sign-out. On phones they fold into a disclosure (works without JavaScript); on wider
+ * screens the stylesheet shows its content in the header row and hides the summary.
+ */
+function SiteMenu({ children }: { children: ReactNode }) {
+  const { t } = useTranslation();
+  // A client-side navigation keeps the layout: a new element per page folds the menu away as a page load would.
+  const { pathname } = useLocation();
   return (
-    <>
-      <Link to={to(PATHS.learnerHome)} className="button">{t("nav.myAccount")}</Link>
-      <SignOutButton />
-    </>
+    <details className="site-menu" key={pathname}>
+      <summary>{t("nav.menu")}</summary>
+      <div className="site-menu-panel">
+        {children}
+      </div>
+    </details>
   );
 }
 
@@ -76,6 +90,7 @@ function Footer() {
           <li><Link to={to("/crowdfunding-campaign")}>{t("footer.crowdfunding")}</Link></li>
         </ul>
       </nav>
+      <ThemeSwitch />
       <p>{t("footer.madeFor")}</p>
       <p>{t("footer.copyright", { year })}</p>
       <BasicModeSwitch />
@@ -83,26 +98,28 @@ function Footer() {
   );
 }
 
-/** Header with navigation, language switch and sign-in link; footer with the company pages. */
+/** Header with navigation, language switch and sign-in link; footer with the company pages and the theme choice. */
 export function DefaultLayout({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   const to = useLocalePath();
+  const user = useRouteLoaderData<RootData>("root")?.user;
   return (
     <div className="layout layout-default">
       <SkipLink />
       <header className="site-header">
         <Brand />
-        <nav aria-label={t("nav.main")}>
-          <ul>
-            <li><NavLink to={to("/explore")}>{t("nav.explore")}</NavLink></li>
-            <li><NavLink to={to("/subscription")}>{t("nav.subscription")}</NavLink></li>
-            <li><NavLink to={to("/crowdfunding-campaign")}>{t("nav.crowdfunding")}</NavLink></li>
-          </ul>
-        </nav>
-        <div className="header-actions">
+        <SiteMenu>
+          <nav aria-label={t("nav.main")}>
+            <ul>
+              <li><NavLink to={to("/explore")}>{t("nav.explore")}</NavLink></li>
+              <li><NavLink to={to("/subscription")}>{t("nav.subscription")}</NavLink></li>
+              <li><NavLink to={to("/crowdfunding-campaign")}>{t("nav.crowdfunding")}</NavLink></li>
+            </ul>
+          </nav>
           <LanguageSwitch />
-          <AccountActions />
-        </div>
+          {user ? <SignOutButton /> : null}
+        </SiteMenu>
+        <AccountAction />
       </header>
       <main id="main" tabIndex={-1}>{children}</main>
       <Footer />
@@ -119,18 +136,18 @@ export function AccountLayout({ children }: { children: ReactNode }) {
       <SkipLink />
       <header className="site-header">
         <Brand />
-        <nav aria-label={t("nav.account")}>
-          <ul>
-            <li><NavLink to={to(PATHS.learnerHome)}>{t("nav.accountHome")}</NavLink></li>
-            <li><NavLink to={to("/account/explore/member")}>{t("nav.member")}</NavLink></li>
-            <li><NavLink to={to("/account/explore/public")}>{t("nav.public")}</NavLink></li>
-            <li><NavLink to={to("/account/player")}>{t("nav.player")}</NavLink></li>
-          </ul>
-        </nav>
-        <div className="header-actions">
+        <SiteMenu>
+          <nav aria-label={t("nav.account")}>
+            <ul>
+              <li><NavLink to={to(PATHS.learnerHome)}>{t("nav.accountHome")}</NavLink></li>
+              <li><NavLink to={to("/account/explore/member")}>{t("nav.member")}</NavLink></li>
+              <li><NavLink to={to("/account/explore/public")}>{t("nav.public")}</NavLink></li>
+              <li><NavLink to={to("/account/player")}>{t("nav.player")}</NavLink></li>
+            </ul>
+          </nav>
           <LanguageSwitch />
           <SignOutButton />
-        </div>
+        </SiteMenu>
       </header>
       <main id="main" tabIndex={-1}>{children}</main>
       <Footer />

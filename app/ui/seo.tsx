@@ -3,16 +3,26 @@ import { useLocation, useMatches, useRouteLoaderData } from "react-router";
 import { splitLocale } from "../i18n/locales";
 import { alternateLinks, canonicalUrl, pageTitle, titleFromPath } from "../http/seo";
 
-/** What a route module may declare in its `handle`. */
-export type PageHandle = { title?: string };
+/** What a route module may declare in its `handle`: translation keys of its title and meta description. */
+export type PageHandle = { title?: string; description?: string };
 
-/** `<title>` for a page: its own title, else its last path segment in title case, else the product name. */
+/**
+ * `<title>` for a page (its own title, else its last path segment in title case, else the product name) and its meta
+ * description (its own, else the product's).
+ */
 export function DocumentTitle() {
   const { t } = useTranslation();
   const matches = useMatches();
   const { path } = splitLocale(useLocation().pathname);
-  const key = [...matches].reverse().map((match) => (match.handle as PageHandle | undefined)?.title).find(Boolean);
-  return <title>{pageTitle(key ? t(key) : titleFromPath(path))}</title>;
+  const handles = [...matches].reverse().map((match) => match.handle as PageHandle | undefined);
+  const key = handles.map((handle) => handle?.title).find(Boolean);
+  const description = handles.map((handle) => handle?.description).find(Boolean) ?? "descriptions.default";
+  return (
+    <>
+      <title>{pageTitle(key ? t(key) : titleFromPath(path))}</title>
+      <meta name="description" content={t(description)} />
+    </>
+  );
 }
 
 /** `<title>` for an error page: the status code plus its message. */

@@ -19,6 +19,10 @@ export type PostgresServer = {
   createDatabase(name: string): Promise<string>;
   /** Stops the server and deletes its files; safe to call twice. */
   stop(): Promise<void>;
+  /** Shuts the server down ("fast": open connections are closed, as in a restart or failover) and keeps its files. */
+  halt(): Promise<void>;
+  /** Starts a halted server again on the same port and data; resolves once it accepts connections. */
+  resume(): Promise<void>;
 };
 
 const POSTGRES_ROOT = "/usr/lib/postgresql";
@@ -158,6 +162,8 @@ export async function startPostgres(): Promise<PostgresServer> {
     }
 
     const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+    // The same options as the start above: resume() starts the server again on the same port.
+    const options = `-p ${port} -c listen_addresses=127.0.0.1 -k '' -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
     // A test process that ends without stop() (a crash, an interrupted run) must not leave a server and its files.
     const stopOnExit = () => {
       const [command, args] = user ? ["runuser", ["-u", user, "--", path.join(bin, "pg_ctl")]] : [path.join(bin, "pg_ctl"), []];
@@ -174,6 +180,12 @@ export async function startPostgres(): Promise<PostgresServer> {
       url,
       port,
       createDatabase: (name) => createDatabase(url, name),
+      async halt() {
+        await run(path.join(bin, "pg_ctl"), ["-D", dataDir, "-m", "fast", "-w", "stop"], user);
+      },
+      async resume() {
+        await run(path.join(bin, "pg_ctl"), ["-D", dataDir, "-l", logFile, "-w", "-t", "30", "-o", options, "start"], user);
+      },
       stop() {
         process.off("exit", stopOnExit);
         stopped ??= run(path.join(bin, "pg_ctl"), ["-D", dataDir, "-m", "immediate", "-w", "stop"], user)

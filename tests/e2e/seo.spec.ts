@@ -78,7 +78,7 @@ test.describe("prerendered pages", () => {
         expect(response.headers()["etag"], url).toBeTruthy();
         const html = await response.text();
         expect(html, url).not.toContain("prerender.invalid");
-        expect(html, url).toContain(`<html lang="${lng}" dir="ltr">`);
+        expect(html, url).toContain(`<html lang="${lng}" dir="ltr"`);
         expect(html, url).toContain(`<title>${escapeHtml(pageTitle(route.title(lng)))}</title>`);
         const links = [...html.matchAll(/<link rel="(?:canonical|alternate)"[^>]*href="([^"]+)"/g)].map(([, href]) => href!);
         expect(links.length, url).toBe(9);

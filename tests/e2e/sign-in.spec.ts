@@ -90,11 +90,43 @@ for (const lng of ["en", "de", "uk"] as const) {
     await requestLink(page, uniqueAddress(`toast-${lng}`), javaScriptEnabled, lng);
     await expect(toast(page)).toContainText(t(lng, "toast.sent.title"));
     await expect(toast(page)).toContainText(t(lng, "toast.sent.description"));
+    await page.getByRole("link", { name: t(lng, "pages:form.sent.another") }).click();
     await requestLink(page, "learner@localhost", javaScriptEnabled, lng);
     await expect(toast(page).last()).toContainText(t(lng, "toast.invalidEmail.title"));
     await expect(toast(page).last()).toContainText(t(lng, "toast.invalidEmail.description"));
   });
 }
+
+test("after a link is requested, /form keeps a panel naming the address and offers another link once the wait is over", async ({ page, javaScriptEnabled }) => {
+  const email = uniqueAddress("panel");
+  // With JavaScript the countdown runs on the page's clock, which the test moves forward.
+  if (javaScriptEnabled) await page.clock.install();
+  await page.goto("/de/form");
+  await requestLink(page, email, javaScriptEnabled, "de");
+  const panel = page.locator(".sent-panel");
+  await expect(panel.getByRole("heading", { name: t("de", "pages:form.sent.title") })).toBeVisible();
+  await expect(panel).toContainText(t("de", "pages:form.sent.body", { email }));
+  await expect(toast(page)).toContainText(t("de", "toast.sent.title"));
+  const resend = panel.getByRole("button", { name: t("de", "pages:form.sent.resend") });
+  await expect(resend).toBeDisabled();
+  await expect(panel).toContainText(/Einen neuen Link kannst du in \d+ Sekunden? anfordern\./);
+
+  // The toast goes, the panel stays.
+  await page.reload();
+  if (javaScriptEnabled) await waitForHydration(page);
+  await expect(toast(page)).toHaveCount(0);
+  await expect(panel).toContainText(email);
+  await expect(page.locator("main").getByLabel(t("de", "pages:form.emailLabel"))).toHaveCount(0);
+  if (javaScriptEnabled) {
+    await page.clock.fastForward(61_000);
+    await expect(resend).toBeEnabled();
+    await expect(panel).not.toContainText("Sekunde");
+  }
+
+  await panel.getByRole("link", { name: t("de", "pages:form.sent.another") }).click();
+  await expect(page).toHaveURL(/\/de\/form\?another=1$/);
+  await expect(page.locator("main").getByLabel(t("de", "pages:form.emailLabel"))).toBeVisible();
+});
 
 test("a toast can be dismissed with JavaScript", async ({ page, javaScriptEnabled }) => {
   test.skip(!javaScriptEnabled, "dismissing needs JavaScript; without it the toast hides itself by CSS after 5 s");

@@ -63,14 +63,21 @@ export type RouteSpec = {
   /** The visible main heading. */
   h1: (lng: Locale) => string;
   layout: Layout;
+  /** The meta description. */
+  description: (lng: Locale) => string;
   /** Served from a file rendered at build time. */
   prerendered?: boolean;
 };
+
+/** Public pages describe themselves; the account area carries the product's description. */
+const DESCRIBED = ["form", "error", "confirm", "logout", "explore", "subscription", "postPurchase", "privacy", "termsOfUse", "crowdfunding"];
 
 const titled = (key: string, layout: Layout, prerendered = false): Omit<RouteSpec, "path"> => ({
   title: (lng) => t(lng, `titles.${key}`),
   h1: (lng) => t(lng, `titles.${key}`),
   layout,
+  description: (lng) =>
+    key === "home" ? t(lng, "pages:home.description") : t(lng, `descriptions.${DESCRIBED.includes(key) ? key : "default"}`),
   prerendered,
 });
 
@@ -97,6 +104,7 @@ export const ROUTES: RouteSpec[] = [
     title: () => "Player Soon",
     h1: (lng) => t(lng, "pages:account.playerSoon"),
     layout: "play",
+    description: (lng) => t(lng, "descriptions.default"),
   },
 ];
 

@@ -125,6 +125,24 @@ describe(`the learning core on ${databaseName}`, () => {
     expect(bad.status).toBe(400);
   });
 
+  it("remembers turning the review shortcuts off and on in a cookie; an unknown choice answers 400", async () => {
+    const erin = await signedInBrowser(app, mail, "erin-keys@example.com");
+    await addTerm(erin, { text: "laconic", meaning: "using few words", partOfSpeech: "adjective" });
+    expect((await erin.page("/account/review")).html).toContain('aria-keyshortcuts="Space Enter"');
+    const off = await erin.request("/de/account/review", { method: "POST", form: { intent: "shortcuts", shortcuts: "off", revealed: "1" } });
+    expect(off.status).toBe(303);
+    expect(off.headers.get("Location")).toBe("/de/account/review?reveal=1");
+    expect(off.headers.get("Set-Cookie")).toMatch(/^review-shortcuts=.*Max-Age=31536000.*HttpOnly.*SameSite=Lax/i);
+    const quiet = await erin.page("/account/review");
+    expect(quiet.html).not.toContain("aria-keyshortcuts");
+    expect(textOf(quiet.html)).toContain("Keyboard shortcuts are off.");
+    await erin.request("/account/review", { method: "POST", form: { intent: "shortcuts", shortcuts: "on" } });
+    expect((await erin.page("/account/review")).html).toContain('aria-keyshortcuts="Space Enter"');
+    const bad = await erin.request("/account/review", { method: "POST", form: { intent: "shortcuts", shortcuts: "sometimes" } });
+    expect(bad.status).toBe(400);
+    expect(textOf(await bad.text())).toContain("Choose whether keyboard shortcuts are on or off.");
+  });
+
   it("changes a stage by hand, deletes a term after confirmation", async () => {
     const id = termIdFrom(await addTerm(alice, { text: "ubiquitous", partOfSpeech: "adjective" }));
     await alice.request(`/account/terms/${id}`, { method: "POST", form: { intent: "stage", stage: "learned" } });

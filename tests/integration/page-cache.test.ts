@@ -157,6 +157,15 @@ describe("the public page cache", () => {
     expect(await full.text()).toMatch(/<script/);
   });
 
+  it("keys pages by the theme cookie, and renders for a visitor whose sign-in link was just sent", async () => {
+    const system = await get("/subscription");
+    const dark = await get("/subscription", { Cookie: `theme=${Buffer.from(JSON.stringify("dark")).toString("base64")}` });
+    expect(isCached(system) && isCached(dark)).toBe(true);
+    expect(dark.headers.get("ETag")).not.toBe(system.headers.get("ETag"));
+    expect(await dark.text()).toContain('data-theme="dark"');
+    expect(isCached(await get("/form", { Cookie: "sign-in-sent=anything" }))).toBe(false);
+  });
+
   it("keeps the bare root's redirect by Accept-Language while English visitors and bots share its page", async () => {
     expect(isCached(await get("/", { "Accept-Language": "en" }))).toBe(true);
     const german = await get("/", { "Accept-Language": "de-DE,de;q=0.9" });

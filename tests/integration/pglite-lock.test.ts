@@ -1,14 +1,28 @@
 /**
  * The embedded database (PGlite in DATA_DIR) belongs to one process: a second server started on the same directory
- * must stop at once and say why, and must not disturb the one that owns it.
+ * must stop at once and say why, and must not disturb the one that owns it. The restart after a hard kill is in
+ * pglite-restart.test.ts.
  *
  * Needs `npm run build` (the test script builds first).
  */
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
+import { createConnection } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type ServerProcess } from "../support/server-process.ts";
 import { tempDir } from "../support/temp.ts";
+
+/** What the owner of a DATA_DIR says on its lock socket; null when nobody listens. */
+function lockHolder(dataDir: string): Promise<{ pid?: number; host?: string } | null> {
+  return new Promise((resolve) => {
+    let text = "";
+    const socket = createConnection(path.join(dataDir, "polyglot.lock"));
+    socket.setEncoding("utf8");
+    socket.on("data", (chunk: string) => (text += chunk));
+    socket.on("end", () => resolve(JSON.parse(text)));
+    socket.on("error", () => resolve(null));
+  });
+}
 
 /** How long the second process may take to give up: Node's start and the import of the build, then the lock check. */
 const FAIL_FAST_MS = 10_000;
@@ -62,8 +76,8 @@ describe("PGlite DATA_DIR lock", () => {
       expect(response.status).toBe(200);
       expect(await response.text()).toBe("ok");
     }
-    const lock = JSON.parse(readFileSync(path.join(dataDir, "polyglot.lock"), "utf8")) as { pid?: number };
-    expect(lock.pid).toBe(owner.pid);
+    // The lock is a socket the owner listens on; whoever connects is told who holds it.
+    expect((await lockHolder(dataDir))?.pid).toBe(owner.pid);
   });
 
   it("SIGTERM stops the first server with exit code 0 and releases the lock", async () => {

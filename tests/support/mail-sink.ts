@@ -11,7 +11,7 @@ export type ReceivedMail = { to: string[]; from: string; subject: string; text: 
  * other processes). Recipients whose address contains "refuse" are rejected with a permanent 550; those containing
  * "stall" never get an answer (a mail server that hangs).
  */
-export async function startMailSink(options: { dir?: string } = {}) {
+export async function startMailSink(options: { dir?: string; port?: number } = {}) {
   const received: ReceivedMail[] = [];
   const server = new SMTPServer({
     authOptional: true,
@@ -48,7 +48,10 @@ export async function startMailSink(options: { dir?: string } = {}) {
         .catch(callback);
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.server.once("error", reject);
+    server.listen(options.port ?? 0, "127.0.0.1", resolve);
+  });
   const port = (server.server.address() as AddressInfo).port;
   return {
     url: `smtp://127.0.0.1:${port}`,

@@ -40,6 +40,8 @@ export type ServerProcess = {
   exited: Promise<number | null>;
   /** SIGTERM (SIGKILL after 15 s), resolves with the exit code; when already exited, with that code. */
   stop(): Promise<number | null>;
+  /** Sends a signal (e.g. SIGKILL, as an out-of-memory kill) and resolves when the process has ended. */
+  kill(signal: NodeJS.Signals): Promise<number | null>;
 };
 
 export type ServerOptions = {
@@ -195,6 +197,10 @@ export async function startServer(options: ServerOptions = {}): Promise<ServerPr
     waitForHealthy,
     exited,
     stop,
+    kill: async (signal) => {
+      if (exitCode === undefined) child.kill(signal);
+      return exited;
+    },
   };
   if (options.waitForHealthy ?? true) {
     try {

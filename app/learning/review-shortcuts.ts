@@ -1,0 +1,47 @@
+import { useEffect, type RefObject } from "react";
+import { useNavigate, useSubmit } from "react-router";
+
+const INTERACTIVE = "a, button, input, select, textarea, summary, [contenteditable], [role=button], [role=link]";
+
+/**
+ * Whether a key press belongs to the review: only when the focus is on the page itself or on the card (its answer
+ * included), never on a link, button or field, so Enter and Space keep doing what they do there (WCAG 2.1.4).
+ */
+export function isReviewKeyTarget(target: EventTarget | null, card: HTMLElement | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  if (target === document.body || target === document.documentElement) return true;
+  return !!card && card.contains(target) && !target.closest(INTERACTIVE);
+}
+
+/** Space or Enter reveals the answer, 1-4 grade it; nothing happens while `enabled` is false (the learner's setting). */
+export function useReviewShortcuts({ enabled, revealed, card, gradeForm, grades }: {
+  enabled: boolean;
+  revealed: boolean;
+  card: RefObject<HTMLElement | null>;
+  gradeForm: RefObject<HTMLFormElement | null>;
+  grades: readonly string[];
+}) {
+  const navigate = useNavigate();
+  const submit = useSubmit();
+  useEffect(() => {
+    if (!enabled) return;
+    function onKey(event: KeyboardEvent) {
+      if (event.ctrlKey || event.metaKey || event.altKey || event.repeat) return;
+      if (!isReviewKeyTarget(event.target, card.current)) return;
+      if (!revealed && (event.key === " " || event.key === "Enter")) {
+        event.preventDefault();
+        void navigate("?reveal=1", { replace: true });
+        return;
+      }
+      const grade = grades[["1", "2", "3", "4"].indexOf(event.key)];
+      if (revealed && grade && gradeForm.current) {
+        event.preventDefault();
+        const formData = new FormData(gradeForm.current);
+        formData.set("grade", grade);
+        void submit(formData, { method: "post" });
+      }
+    }
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [enabled, revealed, card, gradeForm, grades, navigate, submit]);
+}
