@@ -94,7 +94,7 @@ async function learnerWithTerms(page: Page, javaScriptEnabled: boolean) {
   await page.locator("main").getByRole("button", { name: t("en", "pages:form.submit") }).click();
   await expect(page.locator(".sent-panel")).toBeVisible();
   await page.goto(linkIn(await mailFor(email)));
-  if (!javaScriptEnabled) await page.getByRole("button", { name: t("en", "pages:confirm.submit") }).click();
+  await page.getByRole("button", { name: t("en", "pages:confirm.submit") }).click();
   await expect(page).toHaveURL(/\/account\/home$/);
   await page.goto("/account/explore/public?language=en&level=beginner");
   await page.getByRole("button", { name: t("en", "learning:public.addAll") }).click();
