@@ -28,14 +28,14 @@ async function signInByKeyboard(page: Page, javaScriptEnabled: boolean) {
   await page.keyboard.press("Enter");
   await expect(page.locator(".sent-panel")).toContainText(email);
   await page.goto(linkIn(await mailFor(email)));
-  if (!javaScriptEnabled) {
-    const confirm = page.getByRole("button", { name: t("en", "pages:confirm.submit") });
-    await expect(confirm).toBeVisible();
-    const onConfirm = () => page.evaluate(() => document.activeElement?.matches("main button[type=submit]") ?? false);
-    for (let presses = 0; presses < 20 && !(await onConfirm()); presses++) await page.keyboard.press("Tab");
-    await expect(confirm).toBeFocused();
-    await page.keyboard.press("Enter");
-  }
+  await settle(page, javaScriptEnabled);
+  // The confirm page waits for the person, with JavaScript too.
+  const confirm = page.getByRole("button", { name: t("en", "pages:confirm.submit") });
+  await expect(confirm).toBeVisible();
+  const onConfirm = () => page.evaluate(() => document.activeElement?.matches("main button[type=submit]") ?? false);
+  for (let presses = 0; presses < 20 && !(await onConfirm()); presses++) await page.keyboard.press("Tab");
+  await expect(confirm).toBeFocused();
+  await page.keyboard.press("Enter");
   await expect(page).toHaveURL(/\/account\/home$/);
   await settle(page, javaScriptEnabled);
 }
