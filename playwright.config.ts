@@ -5,11 +5,20 @@ export const BASE_URL = `http://127.0.0.1:${PORT}`;
 
 const launchOptions = {
   executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  args: [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+  ],
 };
 
 // Headless Chromium announces itself as "HeadlessChrome", which counts as a bot; learners use a regular browser.
-const userAgent = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36";
+const userAgent =
+  "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36";
 
 export default defineConfig({
   testDir: "tests/e2e",
@@ -25,7 +34,11 @@ export default defineConfig({
     { name: "js-on", use: { javaScriptEnabled: true } },
     { name: "js-off", use: { javaScriptEnabled: false } },
     // Basic HTML mode (the footer's choice, a cookie): the journeys without JavaScript, on pages that carry no script.
-    { name: "basic", use: { javaScriptEnabled: false }, testMatch: /(sign-in|learning|i18n|navigation|basic-mode)\.spec\.ts$/ },
+    {
+      name: "basic",
+      use: { javaScriptEnabled: false },
+      testMatch: /(sign-in|learning|i18n|navigation|basic-mode)\.spec\.ts$/,
+    },
   ],
   globalSetup: "./tests/e2e/global-setup.ts",
   // After global-setup's teardown: the run's temp folder must be empty.

@@ -65,7 +65,13 @@ app.use((req, res, next) => {
     if (stopping) server.closeIdleConnections();
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
     // The path only: query strings can carry sign-in tokens and search terms.
-    const fields = { method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10, ip: req.ip };
+    const fields = {
+      method: req.method,
+      path: req.path,
+      status: res.statusCode,
+      ms: Math.round(ms * 10) / 10,
+      ip: req.ip,
+    };
     if (req.path === "/healthz") log.debug("request", fields);
     else log.info("request", fields);
   });
@@ -92,7 +98,8 @@ const withoutControlCharacters: express.RequestHandler = (req, _res, next) => {
   const pathPart = queryStart === -1 ? req.url : req.url.slice(0, queryStart);
   const queryPart = req.url.slice(pathPart.length);
   if (/%(?:[01][0-9a-f]|7f)/i.test(pathPart) || /%00/.test(queryPart)) {
-    req.url = req.originalUrl = pathPart.replace(/%(?:[01][0-9a-f]|7f)/gi, "%EF%BF%BD") + queryPart.replaceAll("%00", "");
+    req.url = req.originalUrl =
+      pathPart.replace(/%(?:[01][0-9a-f]|7f)/gi, "%EF%BF%BD") + queryPart.replaceAll("%00", "");
   }
   next();
 };
@@ -145,7 +152,10 @@ function isPersonal(req: express.Request, res: express.Response): boolean {
 }
 
 function mergeVary(current: ReturnType<express.Response["getHeader"]>, name: string): string {
-  const values = String(current ?? "").split(",").map((v) => v.trim()).filter(Boolean);
+  const values = String(current ?? "")
+    .split(",")
+    .map((v) => v.trim())
+    .filter(Boolean);
   return values.some((v) => v.toLowerCase() === name.toLowerCase()) ? values.join(", ") : [...values, name].join(", ");
 }
 
@@ -161,7 +171,10 @@ app.use(compression({ level: 1, brotli: { params: { [zlib.constants.BROTLI_PARAM
 
 app.get("/healthz", async (_req, res) => {
   try {
-    await Promise.race([entry.checkHealth(), new Promise((_, reject) => setTimeout(() => reject(new Error("timeout")), 2_000))]);
+    await Promise.race([
+      entry.checkHealth(),
+      new Promise((_, reject) => setTimeout(() => reject(new Error("timeout")), 2_000)),
+    ]);
     res.status(200).type("text/plain").send("ok");
   } catch (error) {
     log.warn("health check failed", { error: error instanceof Error ? error.message : String(error) });
@@ -173,7 +186,10 @@ app.get("/healthz", async (_req, res) => {
 if (vite) app.use(vite.middlewares);
 
 // Hashed file names never change content: cache them for a year.
-app.use("/assets", express.static(path.join(CLIENT_DIR, "assets"), { immutable: true, maxAge: "1y", index: false, redirect: false }));
+app.use(
+  "/assets",
+  express.static(path.join(CLIENT_DIR, "assets"), { immutable: true, maxAge: "1y", index: false, redirect: false }),
+);
 
 const renderPage = entry.requestHandler(build);
 // No raw HTML or data file of the build is ever served (public pages come from memory, rendered at run time).

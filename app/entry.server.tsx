@@ -4,7 +4,13 @@ import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
-import { isRouteErrorResponse, ServerRouter, type EntryContext, type HandleErrorFunction, type RouterContextProvider } from "react-router";
+import {
+  isRouteErrorResponse,
+  ServerRouter,
+  type EntryContext,
+  type HandleErrorFunction,
+  type RouterContextProvider,
+} from "react-router";
 import { env } from "./config/env.server";
 import { BasicModeContext } from "./http/basic-mode";
 import { basicModeContext } from "./http/basic-mode.server";
@@ -34,13 +40,20 @@ export default function handleRequest(
 
   // Bots get the right status with a minimal body instead of the error page; the error is only logged.
   if (bot && responseStatusCode >= 400) {
-    log.warn("error page withheld from bot", { status: responseStatusCode, path: new URL(request.url).pathname, userAgent });
+    log.warn("error page withheld from bot", {
+      status: responseStatusCode,
+      path: new URL(request.url).pathname,
+      userAgent,
+    });
     responseHeaders.set("Content-Type", "text/plain; charset=utf-8");
     return new Response(`${responseStatusCode}\n`, { status: responseStatusCode, headers: responseHeaders });
   }
   if (request.method.toUpperCase() === "HEAD") {
     responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-    responseHeaders.set("Content-Security-Policy", contentSecurityPolicy(randomBytes(16).toString("base64"), env.analyticsHosts));
+    responseHeaders.set(
+      "Content-Security-Policy",
+      contentSecurityPolicy(randomBytes(16).toString("base64"), env.analyticsHosts),
+    );
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
 
@@ -76,7 +89,12 @@ export default function handleRequest(
         responseHeaders.set("Content-Type", "text/html; charset=utf-8");
         responseHeaders.set("Content-Security-Policy", contentSecurityPolicy(nonce, env.analyticsHosts));
         pipe(body);
-        resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
+        resolve(
+          new Response(createReadableStreamFromReadable(body), {
+            headers: responseHeaders,
+            status: responseStatusCode,
+          }),
+        );
       },
       onShellError(error: unknown) {
         clearTimeout(timeoutId);

@@ -1,5 +1,15 @@
 import { useEffect } from "react";
-import { Links, Meta, Outlet, redirectDocument, Scripts, ScrollRestoration, useLocation, useRouteLoaderData, type MiddlewareFunction } from "react-router";
+import {
+  Links,
+  Meta,
+  Outlet,
+  redirectDocument,
+  Scripts,
+  ScrollRestoration,
+  useLocation,
+  useRouteLoaderData,
+  type MiddlewareFunction,
+} from "react-router";
 import { recoveringByNavigation } from "./http/chunk-errors.client";
 import type { Route } from "./+types/root";
 import { HoneypotProvider } from "remix-utils/honeypot/react";
@@ -111,7 +121,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
           <>
             <ScrollRestoration nonce={nonce} />
             <Scripts nonce={nonce} />
-            {root?.webAnalyticsSrc ? <script nonce={nonce} dangerouslySetInnerHTML={{ __html: scriptLoader(root.webAnalyticsSrc) }} /> : null}
+            {root?.webAnalyticsSrc ? (
+              <script nonce={nonce} dangerouslySetInnerHTML={{ __html: scriptLoader(root.webAnalyticsSrc) }} />
+            ) : null}
           </>
         )}
       </body>

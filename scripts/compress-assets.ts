@@ -15,7 +15,9 @@ for (const name of readdirSync(CLIENT_DIR, { recursive: true }) as string[]) {
   const file = path.join(CLIENT_DIR, name);
   if (!COMPRESSIBLE.test(name) || !statSync(file).isFile()) continue;
   const body = readFileSync(file);
-  const br = zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length } });
+  const br = zlib.brotliCompressSync(body, {
+    params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length },
+  });
   const gz = zlib.gzipSync(body, { level: 9 });
   // A copy that is not smaller is not worth sending.
   if (br.length < body.length) writeFileSync(`${file}.br`, br);

@@ -66,7 +66,8 @@ function readOptions(): Options {
   if (!/^[^\s@]+@[^\s@]+$/.test(email)) fail("an e-mail address is required");
   const integer = (name: string, text: string, min: number, max: number) => {
     const value = Number(text);
-    if (!Number.isInteger(value) || value < min || value > max) fail(`--${name} must be an integer from ${min} to ${max}`);
+    if (!Number.isInteger(value) || value < min || value > max)
+      fail(`--${name} must be an integer from ${min} to ${max}`);
     return value;
   };
   const language = values.language;
@@ -111,8 +112,19 @@ function weighted<T>(random: Random, table: readonly (readonly [T, number])[]): 
 
 /** Roughly the mix of a learner's vocabulary notebook: mostly nouns, verbs and adjectives. */
 const POS_WEIGHTS: readonly (readonly [PartOfSpeech, number])[] = [
-  ["noun", 38], ["verb", 21], ["adjective", 15], ["adverb", 7], ["proper_noun", 3], ["adposition", 3], ["pronoun", 2],
-  ["determiner", 2], ["coordinating_conjunction", 2], ["interjection", 2], ["numeral", 2], ["auxiliary", 1], ["particle", 1.5],
+  ["noun", 38],
+  ["verb", 21],
+  ["adjective", 15],
+  ["adverb", 7],
+  ["proper_noun", 3],
+  ["adposition", 3],
+  ["pronoun", 2],
+  ["determiner", 2],
+  ["coordinating_conjunction", 2],
+  ["interjection", 2],
+  ["numeral", 2],
+  ["auxiliary", 1],
+  ["particle", 1.5],
   ["punctuation", 0.5],
 ];
 
@@ -122,21 +134,85 @@ const SYLLABLES = (
   "pi pla po pra pro qua ra re ri ro ru sa se sha si so sta ste stra su ta te ther ti to tra tri tu un ur va ve vi vo wa " +
   "we wi wo ya yo za ze"
 ).split(" ");
-const ENDINGS = ["", "", "", "", "ness", "ment", "er", "ing", "ed", "ly", "ous", "ful", "ic", "tion", "able", "ish", "y"];
+const ENDINGS = [
+  "",
+  "",
+  "",
+  "",
+  "ness",
+  "ment",
+  "er",
+  "ing",
+  "ed",
+  "ly",
+  "ous",
+  "ful",
+  "ic",
+  "tion",
+  "able",
+  "ish",
+  "y",
+];
 
 const MEANINGS = [
-  "a small kind of bird", "a place where bread is baked", "to walk slowly", "very tired", "a quick look", "the edge of a river",
-  "to agree after arguing", "cheerful and lively", "a tool for cutting wood", "to whisper", "someone who lends money",
-  "a word for an old friend", "in other words", "an unexpected gift", "to fold neatly", "the morning meal", "rough, uneven",
-  "a promise given in words", "the last part of a journey", "to borrow", "a heavy coat", "gentle rain", "the sound of bells",
-  "a narrow street", "to look after", "a short sleep", "bright yellow", "the word used for greeting", "a bunch of flowers",
-  "to hurry", "suddenly", "a shy person", "to forgive", "the top of a mountain", "by word of mouth", "a wooden box", "quietly",
-  "a riddle or word game", "to shout", "the day after tomorrow", "a busy market", "to shiver", "a mild cheese", "far away",
+  "a small kind of bird",
+  "a place where bread is baked",
+  "to walk slowly",
+  "very tired",
+  "a quick look",
+  "the edge of a river",
+  "to agree after arguing",
+  "cheerful and lively",
+  "a tool for cutting wood",
+  "to whisper",
+  "someone who lends money",
+  "a word for an old friend",
+  "in other words",
+  "an unexpected gift",
+  "to fold neatly",
+  "the morning meal",
+  "rough, uneven",
+  "a promise given in words",
+  "the last part of a journey",
+  "to borrow",
+  "a heavy coat",
+  "gentle rain",
+  "the sound of bells",
+  "a narrow street",
+  "to look after",
+  "a short sleep",
+  "bright yellow",
+  "the word used for greeting",
+  "a bunch of flowers",
+  "to hurry",
+  "suddenly",
+  "a shy person",
+  "to forgive",
+  "the top of a mountain",
+  "by word of mouth",
+  "a wooden box",
+  "quietly",
+  "a riddle or word game",
+  "to shout",
+  "the day after tomorrow",
+  "a busy market",
+  "to shiver",
+  "a mild cheese",
+  "far away",
 ];
 const NOTES = [
-  "Heard it in a podcast.", "Formal register.", "Mostly spoken, rarely written.", "Careful: false friend.", "Irregular plural.",
-  "Stress on the first syllable.", "Often used with 'to'.", "Slang, do not use at work.", "Opposite of the previous word.",
-  "Seen in the news.", "Common in song lyrics.", "Key word for the exam.",
+  "Heard it in a podcast.",
+  "Formal register.",
+  "Mostly spoken, rarely written.",
+  "Careful: false friend.",
+  "Irregular plural.",
+  "Stress on the first syllable.",
+  "Often used with 'to'.",
+  "Slang, do not use at work.",
+  "Opposite of the previous word.",
+  "Seen in the news.",
+  "Common in song lyrics.",
+  "Key word for the exam.",
 ];
 const EXAMPLES: readonly (readonly [string, string])[] = [
   ["I wrote {} in my notebook.", "Ich habe {} in mein Heft geschrieben."],
@@ -169,8 +245,18 @@ function wordFactory(random: Random) {
 // ---------------------------------------------------------------------------------------------------------------
 // Review histories: FSRS cards as a real learner would leave them.
 
-const FIRST_GRADES: readonly (readonly [GradeName, number])[] = [["again", 18], ["hard", 17], ["good", 50], ["easy", 15]];
-const LATER_GRADES: readonly (readonly [GradeName, number])[] = [["again", 10], ["hard", 15], ["good", 62], ["easy", 13]];
+const FIRST_GRADES: readonly (readonly [GradeName, number])[] = [
+  ["again", 18],
+  ["hard", 17],
+  ["good", 50],
+  ["easy", 15],
+];
+const LATER_GRADES: readonly (readonly [GradeName, number])[] = [
+  ["again", 10],
+  ["hard", 15],
+  ["good", 62],
+  ["easy", 13],
+];
 
 /**
  * One term's card after a plausible history: 15% were never studied (new, due since they were added); a fifth of the
@@ -214,7 +300,12 @@ function generateTerm(random: Random, schedule: Random, nextWord: () => string, 
   // Added over the last year, more of them recently.
   const createdAt = new Date(now.getTime() - schedule() ** 1.7 * 365 * DAY_MS - schedule() * DAY_MS);
   const card = simulateCard(schedule, createdAt, now);
-  const exampleCount = weighted(random, [[0, 30], [1, 37], [2, 22], [3, 11]] as const);
+  const exampleCount = weighted(random, [
+    [0, 30],
+    [1, 37],
+    [2, 22],
+    [3, 11],
+  ] as const);
   const examples = Array.from({ length: exampleCount }, (_, i) => {
     const [sentence, translation] = pick(random, EXAMPLES);
     return {
@@ -231,23 +322,44 @@ function generateTerm(random: Random, schedule: Random, nextWord: () => string, 
     notes: random() < 0.18 ? pick(random, NOTES) : "",
     createdAt,
     card,
-    examples: examples.map((example) => ({ ...example, createdAt: new Date(Math.min(example.createdAt.getTime(), now.getTime())) })),
+    examples: examples.map((example) => ({
+      ...example,
+      createdAt: new Date(Math.min(example.createdAt.getTime(), now.getTime())),
+    })),
   };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
 
-async function findOrCreateUser(db: Database, email: string, language: string): Promise<{ id: string; studyLanguage: string | null; created: boolean }> {
-  const [created] = await db.insert(users).values({ email, studyLanguage: language }).onConflictDoNothing({ target: users.email }).returning({ id: users.id });
+async function findOrCreateUser(
+  db: Database,
+  email: string,
+  language: string,
+): Promise<{ id: string; studyLanguage: string | null; created: boolean }> {
+  const [created] = await db
+    .insert(users)
+    .values({ email, studyLanguage: language })
+    .onConflictDoNothing({ target: users.email })
+    .returning({ id: users.id });
   if (created) return { id: created.id, studyLanguage: language, created: true };
-  const [existing] = await db.select({ id: users.id, studyLanguage: users.studyLanguage }).from(users).where(eq(users.email, email)).limit(1);
+  const [existing] = await db
+    .select({ id: users.id, studyLanguage: users.studyLanguage })
+    .from(users)
+    .where(eq(users.email, email))
+    .limit(1);
   if (!existing) throw new Error(`user ${email} vanished`);
-  if (existing.studyLanguage === null) await db.update(users).set({ studyLanguage: language }).where(eq(users.id, existing.id));
+  if (existing.studyLanguage === null)
+    await db.update(users).set({ studyLanguage: language }).where(eq(users.id, existing.id));
   return { id: existing.id, studyLanguage: existing.studyLanguage ?? language, created: false };
 }
 
 /** Inserts one batch in one transaction; returns how many terms and examples went in (known texts are skipped). */
-async function insertBatch(db: Database, userId: string, language: string, batch: TermRow[]): Promise<{ terms: number; examples: number }> {
+async function insertBatch(
+  db: Database,
+  userId: string,
+  language: string,
+  batch: TermRow[],
+): Promise<{ terms: number; examples: number }> {
   return db.transaction(async (tx) => {
     const rows = batch.map((term) => ({
       id: term.id,
@@ -263,7 +375,9 @@ async function insertBatch(db: Database, userId: string, language: string, batch
     }));
     const inserted = await tx.insert(terms).values(rows).onConflictDoNothing().returning({ id: terms.id });
     const ids = new Set(inserted.map((row) => row.id));
-    const examples = batch.filter((term) => ids.has(term.id)).flatMap((term) => term.examples.map((example) => ({ termId: term.id, ...example })));
+    const examples = batch
+      .filter((term) => ids.has(term.id))
+      .flatMap((term) => term.examples.map((example) => ({ termId: term.id, ...example })));
     // Examples in chunks too: 4 parameters each.
     for (let start = 0; start < examples.length; start += 2_000) {
       await tx.insert(termExamples).values(examples.slice(start, start + 2_000));
@@ -280,12 +394,16 @@ async function main() {
   // The app's own opening: migrations under the same lock, and PGlite's data-directory lock.
   const handle = await openDatabase({ databaseUrl, dataDir, migrationsFolder: MIGRATIONS_DIR });
   const { db } = handle;
-  const target = databaseUrl ? `PostgreSQL ${new URL(databaseUrl).host}${new URL(databaseUrl).pathname}` : `PGlite ${path.resolve(dataDir, "pglite")}`;
+  const target = databaseUrl
+    ? `PostgreSQL ${new URL(databaseUrl).host}${new URL(databaseUrl).pathname}`
+    : `PGlite ${path.resolve(dataDir, "pglite")}`;
   try {
     const opened = performance.now();
     const user = await findOrCreateUser(db, options.email, options.language);
     if (user.studyLanguage !== options.language) {
-      console.warn(`seed-terms: ${options.email} studies "${user.studyLanguage}", so the "${options.language}" terms will not show until they switch language`);
+      console.warn(
+        `seed-terms: ${options.email} studies "${user.studyLanguage}", so the "${options.language}" terms will not show until they switch language`,
+      );
     }
     const random = prng(options.seed);
     const schedule = prng(options.seed ^ 0x5bd1e995);
@@ -297,7 +415,9 @@ async function main() {
     let insertedExamples = 0;
     let dueNow = 0;
     for (let start = 0; start < options.count; start += options.batch) {
-      const batch = Array.from({ length: Math.min(options.batch, options.count - start) }, () => generateTerm(random, schedule, nextWord, now));
+      const batch = Array.from({ length: Math.min(options.batch, options.count - start) }, () =>
+        generateTerm(random, schedule, nextWord, now),
+      );
       const result = await insertBatch(db, user.id, options.language, batch);
       insertedTerms += result.terms;
       insertedExamples += result.examples;
@@ -308,13 +428,17 @@ async function main() {
           if (term.card.due.getTime() <= now.getTime()) dueNow++;
         }
       }
-      if (!options.json && process.stdout.isTTY) process.stdout.write(`\r  ${start + batch.length}/${options.count} terms`);
+      if (!options.json && process.stdout.isTTY)
+        process.stdout.write(`\r  ${start + batch.length}/${options.count} terms`);
     }
     if (!options.json && process.stdout.isTTY) process.stdout.write("\n");
     // Fresh planner statistics after a bulk load, as autovacuum would gather them a little later.
     await db.execute(sql`analyze terms`);
     await db.execute(sql`analyze term_examples`);
-    const [total] = await db.select({ n: count() }).from(terms).where(and(eq(terms.userId, user.id), eq(terms.language, options.language)));
+    const [total] = await db
+      .select({ n: count() })
+      .from(terms)
+      .where(and(eq(terms.userId, user.id), eq(terms.language, options.language)));
     const summary = {
       target,
       database: handle.kind,
@@ -339,12 +463,22 @@ async function main() {
     if (options.json) {
       console.log(JSON.stringify(summary));
     } else {
-      console.log(`Seeded ${target} for ${options.email} (${user.created ? "new user" : "existing user"} ${user.id}), language "${options.language}", seed ${options.seed}`);
-      console.log(`  terms: ${insertedTerms} inserted, ${summary.skippedTerms} skipped (text already there); ${summary.learnerTermsInLanguage} in total`);
+      console.log(
+        `Seeded ${target} for ${options.email} (${user.created ? "new user" : "existing user"} ${user.id}), language "${options.language}", seed ${options.seed}`,
+      );
+      console.log(
+        `  terms: ${insertedTerms} inserted, ${summary.skippedTerms} skipped (text already there); ${summary.learnerTermsInLanguage} in total`,
+      );
       console.log(`  examples: ${insertedExamples}`);
       console.log(`  stages: ${STAGES.map((stage) => `${stage} ${stages[stage]}`).join(", ")}; due now: ${dueNow}`);
-      console.log(`  FSRS states: ${Object.entries(summary.states).map(([name, n]) => `${name} ${n}`).join(", ")}`);
-      console.log(`  open + migrate ${summary.openMs} ms, inserts ${summary.insertMs} ms (batches of ${options.batch})`);
+      console.log(
+        `  FSRS states: ${Object.entries(summary.states)
+          .map(([name, n]) => `${name} ${n}`)
+          .join(", ")}`,
+      );
+      console.log(
+        `  open + migrate ${summary.openMs} ms, inserts ${summary.insertMs} ms (batches of ${options.batch})`,
+      );
     }
   } finally {
     await handle.close();

@@ -92,7 +92,9 @@ async function main(): Promise<number> {
   const database = process.env.DATABASE_URL ? "PostgreSQL (DATABASE_URL)" : "PGlite (fresh DATA_DIR)";
   const child = spawn(process.execPath, ["server.ts"], { cwd: ROOT, env, stdio: ["ignore", "ignore", "pipe"] });
   const serverErrors: string[] = [];
-  child.stderr.setEncoding("utf8").on("data", (chunk: string) => serverErrors.push(...chunk.split("\n").filter(Boolean)));
+  child.stderr
+    .setEncoding("utf8")
+    .on("data", (chunk: string) => serverErrors.push(...chunk.split("\n").filter(Boolean)));
   const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
   cleanups.push(async () => {
     if (child.exitCode === null) child.kill("SIGTERM");
@@ -101,9 +103,13 @@ async function main(): Promise<number> {
 
   const healthyBy = Date.now() + 90_000;
   for (;;) {
-    const status = await fetch(`${baseUrl}/healthz`).then((response) => response.status, () => 0);
+    const status = await fetch(`${baseUrl}/healthz`).then(
+      (response) => response.status,
+      () => 0,
+    );
     if (status === 200) break;
-    if (child.exitCode !== null || Date.now() > healthyBy) throw new Error(`the server did not become healthy:\n${serverErrors.join("\n")}`);
+    if (child.exitCode !== null || Date.now() > healthyBy)
+      throw new Error(`the server did not become healthy:\n${serverErrors.join("\n")}`);
     await sleep(200);
   }
 
@@ -115,7 +121,9 @@ async function main(): Promise<number> {
     const asked = Date.now();
     await learner.requestSignIn(email);
     await learner.confirm(signInLink(await mail.waitFor(email, asked, 30_000)));
-    const created = await learner.request("/account/terms/new", { form: { text: `Anfang ${n}`, partOfSpeech: "noun", sentence: "Ein Satz." } });
+    const created = await learner.request("/account/terms/new", {
+      form: { text: `Anfang ${n}`, partOfSpeech: "noun", sentence: "Ein Satz." },
+    });
     await created.body?.cancel();
     const termPath = created.headers.get("Location");
     if (created.status !== 302 || !termPath) throw new Error(`learner ${n} could not add a term: ${created.status}`);
@@ -125,11 +133,18 @@ async function main(): Promise<number> {
   // Each connection walks this list in turn; signed-in requests take the next learner's cookie, term posts a new text.
   let turn = 0;
   const nextLearner = () => learners[turn++ % learners.length]!;
-  const page = (pagePath: string) => ({ setupRequest: (request: Request) => ({ ...request, method: "GET", path: pagePath }) });
+  const page = (pagePath: string) => ({
+    setupRequest: (request: Request) => ({ ...request, method: "GET", path: pagePath }),
+  });
   const signedIn = (pick: (learner: { termPath: string }) => string) => ({
     setupRequest: (request: Request) => {
       const learner = nextLearner();
-      return { ...request, method: "GET", path: pick(learner), headers: { ...request.headers, cookie: learner.cookie } };
+      return {
+        ...request,
+        method: "GET",
+        path: pick(learner),
+        headers: { ...request.headers, cookie: learner.cookie },
+      };
     },
   });
   const form = (formPath: string, fields: () => Record<string, string>, withCookie: boolean) => ({
@@ -157,7 +172,18 @@ async function main(): Promise<number> {
     form("/locale", () => ({ lng: ["de", "fr", "en"][counter++ % 3]!, redirectTo: "/explore" }), false),
     page("/form"),
     signedIn(() => "/account/review"),
-    form("/account/terms/new", () => ({ text: `Soak ${process.pid}-${counter++}`, partOfSpeech: "noun", meaning: "", notes: "", sentence: "", translation: "" }), true),
+    form(
+      "/account/terms/new",
+      () => ({
+        text: `Soak ${process.pid}-${counter++}`,
+        partOfSpeech: "noun",
+        meaning: "",
+        notes: "",
+        sentence: "",
+        translation: "",
+      }),
+      true,
+    ),
     page("/zh"),
   ];
   let next = 0;
@@ -184,12 +210,21 @@ async function main(): Promise<number> {
   const atEnd = residentBytes(child.pid!);
   await sleep(5_000);
   const afterIdle = residentBytes(child.pid!);
-  const healthz = await fetch(`${baseUrl}/healthz`).then((response) => response.status, () => 0);
+  const healthz = await fetch(`${baseUrl}/healthz`).then(
+    (response) => response.status,
+    () => 0,
+  );
 
   const growth = atEnd / afterWarmup - 1;
   // autocannon counts timeouts among its errors.
   const errors = result.errors;
-  const byClass = { "1xx": result["1xx"], "2xx": result["2xx"], "3xx": result["3xx"], "4xx": result["4xx"], "5xx": result["5xx"] };
+  const byClass = {
+    "1xx": result["1xx"],
+    "2xx": result["2xx"],
+    "3xx": result["3xx"],
+    "4xx": result["4xx"],
+    "5xx": result["5xx"],
+  };
   const report = {
     database,
     connections: CONNECTIONS,
@@ -201,7 +236,13 @@ async function main(): Promise<number> {
     byClass,
     byStatus: Object.fromEntries(Object.entries(result.statusCodeStats).map(([status, { count }]) => [status, count])),
     latencyMs: { p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max },
-    residentMemory: { afterWarmup: mib(afterWarmup), peak: mib(peak.bytes), atEnd: mib(atEnd), afterIdle5s: mib(afterIdle), growth: `${(growth * 100).toFixed(1)} %` },
+    residentMemory: {
+      afterWarmup: mib(afterWarmup),
+      peak: mib(peak.bytes),
+      atEnd: mib(atEnd),
+      afterIdle5s: mib(afterIdle),
+      growth: `${(growth * 100).toFixed(1)} %`,
+    },
     warmupRequests: warmup.requests.total,
     serverErrorLines: serverErrors.filter((line) => line.includes('"level":"error"')).length,
     healthzAfter: healthz,
@@ -215,7 +256,11 @@ async function main(): Promise<number> {
     healthz !== 200 ? `/healthz answered ${healthz} afterwards` : null,
   ].filter((failure): failure is string => failure !== null);
   if (serverErrors.length) console.log(`server error log (first 5):\n${serverErrors.slice(0, 5).join("\n")}`);
-  console.log(failures.length ? `SOAK FAILED: ${failures.join("; ")}` : "SOAK PASSED: 0 errors, 0 answers >= 500, memory within 20 %");
+  console.log(
+    failures.length
+      ? `SOAK FAILED: ${failures.join("; ")}`
+      : "SOAK PASSED: 0 errors, 0 answers >= 500, memory within 20 %",
+  );
   return failures.length ? 1 : 0;
 }
 

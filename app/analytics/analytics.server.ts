@@ -11,7 +11,13 @@ let client: PostHog | null = null;
 function posthog(): PostHog | null {
   if (!env.analyticsEnabled || !env.POSTHOG_KEY) return null;
   if (!client) {
-    client = new PostHog(env.POSTHOG_KEY, { host: env.POSTHOG_HOST, flushAt: 1, flushInterval: 0, requestTimeout: 3_000, fetchRetryCount: 0 });
+    client = new PostHog(env.POSTHOG_KEY, {
+      host: env.POSTHOG_HOST,
+      flushAt: 1,
+      flushInterval: 0,
+      requestTimeout: 3_000,
+      fetchRetryCount: 0,
+    });
     const current = client;
     onShutdown(() => current.shutdown(3_000));
   }

@@ -13,7 +13,9 @@ export function PageViews({ config }: { config: { key: string; host: string } | 
       posthog.init(config.key, { api_host: config.host, capture_pageview: false, persistence: "memory" });
       return posthog;
     });
-    void client.current.then((posthog) => posthog.capture("$pageview", { $current_url: window.location.origin + pathname }));
+    void client.current.then((posthog) =>
+      posthog.capture("$pageview", { $current_url: window.location.origin + pathname }),
+    );
   }, [config, pathname]);
   return null;
 }

@@ -6,6 +6,9 @@ export function isRegistration(account: Pick<SignedInAccount, "createdAt">, now 
   return account.createdAt.toISOString().slice(0, 10) === now.toISOString().slice(0, 10);
 }
 
-export function signInEvent(account: Pick<SignedInAccount, "createdAt">, now = new Date()): "registration_completed" | "login_completed" {
+export function signInEvent(
+  account: Pick<SignedInAccount, "createdAt">,
+  now = new Date(),
+): "registration_completed" | "login_completed" {
   return isRegistration(account, now) ? "registration_completed" : "login_completed";
 }

@@ -43,7 +43,9 @@ export const rateLimitEvents = pgTable(
   {
     id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
     key: text("key").notNull(),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().default(sql`now()`),
+    createdAt: timestamp("created_at", { withTimezone: true })
+      .notNull()
+      .default(sql`now()`),
   },
   (table) => [index("rate_limit_events_key_time_idx").on(table.key, table.createdAt)],
 );

@@ -5,7 +5,11 @@ const NAME_FIELD = "name__confirm";
 const VALID_FROM_FIELD = "from__confirm";
 
 /** A field people never see; a form that fills it is a bot's. Seeded by SESSION_SECRET so every instance agrees. */
-export const honeypot = new Honeypot({ encryptionSeed: env.sessionSecrets[0], nameFieldName: NAME_FIELD, validFromFieldName: VALID_FROM_FIELD });
+export const honeypot = new Honeypot({
+  encryptionSeed: env.sessionSecrets[0],
+  nameFieldName: NAME_FIELD,
+  validFromFieldName: VALID_FROM_FIELD,
+});
 
 export type HoneypotVerdict = "human" | "spam" | "stale";
 

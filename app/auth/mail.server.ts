@@ -55,10 +55,19 @@ export async function sendSignInMail(to: string, t: TFunction, link: string, lan
   }
   let timer: ReturnType<typeof setTimeout> | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(Object.assign(new Error(`mail not sent within ${SEND_DEADLINE_MS} ms`), { code: "ETIMEDOUT" })), SEND_DEADLINE_MS);
+    timer = setTimeout(
+      () => reject(Object.assign(new Error(`mail not sent within ${SEND_DEADLINE_MS} ms`), { code: "ETIMEDOUT" })),
+      SEND_DEADLINE_MS,
+    );
   });
   const send = retry(
-    () => smtp.sendMail({ from: env.MAIL_FROM ?? "Polyglot <no-reply@localhost>", to, ...message, headers: { "Content-Language": language } }),
+    () =>
+      smtp.sendMail({
+        from: env.MAIL_FROM ?? "Polyglot <no-reply@localhost>",
+        to,
+        ...message,
+        headers: { "Content-Language": language },
+      }),
     { retryable: isRetryable },
   );
   try {

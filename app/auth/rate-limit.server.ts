@@ -35,7 +35,9 @@ export async function consumeRateLimit(db: Database, rules: RateLimitRule[], now
     }
     const longest = Math.max(...rules.map((rule) => rule.windowMs));
     for (const key of keys) {
-      await tx.delete(rateLimitEvents).where(and(eq(rateLimitEvents.key, key), lt(rateLimitEvents.createdAt, new Date(now.getTime() - longest))));
+      await tx
+        .delete(rateLimitEvents)
+        .where(and(eq(rateLimitEvents.key, key), lt(rateLimitEvents.createdAt, new Date(now.getTime() - longest))));
       await tx.insert(rateLimitEvents).values({ key, createdAt: now });
     }
     return true;

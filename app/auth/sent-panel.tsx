@@ -8,7 +8,15 @@ import { useLocalePath } from "../i18n/use-locale";
  * After a link was requested, /form says where it went (the inbox, or the server log when no mail is set up) and
  * offers another once the rate limit allows; without JavaScript the wait is the one rendered by the server.
  */
-export function SentPanel({ email, waitSeconds, delivery }: { email: string; waitSeconds: number; delivery: "mail" | "log" }) {
+export function SentPanel({
+  email,
+  waitSeconds,
+  delivery,
+}: {
+  email: string;
+  waitSeconds: number;
+  delivery: "mail" | "log";
+}) {
   const { t } = useTranslation("pages");
   const to = useLocalePath();
   const action = to("/form");
@@ -33,8 +41,17 @@ export function SentPanel({ email, waitSeconds, delivery }: { email: string; wai
       <Form method="post" action={action} className="stack" aria-busy={pending}>
         <HoneypotInputs label={t("form.honeypot")} className="honeypot" />
         <input type="hidden" name="email" value={email} />
-        {wait > 0 ? <p id="resend-wait" className="hint">{t("form.sent.wait", { count: wait })}</p> : null}
-        <button type="submit" className="button" disabled={pending || wait > 0} aria-describedby={wait > 0 ? "resend-wait" : undefined}>
+        {wait > 0 ? (
+          <p id="resend-wait" className="hint">
+            {t("form.sent.wait", { count: wait })}
+          </p>
+        ) : null}
+        <button
+          type="submit"
+          className="button"
+          disabled={pending || wait > 0}
+          aria-describedby={wait > 0 ? "resend-wait" : undefined}
+        >
           {pending ? t("form.sending") : t("form.sent.resend")}
         </button>
       </Form>

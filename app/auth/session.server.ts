@@ -20,7 +20,9 @@ const hashId = (id: string) => createHash("sha256").update(id).digest("base64url
 /** Starts a session for a user: a row named by the hash of a random id, and a cookie carrying that id. */
 export async function createSession(db: Database, userId: string): Promise<string> {
   const id = randomBytes(32).toString("base64url");
-  await db.insert(sessions).values({ idHash: hashId(id), userId, expiresAt: new Date(Date.now() + SESSION_MAX_AGE_S * 1000) });
+  await db
+    .insert(sessions)
+    .values({ idHash: hashId(id), userId, expiresAt: new Date(Date.now() + SESSION_MAX_AGE_S * 1000) });
   // Ended sessions of this user are removed while we are here.
   await db.delete(sessions).where(and(eq(sessions.userId, userId), lt(sessions.expiresAt, new Date())));
   return sessionCookie.serialize(id);
@@ -66,7 +68,9 @@ export async function sessionUser(db: Database, request: Request): Promise<User 
  * with a retired key is re-signed with the current one on this response.
  */
 export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
-  const id = request.headers.get("Cookie")?.includes("__session=") ? await readCookie<string>(sessionCookie, request) : null;
+  const id = request.headers.get("Cookie")?.includes("__session=")
+    ? await readCookie<string>(sessionCookie, request)
+    : null;
   const user = typeof id === "string" && id ? await userOfSession(await getDatabase(), id) : null;
   context.set(userContext, user);
   const response = await next();

@@ -15,8 +15,18 @@ export function SignInForm({ id = "email" }: { id?: string }) {
     <Form method="post" action={action} className="stack sign-in-form" aria-busy={pending}>
       <HoneypotInputs label={t("form.honeypot")} className="honeypot" />
       <label htmlFor={id}>{t("form.emailLabel")}</label>
-      <input id={id} name="email" type="email" autoComplete="email" inputMode="email" required aria-describedby={`${id}-hint`} />
-      <p id={`${id}-hint`} className="hint">{t("form.emailHint")}</p>
+      <input
+        id={id}
+        name="email"
+        type="email"
+        autoComplete="email"
+        inputMode="email"
+        required
+        aria-describedby={`${id}-hint`}
+      />
+      <p id={`${id}-hint`} className="hint">
+        {t("form.emailHint")}
+      </p>
       <button type="submit" className="button" disabled={pending}>
         {pending ? t("form.sending") : t("form.submit")}
       </button>

@@ -15,7 +15,10 @@ export function sentHeader(email: string, now = Date.now()): Promise<string> {
 }
 
 /** The address a link went to and how many seconds remain before another may be requested; null when none was sent. */
-export async function sentNotice(request: Request, now = Date.now()): Promise<{ email: string; waitSeconds: number } | null> {
+export async function sentNotice(
+  request: Request,
+  now = Date.now(),
+): Promise<{ email: string; waitSeconds: number } | null> {
   const sent = await readCookie<Sent>(sentCookie, request);
   if (typeof sent?.email !== "string" || typeof sent.at !== "number") return null;
   return { email: sent.email, waitSeconds: Math.max(0, Math.ceil((sent.at + RESEND_WAIT_MS - now) / 1000)) };

@@ -32,10 +32,17 @@ export async function requestSignIn(
   const back = localePath(locale, PATHS.signIn);
   // The toast and the sent panel say where the link went: a mailbox, or (in development without mail) the server log.
   const sentToast = translatedToast(t, "success", linkDelivery === "log" ? "toast.sentToLog" : "toast.sent");
-  const sent = async (email: string) => redirectWithToast(request, back, sentToast, { headers: { "Set-Cookie": await sentHeader(email) } });
+  const sent = async (email: string) =>
+    redirectWithToast(request, back, sentToast, { headers: { "Set-Cookie": await sentHeader(email) } });
   const honeypotVerdict = await checkHoneypot(form);
-  if (honeypotVerdict === "spam") return sent(String(form.get("email") ?? "").trim().slice(0, 254));
-  if (honeypotVerdict === "stale") return redirectWithToast(request, back, translatedToast(t, "error", "toast.staleForm"));
+  if (honeypotVerdict === "spam")
+    return sent(
+      String(form.get("email") ?? "")
+        .trim()
+        .slice(0, 254),
+    );
+  if (honeypotVerdict === "stale")
+    return redirectWithToast(request, back, translatedToast(t, "error", "toast.staleForm"));
 
   const parsed = emailSchema.safeParse(String(form.get("email") ?? "").trim());
   if (!parsed.success) return redirectWithToast(request, back, translatedToast(t, "error", "toast.invalidEmail"));
@@ -50,7 +57,11 @@ export async function requestSignIn(
   } catch (error) {
     log.error("sign-in message not sent", { provider: authProvider.name, error });
     // Nothing reached the learner: asking again for this address is allowed (the per-IP count stays).
-    await releaseRateLimit(db, rules.filter((rule) => rule.key.startsWith("signin:email:")), now);
+    await releaseRateLimit(
+      db,
+      rules.filter((rule) => rule.key.startsWith("signin:email:")),
+      now,
+    );
     return redirectWithToast(request, back, translatedToast(t, "error", "toast.sendFailed"));
   }
   return sent(email);
@@ -60,7 +71,13 @@ export async function requestSignIn(
  * Finishes a sign-in from the confirm form: the provider checks the link, the app starts its own session and returns
  * the learner to the page the guard turned away (never another origin), or to their home.
  */
-export async function completeSignIn(db: Database, request: Request, form: FormData, locale: Locale, t: TFunction): Promise<Response> {
+export async function completeSignIn(
+  db: Database,
+  request: Request,
+  form: FormData,
+  locale: Locale,
+  t: TFunction,
+): Promise<Response> {
   const params = Object.fromEntries(authProvider.linkParams.map((name) => [name, String(form.get(name) ?? "")]));
   const result = await authProvider.verify(db, params);
   if (!result.ok) {
@@ -74,5 +91,7 @@ export async function completeSignIn(db: Database, request: Request, form: FormD
   // Analytics never hold up the sign-in: sent in the background, failures logged.
   void trackSignIn({ id: user.id, email: user.email, createdAt: user.createdAt });
   const target = safeTarget(await readReturnTo(request)) ?? localePath(locale, PATHS.learnerHome);
-  return redirectWithToast(request, target, translatedToast(t, "success", "toast.signedIn", { email: user.email }), { headers });
+  return redirectWithToast(request, target, translatedToast(t, "success", "toast.signedIn", { email: user.email }), {
+    headers,
+  });
 }

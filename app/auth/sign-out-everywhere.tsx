@@ -10,7 +10,9 @@ export function SignOutEverywhere() {
     <Form method="post" action={to("/logout")} className="sign-out-everywhere">
       <p className="hint">{t("logout.everywhereIntro")}</p>
       <input type="hidden" name="intent" value="everywhere" />
-      <button type="submit" className="button button-secondary">{t("logout.everywhere")}</button>
+      <button type="submit" className="button button-secondary">
+        {t("logout.everywhere")}
+      </button>
     </Form>
   );
 }

@@ -8,7 +8,11 @@ export const normaliseEmail = (email: string) => email.trim().toLowerCase();
 /** The account of an address, created on its first sign-in. */
 export async function findOrCreateUser(db: Database, email: string): Promise<User> {
   const address = normaliseEmail(email);
-  const [created] = await db.insert(users).values({ email: address }).onConflictDoNothing({ target: users.email }).returning();
+  const [created] = await db
+    .insert(users)
+    .values({ email: address })
+    .onConflictDoNothing({ target: users.email })
+    .returning();
   if (created) return created;
   const [existing] = await db.select().from(users).where(eq(users.email, address)).limit(1);
   if (!existing) throw new Error("user vanished while signing in");

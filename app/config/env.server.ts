@@ -16,14 +16,24 @@ const trustProxy = z
     if (value === "" || value === "false" || value === "0") return false;
     if (/^\d+$/.test(value)) return Number(value);
     if (value === "true") {
-      ctx.addIssue({ code: "custom", message: "true would trust every hop; use the number of proxies in front (e.g. 1) or their addresses (e.g. loopback, 10.0.0.0/8)" });
+      ctx.addIssue({
+        code: "custom",
+        message:
+          "true would trust every hop; use the number of proxies in front (e.g. 1) or their addresses (e.g. loopback, 10.0.0.0/8)",
+      });
       return z.NEVER;
     }
-    const entries = value.split(",").map((entry) => entry.trim()).filter(Boolean);
+    const entries = value
+      .split(",")
+      .map((entry) => entry.trim())
+      .filter(Boolean);
     const named = new Set(["loopback", "linklocal", "uniquelocal"]);
     const bad = entries.filter((entry) => !named.has(entry) && !isIpOrRange(entry));
     if (bad.length > 0 || entries.length === 0) {
-      ctx.addIssue({ code: "custom", message: `expects false, a hop count or proxy addresses/CIDR ranges, not ${JSON.stringify(bad.join(",") || value)}` });
+      ctx.addIssue({
+        code: "custom",
+        message: `expects false, a hop count or proxy addresses/CIDR ranges, not ${JSON.stringify(bad.join(",") || value)}`,
+      });
       return z.NEVER;
     }
     return entries;
@@ -54,7 +64,10 @@ const schema = z
     DATABASE_URL: optionalUrl,
     SMTP_URL: optionalUrl,
     MAIL_FROM: optionalString,
-    AUTH_PROVIDER: z.preprocess((value) => (value === "" ? undefined : value), z.enum(["local", "supabase"]).optional()),
+    AUTH_PROVIDER: z.preprocess(
+      (value) => (value === "" ? undefined : value),
+      z.enum(["local", "supabase"]).optional(),
+    ),
     SUPABASE_URL: optionalUrl,
     SUPABASE_ANON_KEY: optionalString,
     APP_STAGE: z.enum(["development", "test", "staging", "production"]).default("development"),
@@ -70,22 +83,42 @@ const schema = z
     }
     const keys = splitSecrets(env.SESSION_SECRET);
     if (env.SESSION_SECRET !== undefined && keys.length === 0) {
-      ctx.addIssue({ code: "custom", path: ["SESSION_SECRET"], message: "holds no key (a comma-separated list of keys)" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["SESSION_SECRET"],
+        message: "holds no key (a comma-separated list of keys)",
+      });
     }
     if (env.APP_STAGE === "production" && keys.some((key) => key.length < MIN_SECRET_LENGTH)) {
-      ctx.addIssue({ code: "custom", path: ["SESSION_SECRET"], message: `every key must be at least ${MIN_SECRET_LENGTH} characters when APP_STAGE=production` });
+      ctx.addIssue({
+        code: "custom",
+        path: ["SESSION_SECRET"],
+        message: `every key must be at least ${MIN_SECRET_LENGTH} characters when APP_STAGE=production`,
+      });
     }
     const provider = env.AUTH_PROVIDER ?? (env.SUPABASE_URL ? "supabase" : "local");
     if (env.APP_STAGE === "production" && provider === "local" && !env.SMTP_URL) {
-      ctx.addIssue({ code: "custom", path: ["SMTP_URL"], message: "is required when APP_STAGE=production with the local sign-in provider (links are never written to the log there)" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["SMTP_URL"],
+        message:
+          "is required when APP_STAGE=production with the local sign-in provider (links are never written to the log there)",
+      });
     }
     if (env.AUTH_PROVIDER === "supabase" && (!env.SUPABASE_URL || !env.SUPABASE_ANON_KEY)) {
-      ctx.addIssue({ code: "custom", path: ["AUTH_PROVIDER"], message: "supabase needs SUPABASE_URL and SUPABASE_ANON_KEY" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["AUTH_PROVIDER"],
+        message: "supabase needs SUPABASE_URL and SUPABASE_ANON_KEY",
+      });
     }
   });
 
 function splitSecrets(value: string | undefined): string[] {
-  return (value ?? "").split(",").map((key) => key.trim()).filter(Boolean);
+  return (value ?? "")
+    .split(",")
+    .map((key) => key.trim())
+    .filter(Boolean);
 }
 
 export type Env = ReturnType<typeof parseEnv>;
@@ -107,7 +140,9 @@ export function parseEnv(source: Record<string, string | undefined>) {
     /** True while `npm run build` prerenders pages: nothing is started, nothing is said. */
     building,
     /** What the server says once at start about its configuration. */
-    startupNotes: (building ? [] : [session.note].filter((note): note is StartupNote => note !== null)) as StartupNote[],
+    startupNotes: (building
+      ? []
+      : [session.note].filter((note): note is StartupNote => note !== null)) as StartupNote[],
     secureCookies: appUrl.protocol === "https:",
     sessionSecrets: session.secrets,
     authProvider: env.AUTH_PROVIDER ?? (env.SUPABASE_URL ? "supabase" : "local"),
@@ -115,9 +150,10 @@ export function parseEnv(source: Record<string, string | undefined>) {
     /** Origins the browser may contact for analytics; only in production. */
     analyticsHosts:
       env.APP_STAGE === "production"
-        ? [env.POSTHOG_KEY ? new URL(env.POSTHOG_HOST ?? "https://eu.i.posthog.com").origin : null, env.WEB_ANALYTICS_SRC ? new URL(env.WEB_ANALYTICS_SRC).origin : null].filter(
-            (origin): origin is string => origin !== null,
-          )
+        ? [
+            env.POSTHOG_KEY ? new URL(env.POSTHOG_HOST ?? "https://eu.i.posthog.com").origin : null,
+            env.WEB_ANALYTICS_SRC ? new URL(env.WEB_ANALYTICS_SRC).origin : null,
+          ].filter((origin): origin is string => origin !== null)
         : [],
   } as const;
 }

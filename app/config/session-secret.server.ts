@@ -26,22 +26,40 @@ const randomSecret = () => randomBytes(32).toString("hex");
  */
 export function resolveSessionSecrets(settings: Settings): { secrets: string[]; note: StartupNote | null } {
   if (settings.SESSION_SECRET) {
-    return { secrets: settings.SESSION_SECRET.split(",").map((s) => s.trim()).filter(Boolean), note: null };
+    return {
+      secrets: settings.SESSION_SECRET.split(",")
+        .map((s) => s.trim())
+        .filter(Boolean),
+      note: null,
+    };
   }
-  if (settings.building || settings.APP_STAGE === "test" || settings.NODE_ENV === "test") return { secrets: [randomSecret()], note: null };
+  if (settings.building || settings.APP_STAGE === "test" || settings.NODE_ENV === "test")
+    return { secrets: [randomSecret()], note: null };
 
   const dir = path.resolve(settings.DATA_DIR);
   const file = path.join(dir, SECRET_FILE);
   const ephemeral = (reason: string): { secrets: string[]; note: StartupNote } => ({
     secrets: [randomSecret()],
-    note: { level: "warn", message: `SESSION_SECRET is not set and ${reason}: a random one for this process signs everyone out at restart; set SESSION_SECRET` },
+    note: {
+      level: "warn",
+      message: `SESSION_SECRET is not set and ${reason}: a random one for this process signs everyone out at restart; set SESSION_SECRET`,
+    },
   });
   // The database lives elsewhere: a data directory is not made just for this file, but one that exists is used.
-  if (settings.DATABASE_URL && !existsSync(dir)) return ephemeral(`DATABASE_URL is used and there is no data directory ${dir} to keep one in`);
+  if (settings.DATABASE_URL && !existsSync(dir))
+    return ephemeral(`DATABASE_URL is used and there is no data directory ${dir} to keep one in`);
   try {
     const exists = existsSync(file);
     const kept = exists ? readFileSync(file, "utf8").trim() : "";
-    if (kept.length >= 32) return { secrets: [kept], note: { level: "info", message: "session secret read from the data directory (SESSION_SECRET is not set)", fields: { file } } };
+    if (kept.length >= 32)
+      return {
+        secrets: [kept],
+        note: {
+          level: "info",
+          message: "session secret read from the data directory (SESSION_SECRET is not set)",
+          fields: { file },
+        },
+      };
     mkdirSync(dir, { recursive: true });
     const secret = randomSecret();
     // "wx": of two instances starting together on one directory, the second reads what the first wrote.
@@ -51,7 +69,15 @@ export function resolveSessionSecrets(settings: Settings): { secrets: string[]; 
       if ((error as NodeJS.ErrnoException).code === "EEXIST") return resolveSessionSecrets(settings);
       throw error;
     }
-    return { secrets: [secret], note: { level: "info", message: "session secret created in the data directory; restarts keep sessions (set SESSION_SECRET in production)", fields: { file } } };
+    return {
+      secrets: [secret],
+      note: {
+        level: "info",
+        message:
+          "session secret created in the data directory; restarts keep sessions (set SESSION_SECRET in production)",
+        fields: { file },
+      },
+    };
   } catch (error) {
     return ephemeral(`${file} cannot be used (${error instanceof Error ? error.message : String(error)})`);
   }

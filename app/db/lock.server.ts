@@ -31,17 +31,22 @@ const PROBLEMS: Record<string, string> = {
 
 /** A start-up failure that names the directory, the problem and the system's error code. */
 function dataDirError(dir: string, error: unknown): Error {
-  const problem = PROBLEMS[code(error) ?? ""] ?? `cannot be used (${error instanceof Error ? error.message : String(error)})`;
-  return new Error(`DATA_DIR ${dir} ${problem}${code(error) ? ` (${code(error)})` : ""}: the embedded database needs a writable directory with free space.`, {
-    cause: error,
-  });
+  const problem =
+    PROBLEMS[code(error) ?? ""] ?? `cannot be used (${error instanceof Error ? error.message : String(error)})`;
+  return new Error(
+    `DATA_DIR ${dir} ${problem}${code(error) ? ` (${code(error)})` : ""}: the embedded database needs a writable directory with free space.`,
+    {
+      cause: error,
+    },
+  );
 }
 
 /** Throws, naming the directory, when it has too little free space for the embedded database to write. */
 export function assertFreeSpace(dataDir: string): void {
   const dir = path.resolve(dataDir);
   const free = statfsSync(dir);
-  if (free.bavail * free.bsize < MIN_FREE_BYTES) throw dataDirError(dir, Object.assign(new Error("no space"), { code: "ENOSPC" }));
+  if (free.bavail * free.bsize < MIN_FREE_BYTES)
+    throw dataDirError(dir, Object.assign(new Error("no space"), { code: "ENOSPC" }));
 }
 
 /** The owner's side: tells whoever connects which process holds the directory. */
@@ -112,7 +117,8 @@ function inUse(dir: string, holder: Holder): Error {
 /** A recursive mkdir reports ENOENT where a step fails with EROFS: create the first missing step alone to learn why. */
 function firstMkdirError(dir: string): unknown {
   let missing = dir;
-  while (path.dirname(missing) !== missing && !statSync(path.dirname(missing), { throwIfNoEntry: false })) missing = path.dirname(missing);
+  while (path.dirname(missing) !== missing && !statSync(path.dirname(missing), { throwIfNoEntry: false }))
+    missing = path.dirname(missing);
   try {
     mkdirSync(missing);
     return null;
@@ -169,7 +175,9 @@ export async function lockDataDir(dataDir: string): Promise<() => void> {
   }
   const file = path.join(dir, LOCK_SOCKET);
   if (Buffer.byteLength(file) > MAX_SOCKET_PATH) {
-    throw new Error(`DATA_DIR ${dir} is too long a path for its lock socket (at most ${MAX_SOCKET_PATH - LOCK_SOCKET.length - 1} bytes): choose a shorter one.`);
+    throw new Error(
+      `DATA_DIR ${dir} is too long a path for its lock socket (at most ${MAX_SOCKET_PATH - LOCK_SOCKET.length - 1} bytes): choose a shorter one.`,
+    );
   }
   const holder: Holder = { pid: process.pid, host: hostname(), since: new Date().toISOString() };
   let server = createOwner(holder);

@@ -6,7 +6,12 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { assertFreeSpace, lockDataDir } from "./lock.server.ts";
 
 export type Database = PgDatabase<PgQueryResultHKT>;
-export type DatabaseHandle = { db: Database; kind: "postgresql" | "pglite"; ping: () => Promise<void>; close: () => Promise<void> };
+export type DatabaseHandle = {
+  db: Database;
+  kind: "postgresql" | "pglite";
+  ping: () => Promise<void>;
+  close: () => Promise<void>;
+};
 
 export type OpenOptions = {
   /** PostgreSQL; when set, PGlite is not used. */
@@ -39,7 +44,11 @@ const POOL_DEADLINES = {
   keepAlive: true,
 } as const;
 
-async function openPostgres(url: string, migrationsFolder: string, onError: (error: Error) => void): Promise<DatabaseHandle> {
+async function openPostgres(
+  url: string,
+  migrationsFolder: string,
+  onError: (error: Error) => void,
+): Promise<DatabaseHandle> {
   const { default: pg } = await import("pg");
   const { drizzle } = await import("drizzle-orm/node-postgres");
   const { migrate } = await import("drizzle-orm/node-postgres/migrator");
@@ -62,7 +71,12 @@ async function openPostgres(url: string, migrationsFolder: string, onError: (err
     await client.query("reset statement_timeout").catch(() => {});
     client.release();
   }
-  return { db: db as unknown as Database, kind: "postgresql", ping: async () => void (await pool.query("select 1")), close: () => pool.end() };
+  return {
+    db: db as unknown as Database,
+    kind: "postgresql",
+    ping: async () => void (await pool.query("select 1")),
+    close: () => pool.end(),
+  };
 }
 
 async function openPglite(dir: string, migrationsFolder: string): Promise<DatabaseHandle> {
@@ -96,6 +110,7 @@ async function openPglite(dir: string, migrationsFolder: string): Promise<Databa
 /** Opens PostgreSQL (DATABASE_URL) or the embedded PGlite (DATA_DIR, locked) and applies the migrations. */
 export function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
   const migrationsFolder = options.migrationsFolder ?? path.resolve(process.cwd(), "drizzle");
-  if (options.databaseUrl) return openPostgres(options.databaseUrl, migrationsFolder, options.onConnectionError ?? (() => {}));
+  if (options.databaseUrl)
+    return openPostgres(options.databaseUrl, migrationsFolder, options.onConnectionError ?? (() => {}));
   return openPglite(options.dataDir, migrationsFolder);
 }

@@ -6,4 +6,5 @@ export const useBasicMode = () => useContext(BasicModeContext);
 
 export const BASIC_MODES = ["basic", "full"] as const;
 export type BasicMode = (typeof BASIC_MODES)[number];
-export const isBasicMode = (value: unknown): value is BasicMode => typeof value === "string" && (BASIC_MODES as readonly string[]).includes(value);
+export const isBasicMode = (value: unknown): value is BasicMode =>
+  typeof value === "string" && (BASIC_MODES as readonly string[]).includes(value);

@@ -32,7 +32,10 @@ const currentKeyOnly = new Map<string, ReturnType<typeof createCookie>>();
  * True when a cookie that verified was signed with a retired key (a later one in SESSION_SECRET): the response then
  * carries it re-signed with the current key, so a retired key can be dropped once its cookies have come back.
  */
-export async function isSignedWithRetiredKey(cookie: ReturnType<typeof createCookie>, request: Request): Promise<boolean> {
+export async function isSignedWithRetiredKey(
+  cookie: ReturnType<typeof createCookie>,
+  request: Request,
+): Promise<boolean> {
   if (env.sessionSecrets.length < 2) return false;
   let twin = currentKeyOnly.get(cookie.name);
   if (!twin) {

@@ -40,6 +40,7 @@ export function safeTarget(to: unknown, options: SafeTargetOptions = {}): string
     return null;
   }
   if (!ALLOWED_PROTOCOLS.has(url.protocol)) return null;
-  if (options.origin && url.origin === new URL(options.origin).origin) return safeTarget(url.pathname + url.search + url.hash);
+  if (options.origin && url.origin === new URL(options.origin).origin)
+    return safeTarget(url.pathname + url.search + url.hash);
   return options.external ? url.href : null;
 }

@@ -36,7 +36,17 @@ const QUERY_WHITELIST: Record<string, Record<string, (value: string) => boolean>
 };
 /** Response headers that vary only in ways the key already covers. */
 const HANDLED_VARY = new Set(["accept-encoding", "cookie", "accept-language", ...Object.keys(VARIANT_HEADERS)]);
-const DROPPED_HEADERS = new Set(["content-length", "content-encoding", "content-security-policy", "date", "etag", "connection", "transfer-encoding", "vary", "cache-control"]);
+const DROPPED_HEADERS = new Set([
+  "content-length",
+  "content-encoding",
+  "content-security-policy",
+  "date",
+  "etag",
+  "connection",
+  "transfer-encoding",
+  "vary",
+  "cache-control",
+]);
 
 const MAX_ENTRIES = 2_000;
 const MAX_BYTES = 64 * 1024 * 1024;
@@ -54,7 +64,11 @@ type Entry = {
 };
 
 const pageKeys = new Map<string, string>(
-  PUBLIC_PAGES.flatMap((page) => LOCALES.flatMap((locale) => [localePath(locale, page), `${localePath(locale, page)}/`].map((path) => [path, page] as const))),
+  PUBLIC_PAGES.flatMap((page) =>
+    LOCALES.flatMap((locale) =>
+      [localePath(locale, page), `${localePath(locale, page)}/`].map((path) => [path, page] as const),
+    ),
+  ),
 );
 pageKeys.delete("//");
 
@@ -116,7 +130,11 @@ const queryMemo = memo(1_000, (pageAndSearch) => {
 /** Where the bare root sends a visitor (null: nowhere), remembered per distinct cookie, language and browser. */
 const rootRedirectMemo = new Map<string, Promise<string | null>>();
 function rootRedirectFor(req: IncomingMessage): Promise<string | null> {
-  const headers = { cookie: req.headers.cookie ?? null, acceptLanguage: req.headers["accept-language"] ?? null, userAgent: req.headers["user-agent"] ?? null };
+  const headers = {
+    cookie: req.headers.cookie ?? null,
+    acceptLanguage: req.headers["accept-language"] ?? null,
+    userAgent: req.headers["user-agent"] ?? null,
+  };
   const key = `${headers.cookie}\n${headers.acceptLanguage}\n${headers.userAgent}`;
   let target = rootRedirectMemo.get(key);
   if (!target) {
@@ -148,7 +166,13 @@ function lookup(req: IncomingMessage): Lookup | null {
     if (normalised) headers.push([name, normalised]);
   }
   const canonicalPath = path.length > 1 ? path.replace(/\/$/, "") : path;
-  return { key: `${canonicalPath}${query}\n${cookie}\n${headers.join(";")}`, url: canonicalPath + query, cookie, headers, page };
+  return {
+    key: `${canonicalPath}${query}\n${cookie}\n${headers.join(";")}`,
+    url: canonicalPath + query,
+    cookie,
+    headers,
+    page,
+  };
 }
 
 const brotli = promisify(zlib.brotliCompress);
@@ -171,7 +195,10 @@ function withoutNonce(html: string, csp: string | null): { html: string; hashes:
 async function toEntry(response: Response, page: string, born: number): Promise<Entry> {
   // A refusal is remembered briefly: it may come from a passing failure rather than from the page.
   const pass: Entry = { generation: born, expires: Date.now() + 60_000, bytes: 0, bodies: null, etag: "", headers: {} };
-  const vary = (response.headers.get("Vary") ?? "").split(",").map((name) => name.trim().toLowerCase()).filter(Boolean);
+  const vary = (response.headers.get("Vary") ?? "")
+    .split(",")
+    .map((name) => name.trim().toLowerCase())
+    .filter(Boolean);
   const shareable =
     response.status === 200 &&
     response.headers.getSetCookie().length === 0 &&
@@ -184,7 +211,9 @@ async function toEntry(response: Response, page: string, born: number): Promise<
   const { html, hashes } = withoutNonce(await response.text(), response.headers.get("Content-Security-Policy"));
   const identity = Buffer.from(html);
   const [br, gz] = await Promise.all([
-    brotli(identity, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: identity.length } }),
+    brotli(identity, {
+      params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: identity.length },
+    }),
     gzip(identity, { level: 9 }),
   ]);
   const headers: Record<string, string> = {};
@@ -193,12 +222,28 @@ async function toEntry(response: Response, page: string, born: number): Promise<
   });
   headers["content-security-policy"] = hashedContentSecurityPolicy(hashes, env.analyticsHosts);
   headers["cache-control"] = "public, max-age=0, must-revalidate";
-  headers["vary"] = ["Accept-Encoding", "Cookie", ...(vary.includes("accept-language") ? ["Accept-Language"] : []), ...(vary.includes("save-data") ? ["Save-Data"] : [])].join(", ");
+  headers["vary"] = [
+    "Accept-Encoding",
+    "Cookie",
+    ...(vary.includes("accept-language") ? ["Accept-Language"] : []),
+    ...(vary.includes("save-data") ? ["Save-Data"] : []),
+  ].join(", ");
   const etag = createHash("sha1").update(identity).digest("base64url").slice(0, 22);
-  return { generation: born, expires: Date.now() + MAX_AGE_MS, bytes: identity.length + br.length + gz.length, bodies: { identity, br, gzip: gz }, etag, headers };
+  return {
+    generation: born,
+    expires: Date.now() + MAX_AGE_MS,
+    bytes: identity.length + br.length + gz.length,
+    bodies: { identity, br, gzip: gz },
+    etag,
+    headers,
+  };
 }
 
-function send(req: IncomingMessage, res: ServerResponse, entry: Entry & { bodies: NonNullable<Entry["bodies"]> }): void {
+function send(
+  req: IncomingMessage,
+  res: ServerResponse,
+  entry: Entry & { bodies: NonNullable<Entry["bodies"]> },
+): void {
   const encoding = preferredEncoding(req.headers["accept-encoding"]);
   const etag = `"${entry.etag}${encoding === "identity" ? "" : `-${encoding}`}"`;
   const matches = req.headers["if-none-match"]?.split(",").some((tag) => {
@@ -284,7 +329,11 @@ export function publicPageCache(build: ServerBuild) {
     send(req, res, entry as Entry & { bodies: NonNullable<Entry["bodies"]> });
   }
 
-  return function pageCacheMiddleware(req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void): void {
+  return function pageCacheMiddleware(
+    req: IncomingMessage,
+    res: ServerResponse,
+    next: (error?: unknown) => void,
+  ): void {
     if (req.method !== "GET" && req.method !== "HEAD") return next();
     const found = lookup(req);
     if (!found) return next();

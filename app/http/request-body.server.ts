@@ -61,6 +61,7 @@ export async function readForm(request: Request): Promise<FormData> {
 /** NUL never belongs in text, and PostgreSQL refuses it in a string: it is dropped from every field. */
 function withoutNul(form: FormData): FormData {
   const clean = new FormData();
-  for (const [name, value] of form) clean.append(name.replaceAll("\u0000", ""), typeof value === "string" ? value.replaceAll("\u0000", "") : value);
+  for (const [name, value] of form)
+    clean.append(name.replaceAll("\u0000", ""), typeof value === "string" ? value.replaceAll("\u0000", "") : value);
   return clean;
 }

@@ -14,5 +14,9 @@ export const ROUTE_RULES: Record<string, RouteRule> = {
   "/pricing": { to: "/subscription" },
   "/crowdfunding": { to: "/crowdfunding-campaign" },
   // How the review scheduler decides when a term is due, explained by the FSRS authors.
-  "/about/fsrs": { to: "https://github.com/open-spaced-repetition/fsrs4anki/wiki/ABC-of-FSRS", external: true, status: 302 },
+  "/about/fsrs": {
+    to: "https://github.com/open-spaced-repetition/fsrs4anki/wiki/ABC-of-FSRS",
+    external: true,
+    status: 302,
+  },
 };

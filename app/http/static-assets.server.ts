@@ -37,7 +37,11 @@ export function precompressedAssets(dir: string, cacheControl = "public, max-age
     assets.set(`/${name.split(path.sep).join("/")}`, { type, etag, bodies });
   }
 
-  return function precompressedAssetsMiddleware(req: IncomingMessage & { path?: string }, res: ServerResponse, next: () => void): void {
+  return function precompressedAssetsMiddleware(
+    req: IncomingMessage & { path?: string },
+    res: ServerResponse,
+    next: () => void,
+  ): void {
     if (req.method !== "GET" && req.method !== "HEAD") return next();
     const asset = assets.get(req.path ?? (req.url ?? "/").split("?")[0]!);
     if (!asset) return next();
@@ -45,7 +49,12 @@ export function precompressedAssets(dir: string, cacheControl = "public, max-age
     const encoding = asset.bodies[wanted] ? wanted : "identity";
     const body = asset.bodies[encoding]!;
     const etag = `"${asset.etag}${encoding === "identity" ? "" : `-${encoding}`}"`;
-    const headers: Record<string, string | number> = { "content-type": asset.type, "cache-control": cacheControl, vary: "Accept-Encoding", etag };
+    const headers: Record<string, string | number> = {
+      "content-type": asset.type,
+      "cache-control": cacheControl,
+      vary: "Accept-Encoding",
+      etag,
+    };
     if (req.headers["if-none-match"]?.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag)) {
       res.writeHead(304, headers);
       res.end();

@@ -7,7 +7,9 @@ const CHECK_DEADLINE_MS = 1_000;
 
 async function dependenciesDown(): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error("timeout")), CHECK_DEADLINE_MS)));
+  const deadline = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error("timeout")), CHECK_DEADLINE_MS)),
+  );
   try {
     await Promise.race([checkHealth(), deadline]);
     return false;

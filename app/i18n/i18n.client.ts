@@ -39,4 +39,3 @@ export async function startI18n(): Promise<i18n> {
     });
   return i18next;
 }
-

@@ -45,6 +45,8 @@ export function localeAutonym(locale: Locale): string {
 }
 
 export function localeDirection(locale: string): "ltr" | "rtl" {
-  const textInfo = (new Intl.Locale(locale) as Intl.Locale & { getTextInfo?: () => { direction: string } }).getTextInfo?.();
+  const textInfo = (
+    new Intl.Locale(locale) as Intl.Locale & { getTextInfo?: () => { direction: string } }
+  ).getTextInfo?.();
   return textInfo?.direction === "rtl" ? "rtl" : "ltr";
 }

@@ -5,7 +5,11 @@ import { preferredLocaleOf } from "./i18n.server";
 import { DEFAULT_LOCALE, localePath, type Locale } from "./locales";
 
 /** The locale the bare root sends a visitor to, or null when it shows the English home (bots, English speakers). */
-export async function rootRedirectLocale(headers: { cookie: string | null; acceptLanguage: string | null; userAgent: string | null }): Promise<Locale | null> {
+export async function rootRedirectLocale(headers: {
+  cookie: string | null;
+  acceptLanguage: string | null;
+  userAgent: string | null;
+}): Promise<Locale | null> {
   if (headers.userAgent && isbot(headers.userAgent)) return null;
   const locale = await preferredLocaleOf(headers.cookie, headers.acceptLanguage);
   return locale === DEFAULT_LOCALE ? null : locale;
@@ -20,7 +24,11 @@ export const rootRedirectMiddleware: MiddlewareFunction<Response> = async ({ req
   // A client-side navigation to `/` keeps the language the visitor is browsing in, as it always has.
   if (requestPath(request) !== "/" || isDataRequest(request) || request.method !== "GET") return next();
   const { headers } = request;
-  const locale = await rootRedirectLocale({ cookie: headers.get("Cookie"), acceptLanguage: headers.get("Accept-Language"), userAgent: headers.get("User-Agent") });
+  const locale = await rootRedirectLocale({
+    cookie: headers.get("Cookie"),
+    acceptLanguage: headers.get("Accept-Language"),
+    userAgent: headers.get("User-Agent"),
+  });
   if (locale) {
     throw redirect(localePath(locale, "/") + url.search, {
       status: 302,

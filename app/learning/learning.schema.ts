@@ -1,5 +1,15 @@
 import { sql } from "drizzle-orm";
-import { doublePrecision, index, integer, pgTable, smallint, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import {
+  doublePrecision,
+  index,
+  integer,
+  pgTable,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
 // `.ts`: scripts load the tables with plain `node` (see db/open.server.ts).
 import { users } from "../auth/auth.schema.ts";
 
@@ -82,5 +92,8 @@ export const publicTerms = pgTable(
     exampleTranslation: text("example_translation").notNull().default(""),
     position: integer("position").notNull(),
   },
-  (table) => [uniqueIndex("public_terms_list_text_idx").on(table.language, table.level, table.text), index("public_terms_list_idx").on(table.language, table.level, table.position)],
+  (table) => [
+    uniqueIndex("public_terms_list_text_idx").on(table.language, table.level, table.text),
+    index("public_terms_list_idx").on(table.language, table.level, table.position),
+  ],
 );

@@ -11,7 +11,13 @@ function usePending(intent: string) {
  * Choose the study language among every ISO 639-1 code. The names come from the server (its ICU), so the page
  * hydrates with exactly the text it was rendered with.
  */
-export function StudyLanguageForm({ current, options }: { current: string; options: { code: string; name: string }[] }) {
+export function StudyLanguageForm({
+  current,
+  options,
+}: {
+  current: string;
+  options: { code: string; name: string }[];
+}) {
   const { t } = useTranslation("learning");
   const location = useLocation();
   const pending = usePending("studyLanguage");

@@ -38,7 +38,8 @@ export const studyLanguageMiddleware: MiddlewareFunction<Response> = async ({ re
   if (user && !saved) await chooseStudyLanguage(user, code);
   const response = await next();
   const resign = cookieCode !== null && (await isSignedWithRetiredKey(studyLanguageCookie, request));
-  if (((user && cookieCode !== code) || resign) && !setsCookie(response, "studyLanguage")) response.headers.append("Set-Cookie", await studyLanguageHeader(code));
+  if (((user && cookieCode !== code) || resign) && !setsCookie(response, "studyLanguage"))
+    response.headers.append("Set-Cookie", await studyLanguageHeader(code));
   return response;
 };
 

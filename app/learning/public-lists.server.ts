@@ -20,7 +20,10 @@ export function shippedLists(): ListFile[] {
     const list = module.default;
     if (!isLevel(list.level)) throw new Error(`public list ${list.language}-${list.level}: unknown level`);
     for (const term of list.terms) {
-      if (!isPartOfSpeech(term.partOfSpeech)) throw new Error(`public list ${list.language}-${list.level}: ${term.text} has part of speech ${term.partOfSpeech}`);
+      if (!isPartOfSpeech(term.partOfSpeech))
+        throw new Error(
+          `public list ${list.language}-${list.level}: ${term.text} has part of speech ${term.partOfSpeech}`,
+        );
     }
     return list;
   });
@@ -41,7 +44,10 @@ export async function loadPublicLists(db: Database): Promise<void> {
     })),
   );
   for (let i = 0; i < rows.length; i += 500) {
-    await db.insert(publicTerms).values(rows.slice(i, i + 500)).onConflictDoNothing();
+    await db
+      .insert(publicTerms)
+      .values(rows.slice(i, i + 500))
+      .onConflictDoNothing();
   }
   // Pages rendered before the lists were loaded show stale lists.
   invalidatePublicPages();
@@ -78,7 +84,11 @@ function listsInMemory(db: Database): Promise<Map<string, PublicTerm[]>> {
 
 export async function publicLists(db: Database): Promise<PublicList[]> {
   const lists = await listsInMemory(db);
-  return [...lists.values()].map((rows) => ({ language: rows[0]!.language, level: rows[0]!.level as Level, terms: rows.length }));
+  return [...lists.values()].map((rows) => ({
+    language: rows[0]!.language,
+    level: rows[0]!.level as Level,
+    terms: rows.length,
+  }));
 }
 
 export async function publicListTerms(db: Database, language: string, level: Level): Promise<PublicTerm[]> {
@@ -88,18 +98,31 @@ export async function publicListTerms(db: Database, language: string, level: Lev
 /** Adds public terms to a learner's terms with their example; a term the learner already has is left alone. */
 export async function addPublicTerms(db: Database, owner: Owner, ids: string[], now = new Date()): Promise<number> {
   if (ids.length === 0) return 0;
-  const chosen = await db.select().from(publicTerms).where(and(inArray(publicTerms.id, ids), eq(publicTerms.language, owner.language)));
+  const chosen = await db
+    .select()
+    .from(publicTerms)
+    .where(and(inArray(publicTerms.id, ids), eq(publicTerms.language, owner.language)));
   let added = 0;
   await db.transaction(async (tx) => {
     for (const item of chosen) {
       const [term] = await tx
         .insert(terms)
-        .values({ ...owner, text: item.text, meaning: item.meaning, partOfSpeech: item.partOfSpeech, ...newCard(now), createdAt: now, updatedAt: now })
+        .values({
+          ...owner,
+          text: item.text,
+          meaning: item.meaning,
+          partOfSpeech: item.partOfSpeech,
+          ...newCard(now),
+          createdAt: now,
+          updatedAt: now,
+        })
         .onConflictDoNothing()
         .returning({ id: terms.id });
       if (!term) continue;
       added++;
-      await tx.insert(termExamples).values({ termId: term.id, sentence: item.exampleSentence, translation: item.exampleTranslation });
+      await tx
+        .insert(termExamples)
+        .values({ termId: term.id, sentence: item.exampleSentence, translation: item.exampleTranslation });
     }
   });
   return added;

@@ -30,16 +30,26 @@ export function PublicLists({ data, title }: { data: Data; title: string }) {
         <div>
           <label htmlFor="public-language">{t("public.languageLabel")}</label>
           <select id="public-language" name="language" defaultValue={data.language} key={data.language}>
-            {languages.map((code) => <option key={code} value={code}>{name(code)}</option>)}
+            {languages.map((code) => (
+              <option key={code} value={code}>
+                {name(code)}
+              </option>
+            ))}
           </select>
         </div>
         <div>
           <label htmlFor="public-level">{t("public.levelLabel")}</label>
           <select id="public-level" name="level" defaultValue={data.level} key={data.level}>
-            {LEVELS.map((level) => <option key={level} value={level}>{t(`levels.${level}`)}</option>)}
+            {LEVELS.map((level) => (
+              <option key={level} value={level}>
+                {t(`levels.${level}`)}
+              </option>
+            ))}
           </select>
         </div>
-        <button type="submit" className="button">{t("public.show")}</button>
+        <button type="submit" className="button">
+          {t("public.show")}
+        </button>
       </Form>
       <details>
         <summary>{t("public.available")}</summary>
@@ -62,10 +72,14 @@ export function PublicLists({ data, title }: { data: Data; title: string }) {
           {data.signedIn ? (
             <Form method="post" aria-busy={pending}>
               {hidden}
-              <button type="submit" name="intent" value="addAll" className="button" disabled={pending}>{t("public.addAll")}</button>
+              <button type="submit" name="intent" value="addAll" className="button" disabled={pending}>
+                {t("public.addAll")}
+              </button>
             </Form>
           ) : (
-            <p><Link to={to(PATHS.signIn)}>{t("public.signInToAdd")}</Link></p>
+            <p>
+              <Link to={to(PATHS.signIn)}>{t("public.signInToAdd")}</Link>
+            </p>
           )}
           <table className="stacked-table">
             <thead>
@@ -74,13 +88,19 @@ export function PublicLists({ data, title }: { data: Data; title: string }) {
                 <th scope="col">{t("member.columns.meaning")}</th>
                 <th scope="col">{t("member.columns.partOfSpeech")}</th>
                 <th scope="col">{t("term.exampleSentence")}</th>
-                {data.signedIn ? <th scope="col"><span className="visually-hidden">{t("public.add")}</span></th> : null}
+                {data.signedIn ? (
+                  <th scope="col">
+                    <span className="visually-hidden">{t("public.add")}</span>
+                  </th>
+                ) : null}
               </tr>
             </thead>
             <tbody>
               {data.terms.map((term) => (
                 <tr key={term.id}>
-                  <td data-label={t("member.columns.text")}><span lang={data.language}>{term.text}</span></td>
+                  <td data-label={t("member.columns.text")}>
+                    <span lang={data.language}>{term.text}</span>
+                  </td>
                   <td data-label={t("member.columns.meaning")}>{term.meaning}</td>
                   <td data-label={t("member.columns.partOfSpeech")}>{t(`partsOfSpeech.${term.partOfSpeech}`)}</td>
                   <td data-label={t("term.exampleSentence")}>
@@ -95,7 +115,14 @@ export function PublicLists({ data, title }: { data: Data; title: string }) {
                         <Form method="post">
                           {hidden}
                           <input type="hidden" name="termId" value={term.id} />
-                          <button type="submit" name="intent" value="add" className="button button-small" disabled={pending} aria-label={`${t("public.add")}: ${term.text}`}>
+                          <button
+                            type="submit"
+                            name="intent"
+                            value="add"
+                            className="button button-small"
+                            disabled={pending}
+                            aria-label={`${t("public.add")}: ${term.text}`}
+                          >
                             {t("public.add")}
                           </button>
                         </Form>

@@ -17,11 +17,23 @@ import { readForm } from "../http/request-body.server";
 export async function publicPageData(request: Request, context: Readonly<RouterContextProvider>) {
   const params = new URL(request.url).searchParams;
   const user = context.get(userContext);
-  const language = isStudyLanguage(params.get("language")) ? params.get("language")! : context.get(studyLanguageContext);
-  const level: Level = isLevel(params.get("level")) ? (params.get("level") as Level) : isLevel(user?.level) ? (user.level as Level) : "beginner";
+  const language = isStudyLanguage(params.get("language"))
+    ? params.get("language")!
+    : context.get(studyLanguageContext);
+  const level: Level = isLevel(params.get("level"))
+    ? (params.get("level") as Level)
+    : isLevel(user?.level)
+      ? (user.level as Level)
+      : "beginner";
   const db = await getDatabase();
   const [lists, items] = await Promise.all([publicLists(db), publicListTerms(db, language, level)]);
-  const owned = user ? await existingTexts(db, { userId: user.id, language }, items.map((item) => item.text)) : new Set<string>();
+  const owned = user
+    ? await existingTexts(
+        db,
+        { userId: user.id, language },
+        items.map((item) => item.text),
+      )
+    : new Set<string>();
   const locale = requestLocale(context);
   const codes = new Set([language, ...lists.map((list) => list.language)]);
   return {
@@ -52,16 +64,36 @@ export async function publicPageAction(request: Request, context: Readonly<Route
   const level = String(form.get("level") ?? "");
   const back = `${localePath(locale, pagePath)}?${new URLSearchParams({ language, level })}`;
   if (!user) {
-    return redirectWithToast(request, localePath(locale, PATHS.signIn), translatedToast(t, "info", "learning:toasts.signInToAdd"));
+    return redirectWithToast(
+      request,
+      localePath(locale, PATHS.signIn),
+      translatedToast(t, "info", "learning:toasts.signInToAdd"),
+    );
   }
   if (!isStudyLanguage(language) || !isLevel(level)) {
-    return redirectWithToast(request, localePath(locale, pagePath), translatedToast(t, "error", { title: "learning:errors.invalidAction", description: "learning:errors.invalidLevel" }));
+    return redirectWithToast(
+      request,
+      localePath(locale, pagePath),
+      translatedToast(t, "error", {
+        title: "learning:errors.invalidAction",
+        description: "learning:errors.invalidLevel",
+      }),
+    );
   }
   const db = await getDatabase();
-  const ids = form.get("intent") === "addAll" ? (await publicListTerms(db, language, level)).map((item) => item.id) : [form.get("termId")].filter(isId);
+  const ids =
+    form.get("intent") === "addAll"
+      ? (await publicListTerms(db, language, level)).map((item) => item.id)
+      : [form.get("termId")].filter(isId);
   const added = await addPublicTerms(db, { userId: user.id, language }, ids);
   // Terms belong to a study language: adding from another language's list means studying that language now.
   const headers = new Headers();
-  if (language !== context.get(studyLanguageContext)) headers.append("Set-Cookie", await chooseStudyLanguage(user, language));
-  return redirectWithToast(request, back, translatedToast(t, "success", "learning:toasts.listAdded", { count: added }), { headers });
+  if (language !== context.get(studyLanguageContext))
+    headers.append("Set-Cookie", await chooseStudyLanguage(user, language));
+  return redirectWithToast(
+    request,
+    back,
+    translatedToast(t, "success", "learning:toasts.listAdded", { count: added }),
+    { headers },
+  );
 }

@@ -14,7 +14,13 @@ export function isReviewKeyTarget(target: EventTarget | null, card: HTMLElement 
 }
 
 /** Space or Enter reveals the answer, 1-4 grade it; nothing happens while `enabled` is false (the learner's setting). */
-export function useReviewShortcuts({ enabled, revealed, card, gradeForm, grades }: {
+export function useReviewShortcuts({
+  enabled,
+  revealed,
+  card,
+  gradeForm,
+  grades,
+}: {
   enabled: boolean;
   revealed: boolean;
   card: RefObject<HTMLElement | null>;

@@ -26,23 +26,34 @@ function nameTable(interfaceLocale: string): Map<string, string> {
  * The name of a study language in the interface language (Intl.DisplayNames), unique among the study languages. An
  * interface locale outside the supported seven shows the raw code (and warns); an empty code shows nothing.
  */
-export function studyLanguageName(code: string, interfaceLocale: string, warn: (message: string) => void = console.warn): string {
+export function studyLanguageName(
+  code: string,
+  interfaceLocale: string,
+  warn: (message: string) => void = console.warn,
+): string {
   if (!code) return "";
   if (!(LOCALES as readonly string[]).includes(interfaceLocale)) {
     warn(`No language names for interface locale "${interfaceLocale}"; showing the code "${code}"`);
     return code;
   }
   const table = nameTable(interfaceLocale);
-  return table.get(code) ?? new Intl.DisplayNames([interfaceLocale], { type: "language", fallback: "code" }).of(code) ?? code;
+  return (
+    table.get(code) ?? new Intl.DisplayNames([interfaceLocale], { type: "language", fallback: "code" }).of(code) ?? code
+  );
 }
 
 /** All study languages with their names in the interface language, sorted by name. */
-export function studyLanguageOptions(codes: readonly string[], interfaceLocale: string): { code: string; name: string }[] {
+export function studyLanguageOptions(
+  codes: readonly string[],
+  interfaceLocale: string,
+): { code: string; name: string }[] {
   const key = `${interfaceLocale}:${codes.join(",")}`;
   let options = sortedOptions.get(key);
   if (!options) {
     const collator = new Intl.Collator(interfaceLocale);
-    options = codes.map((code) => ({ code, name: studyLanguageName(code, interfaceLocale) })).sort((a, b) => collator.compare(a.name, b.name));
+    options = codes
+      .map((code) => ({ code, name: studyLanguageName(code, interfaceLocale) }))
+      .sort((a, b) => collator.compare(a.name, b.name));
     sortedOptions.set(key, options);
   }
   return options;

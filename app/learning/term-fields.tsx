@@ -6,38 +6,94 @@ import { PARTS_OF_SPEECH } from "./vocabulary";
 export type TermValues = { text: string; meaning: string; partOfSpeech: string; notes: string };
 
 /** The labelled inputs of a term, with their server-side errors. */
-export function TermFields({ values, errors, language }: { values?: Partial<TermValues>; errors?: FieldErrors; language: string }) {
+export function TermFields({
+  values,
+  errors,
+  language,
+}: {
+  values?: Partial<TermValues>;
+  errors?: FieldErrors;
+  language: string;
+}) {
   const { t } = useTranslation("learning");
   const described = (name: keyof FieldErrors) => (errors?.[name] ? `${name}-error` : undefined);
   return (
     <>
       <label htmlFor="text">{t("term.text")}</label>
-      <input id="text" name="text" lang={language} required maxLength={200} defaultValue={values?.text} aria-invalid={!!errors?.text} aria-describedby={described("text")} />
+      <input
+        id="text"
+        name="text"
+        lang={language}
+        required
+        maxLength={200}
+        defaultValue={values?.text}
+        aria-invalid={!!errors?.text}
+        aria-describedby={described("text")}
+      />
       <FieldError id="text-error" error={errors?.text} />
       <label htmlFor="meaning">{t("term.meaning")}</label>
-      <input id="meaning" name="meaning" maxLength={500} defaultValue={values?.meaning} aria-invalid={!!errors?.meaning} aria-describedby={described("meaning")} />
+      <input
+        id="meaning"
+        name="meaning"
+        maxLength={500}
+        defaultValue={values?.meaning}
+        aria-invalid={!!errors?.meaning}
+        aria-describedby={described("meaning")}
+      />
       <FieldError id="meaning-error" error={errors?.meaning} />
       <label htmlFor="partOfSpeech">{t("term.partOfSpeech")}</label>
-      <select id="partOfSpeech" name="partOfSpeech" required defaultValue={values?.partOfSpeech ?? ""} aria-invalid={!!errors?.partOfSpeech} aria-describedby={described("partOfSpeech")}>
+      <select
+        id="partOfSpeech"
+        name="partOfSpeech"
+        required
+        defaultValue={values?.partOfSpeech ?? ""}
+        aria-invalid={!!errors?.partOfSpeech}
+        aria-describedby={described("partOfSpeech")}
+      >
         <option value="">{t("term.choosePartOfSpeech")}</option>
         {PARTS_OF_SPEECH.map((pos) => (
-          <option key={pos} value={pos}>{t(`partsOfSpeech.${pos}`)}</option>
+          <option key={pos} value={pos}>
+            {t(`partsOfSpeech.${pos}`)}
+          </option>
         ))}
       </select>
       <FieldError id="partOfSpeech-error" error={errors?.partOfSpeech} />
       <label htmlFor="notes">{t("term.notes")}</label>
-      <textarea id="notes" name="notes" rows={3} maxLength={2000} defaultValue={values?.notes} aria-invalid={!!errors?.notes} aria-describedby={described("notes")} />
+      <textarea
+        id="notes"
+        name="notes"
+        rows={3}
+        maxLength={2000}
+        defaultValue={values?.notes}
+        aria-invalid={!!errors?.notes}
+        aria-describedby={described("notes")}
+      />
       <FieldError id="notes-error" error={errors?.notes} />
     </>
   );
 }
 
-export function ExampleFields({ errors, language, idPrefix = "" }: { errors?: FieldErrors; language: string; idPrefix?: string }) {
+export function ExampleFields({
+  errors,
+  language,
+  idPrefix = "",
+}: {
+  errors?: FieldErrors;
+  language: string;
+  idPrefix?: string;
+}) {
   const { t } = useTranslation("learning");
   return (
     <>
       <label htmlFor={`${idPrefix}sentence`}>{t("term.exampleSentence")}</label>
-      <input id={`${idPrefix}sentence`} name="sentence" lang={language} maxLength={500} aria-invalid={!!errors?.sentence} aria-describedby={errors?.sentence ? `${idPrefix}sentence-error` : undefined} />
+      <input
+        id={`${idPrefix}sentence`}
+        name="sentence"
+        lang={language}
+        maxLength={500}
+        aria-invalid={!!errors?.sentence}
+        aria-describedby={errors?.sentence ? `${idPrefix}sentence-error` : undefined}
+      />
       <FieldError id={`${idPrefix}sentence-error`} error={errors?.sentence} />
       <label htmlFor={`${idPrefix}translation`}>{t("term.exampleTranslation")}</label>
       <input id={`${idPrefix}translation`} name="translation" maxLength={500} aria-invalid={!!errors?.translation} />

@@ -1,14 +1,18 @@
 import { isPartOfSpeech, type PartOfSpeech } from "./vocabulary";
 
 /** Field errors as translation keys in the `learning` namespace. */
-export type FieldErrors = Partial<Record<"text" | "meaning" | "partOfSpeech" | "notes" | "sentence" | "translation", string>>;
+export type FieldErrors = Partial<
+  Record<"text" | "meaning" | "partOfSpeech" | "notes" | "sentence" | "translation", string>
+>;
 
 const field = (form: FormData, name: string) => String(form.get(name) ?? "").trim();
 
 export type ParsedTerm = { text: string; meaning: string; partOfSpeech: PartOfSpeech; notes: string };
 
 /** The term fields of a form, checked on the server. */
-export function parseTermFields(form: FormData): { value: ParsedTerm; errors: null } | { value: null; errors: FieldErrors } {
+export function parseTermFields(
+  form: FormData,
+): { value: ParsedTerm; errors: null } | { value: null; errors: FieldErrors } {
   const text = field(form, "text").replace(/\s+/g, " ");
   const meaning = field(form, "meaning");
   const partOfSpeech = field(form, "partOfSpeech");
@@ -24,7 +28,10 @@ export function parseTermFields(form: FormData): { value: ParsedTerm; errors: nu
 }
 
 /** An example sentence; `required` when the form is only about the example. */
-export function parseExample(form: FormData, required: boolean): { value: { sentence: string; translation: string } | null; errors: FieldErrors | null } {
+export function parseExample(
+  form: FormData,
+  required: boolean,
+): { value: { sentence: string; translation: string } | null; errors: FieldErrors | null } {
   const sentence = field(form, "sentence");
   const translation = field(form, "translation");
   const errors: FieldErrors = {};

@@ -9,7 +9,17 @@ import { isId } from "./ids";
 import { requireLearner } from "./learner.server";
 import { studyLanguageName } from "./study-language";
 import { parseExample, parseTermFields, type FieldErrors } from "./term-form";
-import { addExample, deleteTerm, examplesOf, findTerm, isDuplicate, removeExample, setStage, stageOf, updateTerm } from "./terms.server";
+import {
+  addExample,
+  deleteTerm,
+  examplesOf,
+  findTerm,
+  isDuplicate,
+  removeExample,
+  setStage,
+  stageOf,
+  updateTerm,
+} from "./terms.server";
 import { isStage } from "./vocabulary";
 
 type Context = Readonly<RouterContextProvider>;
@@ -29,12 +39,25 @@ export async function termPageData(request: Request, context: Context, id: strin
   const term = await ownTerm(request, id, user.id);
   const now = new Date();
   return {
-    term: { id: term.id, text: term.text, meaning: term.meaning, partOfSpeech: term.partOfSpeech, notes: term.notes, language: term.language, reps: term.reps, due: term.due.toISOString() },
+    term: {
+      id: term.id,
+      text: term.text,
+      meaning: term.meaning,
+      partOfSpeech: term.partOfSpeech,
+      notes: term.notes,
+      language: term.language,
+      reps: term.reps,
+      due: term.due.toISOString(),
+    },
     stage: stageOf(term, now),
     languageName: studyLanguageName(term.language, requestLocale(context)),
     // Formatted on the server (in UTC) so the page hydrates with the text it was rendered with.
     dueText: `${new Intl.DateTimeFormat(requestLocale(context), { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }).format(term.due)} UTC`,
-    examples: (await examplesOf(await getDatabase(), term.id)).map((e) => ({ id: e.id, sentence: e.sentence, translation: e.translation })),
+    examples: (await examplesOf(await getDatabase(), term.id)).map((e) => ({
+      id: e.id,
+      sentence: e.sentence,
+      translation: e.translation,
+    })),
     confirmDelete: new URL(request.url).searchParams.has("delete"),
   };
 }
@@ -53,8 +76,10 @@ export async function termPageAction(request: Request, context: Context, id: str
   const here = localePath(locale, `/account/terms/${term.id}`);
   const form = await readForm(request);
   const intent = String(form.get("intent") ?? "");
-  const toast = (key: string, values: Record<string, string> = {}) => translatedToast(t, "success", `learning:toasts.${key}`, { text: term.text, ...values });
-  const invalid = (errors: FieldErrors, intentName: string, status = 400) => data({ intent: intentName, errors, message: null as string | null }, { status });
+  const toast = (key: string, values: Record<string, string> = {}) =>
+    translatedToast(t, "success", `learning:toasts.${key}`, { text: term.text, ...values });
+  const invalid = (errors: FieldErrors, intentName: string, status = 400) =>
+    data({ intent: intentName, errors, message: null as string | null }, { status });
 
   switch (intent) {
     case "update": {
@@ -64,14 +89,18 @@ export async function termPageAction(request: Request, context: Context, id: str
         await updateTerm(db, user.id, term.id, parsed.value);
       } catch (error) {
         if (!isDuplicate(error)) throw error;
-        const message = t("learning:errors.duplicate", { text: parsed.value.text, language: studyLanguageName(term.language, locale) });
+        const message = t("learning:errors.duplicate", {
+          text: parsed.value.text,
+          language: studyLanguageName(term.language, locale),
+        });
         return data({ intent, errors: {} as FieldErrors, message }, { status: 409 });
       }
       return redirectWithToast(request, here, toast("updated", { text: parsed.value.text }));
     }
     case "stage": {
       const stage = form.get("stage");
-      if (!isStage(stage)) return data({ intent, errors: {} as FieldErrors, message: t("learning:errors.invalidStage") }, { status: 400 });
+      if (!isStage(stage))
+        return data({ intent, errors: {} as FieldErrors, message: t("learning:errors.invalidStage") }, { status: 400 });
       await setStage(db, user.id, term.id, stage);
       return redirectWithToast(request, here, toast("stageChanged", { stage: t(`learning:stages.${stage}`) }));
     }

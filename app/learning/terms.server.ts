@@ -20,13 +20,24 @@ const owned = (owner: Owner) => and(eq(terms.userId, owner.userId), eq(terms.lan
 
 /** Postgres' unique violation: the same text twice in one language. */
 export function isDuplicate(error: unknown): boolean {
-  const code = (error as { code?: string; cause?: { code?: string } })?.code ?? (error as { cause?: { code?: string } })?.cause?.code;
+  const code =
+    (error as { code?: string; cause?: { code?: string } })?.code ??
+    (error as { cause?: { code?: string } })?.cause?.code;
   return code === "23505";
 }
 
-export async function createTerm(db: Database, owner: Owner, input: TermInput, example?: { sentence: string; translation: string }, now = new Date()) {
+export async function createTerm(
+  db: Database,
+  owner: Owner,
+  input: TermInput,
+  example?: { sentence: string; translation: string },
+  now = new Date(),
+) {
   return db.transaction(async (tx) => {
-    const [term] = await tx.insert(terms).values({ ...owner, ...input, ...newCard(now), createdAt: now, updatedAt: now }).returning();
+    const [term] = await tx
+      .insert(terms)
+      .values({ ...owner, ...input, ...newCard(now), createdAt: now, updatedAt: now })
+      .returning();
     if (example?.sentence) await tx.insert(termExamples).values({ termId: term!.id, ...example });
     return term!;
   });
@@ -34,7 +45,11 @@ export async function createTerm(db: Database, owner: Owner, input: TermInput, e
 
 /** One term of one learner; another learner's id finds nothing, exactly like a missing one. */
 export async function findTerm(db: Database, userId: string, id: string): Promise<Term | null> {
-  const [term] = await db.select().from(terms).where(and(eq(terms.id, id), eq(terms.userId, userId))).limit(1);
+  const [term] = await db
+    .select()
+    .from(terms)
+    .where(and(eq(terms.id, id), eq(terms.userId, userId)))
+    .limit(1);
   return term ?? null;
 }
 
@@ -43,16 +58,28 @@ export async function examplesOf(db: Database, termId: string): Promise<TermExam
 }
 
 export async function updateTerm(db: Database, userId: string, id: string, input: TermInput): Promise<boolean> {
-  const updated = await db.update(terms).set({ ...input, updatedAt: new Date() }).where(and(eq(terms.id, id), eq(terms.userId, userId))).returning({ id: terms.id });
+  const updated = await db
+    .update(terms)
+    .set({ ...input, updatedAt: new Date() })
+    .where(and(eq(terms.id, id), eq(terms.userId, userId)))
+    .returning({ id: terms.id });
   return updated.length === 1;
 }
 
 export async function deleteTerm(db: Database, userId: string, id: string): Promise<boolean> {
-  const deleted = await db.delete(terms).where(and(eq(terms.id, id), eq(terms.userId, userId))).returning({ id: terms.id });
+  const deleted = await db
+    .delete(terms)
+    .where(and(eq(terms.id, id), eq(terms.userId, userId)))
+    .returning({ id: terms.id });
   return deleted.length === 1;
 }
 
-export async function addExample(db: Database, userId: string, termId: string, example: { sentence: string; translation: string }): Promise<boolean> {
+export async function addExample(
+  db: Database,
+  userId: string,
+  termId: string,
+  example: { sentence: string; translation: string },
+): Promise<boolean> {
   if (!(await findTerm(db, userId, termId))) return false;
   await db.insert(termExamples).values({ termId, ...example });
   return true;
@@ -60,41 +87,84 @@ export async function addExample(db: Database, userId: string, termId: string, e
 
 export async function removeExample(db: Database, userId: string, termId: string, exampleId: string): Promise<boolean> {
   if (!(await findTerm(db, userId, termId))) return false;
-  const deleted = await db.delete(termExamples).where(and(eq(termExamples.id, exampleId), eq(termExamples.termId, termId))).returning({ id: termExamples.id });
+  const deleted = await db
+    .delete(termExamples)
+    .where(and(eq(termExamples.id, exampleId), eq(termExamples.termId, termId)))
+    .returning({ id: termExamples.id });
   return deleted.length === 1;
 }
 
 /** Grades a term with FSRS-6 and logs the review. */
-export async function gradeTerm(db: Database, userId: string, id: string, grade: GradeName, now = new Date()): Promise<Term | null> {
+export async function gradeTerm(
+  db: Database,
+  userId: string,
+  id: string,
+  grade: GradeName,
+  now = new Date(),
+): Promise<Term | null> {
   return db.transaction(async (tx) => {
-    const [term] = await tx.select().from(terms).where(and(eq(terms.id, id), eq(terms.userId, userId))).for("update").limit(1);
+    const [term] = await tx
+      .select()
+      .from(terms)
+      .where(and(eq(terms.id, id), eq(terms.userId, userId)))
+      .for("update")
+      .limit(1);
     if (!term) return null;
     const card = applyGrade(term, GRADES[grade], now);
-    const [updated] = await tx.update(terms).set({ ...card, updatedAt: now }).where(eq(terms.id, id)).returning();
-    await tx.insert(reviewLogs).values({ termId: id, rating: GRADES[grade], state: term.state, reviewedAt: now, scheduledDays: card.scheduledDays });
+    const [updated] = await tx
+      .update(terms)
+      .set({ ...card, updatedAt: now })
+      .where(eq(terms.id, id))
+      .returning();
+    await tx
+      .insert(reviewLogs)
+      .values({
+        termId: id,
+        rating: GRADES[grade],
+        state: term.state,
+        reviewedAt: now,
+        scheduledDays: card.scheduledDays,
+      });
     return updated ?? null;
   });
 }
 
 /** A manual stage change that keeps the FSRS schedule consistent with the stage. */
-export async function setStage(db: Database, userId: string, id: string, stage: Stage, now = new Date()): Promise<boolean> {
+export async function setStage(
+  db: Database,
+  userId: string,
+  id: string,
+  stage: Stage,
+  now = new Date(),
+): Promise<boolean> {
   const term = await findTerm(db, userId, id);
   if (!term) return false;
-  await db.update(terms).set({ ...cardForStage(term, stage, now), updatedAt: now }).where(eq(terms.id, id));
+  await db
+    .update(terms)
+    .set({ ...cardForStage(term, stage, now), updatedAt: now })
+    .where(eq(terms.id, id));
   return true;
 }
 
 export async function stageCounts(db: Database, owner: Owner, now = new Date()): Promise<Record<Stage, number>> {
   const stage = stageSql(now);
   // Grouped by position: the stage expression carries its own parameters, which Postgres would not match otherwise.
-  const rows = await db.select({ stage, n: count() }).from(terms).where(owned(owner)).groupBy(sql`1`);
+  const rows = await db
+    .select({ stage, n: count() })
+    .from(terms)
+    .where(owned(owner))
+    .groupBy(sql`1`);
   const counts = Object.fromEntries(STAGES.map((s) => [s, 0])) as Record<Stage, number>;
   for (const row of rows) counts[row.stage] = Number(row.n);
   return counts;
 }
 
 /** The counts per stage and the number of terms due now, in one query (the account home shows both). */
-export async function stageCountsAndDue(db: Database, owner: Owner, now = new Date()): Promise<{ counts: Record<Stage, number>; due: number }> {
+export async function stageCountsAndDue(
+  db: Database,
+  owner: Owner,
+  now = new Date(),
+): Promise<{ counts: Record<Stage, number>; due: number }> {
   const stage = stageSql(now);
   const rows = await db
     .select({ stage, n: count(), due: sql<number>`count(*) filter (where ${terms.due} <= ${now})` })
@@ -121,7 +191,12 @@ export async function dueCount(db: Database, owner: Owner, now = new Date()): Pr
 }
 
 export async function nextDue(db: Database, owner: Owner, now = new Date()): Promise<Term | null> {
-  const [term] = await db.select().from(terms).where(dueCondition(owner, now)).orderBy(asc(terms.due), asc(terms.createdAt)).limit(1);
+  const [term] = await db
+    .select()
+    .from(terms)
+    .where(dueCondition(owner, now))
+    .orderBy(asc(terms.due), asc(terms.createdAt))
+    .limit(1);
   return term ?? null;
 }
 
@@ -168,14 +243,21 @@ export async function searchTerms(db: Database, owner: Owner, query: TermQuery, 
     .orderBy(...order)
     .limit(PAGE_SIZE)
     .offset((query.page - 1) * PAGE_SIZE);
-  return { total, pages: Math.max(1, Math.ceil(total / PAGE_SIZE)), rows: rows.map((row) => ({ ...row, examples: Number(row.examples) })) };
+  return {
+    total,
+    pages: Math.max(1, Math.ceil(total / PAGE_SIZE)),
+    rows: rows.map((row) => ({ ...row, examples: Number(row.examples) })),
+  };
 }
 
 /** Which of these texts the learner already has in a language (case-insensitive). */
 export async function existingTexts(db: Database, owner: Owner, texts: string[]): Promise<Set<string>> {
   if (texts.length === 0) return new Set();
   const lowered = texts.map((t) => t.toLowerCase());
-  const rows = await db.select({ text: terms.text }).from(terms).where(and(owned(owner), inArray(sql`lower(${terms.text})`, lowered)));
+  const rows = await db
+    .select({ text: terms.text })
+    .from(terms)
+    .where(and(owned(owner), inArray(sql`lower(${terms.text})`, lowered)));
   return new Set(rows.map((row) => row.text.toLowerCase()));
 }
 

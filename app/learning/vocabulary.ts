@@ -34,9 +34,12 @@ export const STUDY_LANGUAGES = (
   "sv sw ta te tg th ti tk tl tn to tr ts tt tw ty ug uk ur uz ve vi vo wa wo xh yi yo za zh zu"
 ).split(" ");
 
-export const isStudyLanguage = (code: unknown): code is string => typeof code === "string" && STUDY_LANGUAGES.includes(code);
-export const isLevel = (value: unknown): value is Level => typeof value === "string" && (LEVELS as readonly string[]).includes(value);
-export const isStage = (value: unknown): value is Stage => typeof value === "string" && (STAGES as readonly string[]).includes(value);
+export const isStudyLanguage = (code: unknown): code is string =>
+  typeof code === "string" && STUDY_LANGUAGES.includes(code);
+export const isLevel = (value: unknown): value is Level =>
+  typeof value === "string" && (LEVELS as readonly string[]).includes(value);
+export const isStage = (value: unknown): value is Stage =>
+  typeof value === "string" && (STAGES as readonly string[]).includes(value);
 export const isPartOfSpeech = (value: unknown): value is PartOfSpeech =>
   typeof value === "string" && (PARTS_OF_SPEECH as readonly string[]).includes(value);
 

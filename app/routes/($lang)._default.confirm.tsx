@@ -20,7 +20,10 @@ export async function loader({ request }: Route.LoaderArgs) {
   const search = new URL(request.url).searchParams;
   const params = authProvider.linkParams.map((name) => ({ name, value: search.get(name) ?? "" }));
   if (!params.every((param) => param.value)) return { params: null, address: null };
-  const address = await authProvider.linkAddress(await getDatabase(), Object.fromEntries(params.map((p) => [p.name, p.value])));
+  const address = await authProvider.linkAddress(
+    await getDatabase(),
+    Object.fromEntries(params.map((p) => [p.name, p.value])),
+  );
   return { params, address };
 }
 
@@ -42,7 +45,9 @@ export default function ConfirmPage({ loaderData }: Route.ComponentProps) {
         <h1>{t("common:titles.confirm")}</h1>
         <p>{t("confirm.noLink")}</p>
         <p>
-          <Link to={to(PATHS.signIn)} className="button">{t("confirm.requestNew")}</Link>
+          <Link to={to(PATHS.signIn)} className="button">
+            {t("confirm.requestNew")}
+          </Link>
         </p>
       </section>
     );
@@ -52,7 +57,9 @@ export default function ConfirmPage({ loaderData }: Route.ComponentProps) {
       <h1>{t("common:titles.confirm")}</h1>
       <p>{t("confirm.intro")}</p>
       <p className="confirm-address">
-        {address.email !== null ? t("confirm.signingInAs", { email: address.email }) : t(address.reason === "unknowable" ? "confirm.addressUnknown" : "confirm.unknownLink")}
+        {address.email !== null
+          ? t("confirm.signingInAs", { email: address.email })
+          : t(address.reason === "unknowable" ? "confirm.addressUnknown" : "confirm.unknownLink")}
       </p>
       <Form method="post" action={pathname} replace>
         {params.map((param) => (

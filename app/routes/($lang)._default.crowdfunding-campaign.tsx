@@ -23,7 +23,9 @@ export default function CrowdfundingPage() {
       <h2>{t("crowdfunding.howTitle")}</h2>
       <p>{t("crowdfunding.how")}</p>
       <p>
-        <Link className="button" to={to("/subscription")}>{t("crowdfunding.cta")}</Link>
+        <Link className="button" to={to("/subscription")}>
+          {t("crowdfunding.cta")}
+        </Link>
       </p>
     </section>
   );

@@ -22,9 +22,13 @@ export default function SignInErrorPage({ loaderData }: Route.ComponentProps) {
     <section className="narrow">
       <h1>{t("common:titles.error")}</h1>
       <p>{t("error.intro")}</p>
-      <p className="error-reason">{loaderData.reason ? t(`common:signInError.${loaderData.reason}`) : t("error.generic")}</p>
+      <p className="error-reason">
+        {loaderData.reason ? t(`common:signInError.${loaderData.reason}`) : t("error.generic")}
+      </p>
       <p>
-        <Link to={to(PATHS.signIn)} className="button">{t("error.retry")}</Link>
+        <Link to={to(PATHS.signIn)} className="button">
+          {t("error.retry")}
+        </Link>
       </p>
     </section>
   );

@@ -24,7 +24,11 @@ export async function loader({ request }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const { t } = getInstance(context);
   const form = await readForm(request);
-  return requestSignIn(await getDatabase(), request, form, { locale: requestLocale(context), t, clientIp: context.get(clientIpContext) });
+  return requestSignIn(await getDatabase(), request, form, {
+    locale: requestLocale(context),
+    t,
+    clientIp: context.get(clientIpContext),
+  });
 }
 
 export default function SignInPage({ loaderData }: Route.ComponentProps) {
@@ -35,7 +39,12 @@ export default function SignInPage({ loaderData }: Route.ComponentProps) {
     <section className="narrow">
       <h1>{t("common:titles.form")}</h1>
       {sent ? (
-        <SentPanel key={`${sent.email} ${sent.waitSeconds}`} email={sent.email} waitSeconds={sent.waitSeconds} delivery={delivery} />
+        <SentPanel
+          key={`${sent.email} ${sent.waitSeconds}`}
+          email={sent.email}
+          waitSeconds={sent.waitSeconds}
+          delivery={delivery}
+        />
       ) : (
         <>
           <p>{t("form.intro")}</p>

@@ -27,13 +27,18 @@ export async function action({ request, context }: Route.ActionArgs) {
   const db = await getDatabase();
   const user = context.get(userContext);
   const home = localePath(requestLocale(context), "/");
-  const everywhere = request.headers.get("Content-Type") !== null && (await readForm(request)).get("intent") === "everywhere";
+  const everywhere =
+    request.headers.get("Content-Type") !== null && (await readForm(request)).get("intent") === "everywhere";
   if (everywhere && user) {
     await destroyAllSessions(db, user.id);
-    return redirectWithToast(request, home, translatedToast(t, "info", "toast.signedOutEverywhere"), { headers: { "Set-Cookie": await clearSessionCookie() } });
+    return redirectWithToast(request, home, translatedToast(t, "info", "toast.signedOutEverywhere"), {
+      headers: { "Set-Cookie": await clearSessionCookie() },
+    });
   }
   const clear = await destroySession(db, request);
-  return redirectWithToast(request, home, translatedToast(t, "info", "toast.signedOut"), { headers: { "Set-Cookie": clear } });
+  return redirectWithToast(request, home, translatedToast(t, "info", "toast.signedOut"), {
+    headers: { "Set-Cookie": clear },
+  });
 }
 
 export default function LogoutPage({ loaderData }: Route.ComponentProps) {
@@ -46,14 +51,20 @@ export default function LogoutPage({ loaderData }: Route.ComponentProps) {
         <>
           <p>{t("logout.intro")}</p>
           <Form method="post">
-            <button type="submit" className="button">{t("logout.submit")}</button>
+            <button type="submit" className="button">
+              {t("logout.submit")}
+            </button>
           </Form>
           <SignOutEverywhere />
         </>
       ) : (
         <>
           <p>{t("logout.signedOut")}</p>
-          <p><Link to={to(PATHS.signIn)} className="button">{t("common:nav.signIn")}</Link></p>
+          <p>
+            <Link to={to(PATHS.signIn)} className="button">
+              {t("common:nav.signIn")}
+            </Link>
+          </p>
         </>
       )}
     </section>

@@ -15,7 +15,9 @@ export default function PostPurchasePage() {
       <p className="lead">{t("postPurchase.intro")}</p>
       <p>{t("postPurchase.body")}</p>
       <p>
-        <Link className="button" to={to(PATHS.learnerHome)}>{t("postPurchase.continue")}</Link>
+        <Link className="button" to={to(PATHS.learnerHome)}>
+          {t("postPurchase.continue")}
+        </Link>
       </p>
     </section>
   );

@@ -13,7 +13,9 @@ export default function PlayerPage() {
       <h1>{t("common:titles.player")}</h1>
       <p className="lead">{t("account.playerIntro")}</p>
       <p>
-        <Link className="button" to={to("/account/player/player-soon")}>{t("account.playerSoonLink")}</Link>
+        <Link className="button" to={to("/account/player/player-soon")}>
+          {t("account.playerSoonLink")}
+        </Link>
       </p>
     </section>
   );

@@ -12,7 +12,9 @@ export default function PlayerSoonPage() {
       <h1>{t("account.playerSoon")}</h1>
       <p className="lead">{t("account.playerSoonBody")}</p>
       <p>
-        <Link className="button" to={to("/crowdfunding-campaign")}>{t("common:titles.crowdfunding")}</Link>
+        <Link className="button" to={to("/crowdfunding-campaign")}>
+          {t("common:titles.crowdfunding")}
+        </Link>
       </p>
     </section>
   );

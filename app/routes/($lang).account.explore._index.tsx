@@ -14,11 +14,15 @@ export default function AccountExplorePage() {
       <p className="lead">{t("account.exploreIntro")}</p>
       <ul className="cards">
         <li className="card">
-          <h2><Link to={to("/account/explore/member")}>{t("common:titles.member")}</Link></h2>
+          <h2>
+            <Link to={to("/account/explore/member")}>{t("common:titles.member")}</Link>
+          </h2>
           <p>{t("account.memberIntro")}</p>
         </li>
         <li className="card">
-          <h2><Link to={to("/account/explore/public")}>{t("common:titles.public")}</Link></h2>
+          <h2>
+            <Link to={to("/account/explore/public")}>{t("common:titles.public")}</Link>
+          </h2>
           <p>{t("account.publicIntro")}</p>
         </li>
       </ul>

@@ -45,7 +45,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     const total = query.stage ? counts[query.stage] : Object.values(counts).reduce((sum, n) => sum + n, 0);
     result = await searchTerms(db, owner, query, now, total);
   }
-  return { query, counts, language: owner.language, languageName: studyLanguageName(owner.language, requestLocale(context)), ...result, rows: result.rows.map((row) => ({ ...row, due: row.due.toISOString() })) };
+  return {
+    query,
+    counts,
+    language: owner.language,
+    languageName: studyLanguageName(owner.language, requestLocale(context)),
+    ...result,
+    rows: result.rows.map((row) => ({ ...row, due: row.due.toISOString() })),
+  };
 }
 
 export default function MemberExplorePage({ loaderData }: Route.ComponentProps) {
@@ -84,23 +91,37 @@ export default function MemberExplorePage({ loaderData }: Route.ComponentProps) 
           <label htmlFor="stage-filter">{t("member.stageFilter")}</label>
           <select id="stage-filter" name="stage" defaultValue={query.stage ?? ""} key={query.stage ?? ""}>
             <option value="">{t("member.any")}</option>
-            {STAGES.map((stage) => <option key={stage} value={stage}>{t(`stages.${stage}`)}</option>)}
+            {STAGES.map((stage) => (
+              <option key={stage} value={stage}>
+                {t(`stages.${stage}`)}
+              </option>
+            ))}
           </select>
         </div>
         <div>
           <label htmlFor="pos-filter">{t("member.posFilter")}</label>
           <select id="pos-filter" name="pos" defaultValue={query.pos ?? ""} key={query.pos ?? ""}>
             <option value="">{t("member.any")}</option>
-            {PARTS_OF_SPEECH.map((pos) => <option key={pos} value={pos}>{t(`partsOfSpeech.${pos}`)}</option>)}
+            {PARTS_OF_SPEECH.map((pos) => (
+              <option key={pos} value={pos}>
+                {t(`partsOfSpeech.${pos}`)}
+              </option>
+            ))}
           </select>
         </div>
         <div>
           <label htmlFor="sort">{t("member.sort")}</label>
           <select id="sort" name="sort" defaultValue={query.sort} key={query.sort}>
-            {SORTS.map((sort) => <option key={sort} value={sort}>{t(`member.sorts.${sort}`)}</option>)}
+            {SORTS.map((sort) => (
+              <option key={sort} value={sort}>
+                {t(`member.sorts.${sort}`)}
+              </option>
+            ))}
           </select>
         </div>
-        <button type="submit" className="button">{t("member.apply")}</button>
+        <button type="submit" className="button">
+          {t("member.apply")}
+        </button>
       </Form>
       <p role="status">{t("member.results", { count: total })}</p>
       {rows.length === 0 ? (
@@ -119,10 +140,16 @@ export default function MemberExplorePage({ loaderData }: Route.ComponentProps) 
           <tbody>
             {rows.map((row) => (
               <tr key={row.id}>
-                <td data-label={t("member.columns.text")}><Link to={to(`/account/terms/${row.id}`)} lang={language}>{row.text}</Link></td>
+                <td data-label={t("member.columns.text")}>
+                  <Link to={to(`/account/terms/${row.id}`)} lang={language}>
+                    {row.text}
+                  </Link>
+                </td>
                 <td data-label={t("member.columns.meaning")}>{row.meaning}</td>
                 <td data-label={t("member.columns.partOfSpeech")}>{t(`partsOfSpeech.${row.partOfSpeech}`)}</td>
-                <td data-label={t("member.columns.stage")}><StageBadge stage={row.stage} /></td>
+                <td data-label={t("member.columns.stage")}>
+                  <StageBadge stage={row.stage} />
+                </td>
                 <td data-label={t("member.columns.examples")}>{t("examples", { count: row.examples })}</td>
               </tr>
             ))}
@@ -131,12 +158,24 @@ export default function MemberExplorePage({ loaderData }: Route.ComponentProps) 
       )}
       {pages > 1 ? (
         <nav className="pagination" aria-label={t("member.pagination")}>
-          {query.page > 1 ? <Link to={pageLink(query.page - 1)} rel="prev">{t("member.previous")}</Link> : null}
+          {query.page > 1 ? (
+            <Link to={pageLink(query.page - 1)} rel="prev">
+              {t("member.previous")}
+            </Link>
+          ) : null}
           <span>{t("member.page", { page: query.page, pages })}</span>
-          {query.page < pages ? <Link to={pageLink(query.page + 1)} rel="next">{t("member.next")}</Link> : null}
+          {query.page < pages ? (
+            <Link to={pageLink(query.page + 1)} rel="next">
+              {t("member.next")}
+            </Link>
+          ) : null}
         </nav>
       ) : null}
-      <p><Link className="button" to={to("/account/terms/new")}>{t("home.addTerm")}</Link></p>
+      <p>
+        <Link className="button" to={to("/account/terms/new")}>
+          {t("home.addTerm")}
+        </Link>
+      </p>
     </section>
   );
 }

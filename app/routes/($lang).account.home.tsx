@@ -45,7 +45,11 @@ export default function AccountHomePage({ loaderData }: Route.ComponentProps) {
       <h2>{t("home.reviewTitle")}</h2>
       <p>{t("due", { count: due })}</p>
       {due > 0 ? (
-        <p><Link className="button button-large" to={to("/account/review")}>{t("home.startReview")}</Link></p>
+        <p>
+          <Link className="button button-large" to={to("/account/review")}>
+            {t("home.startReview")}
+          </Link>
+        </p>
       ) : (
         <p className="hint">{t("home.nothingDue")}</p>
       )}
@@ -60,7 +64,9 @@ export default function AccountHomePage({ loaderData }: Route.ComponentProps) {
         ))}
       </ul>
       <p className="actions">
-        <Link className="button" to={to("/account/terms/new")}>{t("home.addTerm")}</Link>{" "}
+        <Link className="button" to={to("/account/terms/new")}>
+          {t("home.addTerm")}
+        </Link>{" "}
         <Link to={to("/account/explore/member")}>{t("home.allTerms")}</Link> ·{" "}
         <Link to={to("/account/explore/public")}>{t("home.browsePublic")}</Link>
       </p>
@@ -72,7 +78,10 @@ export default function AccountHomePage({ loaderData }: Route.ComponentProps) {
         <ul className="link-list">
           {recent.map((term) => (
             <li key={term.id}>
-              <Link to={to(`/account/terms/${term.id}`)} lang={studyLanguage}>{term.text}</Link> — {term.meaning} <StageBadge stage={term.stage} />
+              <Link to={to(`/account/terms/${term.id}`)} lang={studyLanguage}>
+                {term.text}
+              </Link>{" "}
+              — {term.meaning} <StageBadge stage={term.stage} />
             </li>
           ))}
         </ul>

@@ -40,7 +40,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       stage: stageOf(term, now),
       meaning: revealed ? term.meaning : null,
       notes: revealed ? term.notes : null,
-      examples: revealed ? (await examplesOf(db, term.id)).map((e) => ({ id: e.id, sentence: e.sentence, translation: e.translation })) : [],
+      examples: revealed
+        ? (await examplesOf(db, term.id)).map((e) => ({ id: e.id, sentence: e.sentence, translation: e.translation }))
+        : [],
     },
     remaining: await dueCount(db, owner, now),
     revealed,
@@ -55,13 +57,18 @@ export async function action({ request, context }: Route.ActionArgs) {
   const back = localePath(requestLocale(context), "/account/review");
   if (form.get("intent") === "shortcuts") {
     const choice = form.get("shortcuts");
-    if (choice !== "on" && choice !== "off") return data({ message: t("learning:review.invalidShortcuts") }, { status: 400 });
+    if (choice !== "on" && choice !== "off")
+      return data({ message: t("learning:review.invalidShortcuts") }, { status: 400 });
     const revealed = form.get("revealed") === "1" ? "?reveal=1" : "";
-    return redirect(back + revealed, { status: 303, headers: { "Set-Cookie": await reviewShortcutsHeader(choice === "on") } });
+    return redirect(back + revealed, {
+      status: 303,
+      headers: { "Set-Cookie": await reviewShortcutsHeader(choice === "on") },
+    });
   }
   const grade = String(form.get("grade") ?? "");
   const termId = String(form.get("termId") ?? "");
-  if (!GRADE_NAMES.includes(grade as GradeName)) return data({ message: t("learning:errors.invalidGrade") }, { status: 400 });
+  if (!GRADE_NAMES.includes(grade as GradeName))
+    return data({ message: t("learning:errors.invalidGrade") }, { status: 400 });
   if (!isId(termId)) pageNotFound(request);
   const graded = await gradeTerm(await getDatabase(), user.id, termId, grade as GradeName);
   if (!graded) pageNotFound(request);
@@ -92,7 +99,12 @@ export default function ReviewPage({ loaderData, actionData }: Route.ComponentPr
       <input type="hidden" name="intent" value="shortcuts" />
       {revealed ? <input type="hidden" name="revealed" value="1" /> : null}
       <p className="hint">{shortcuts ? t("review.keys") : t("review.shortcutsOff")}</p>
-      <button type="submit" name="shortcuts" value={shortcuts ? "off" : "on"} className="button button-small button-secondary">
+      <button
+        type="submit"
+        name="shortcuts"
+        value={shortcuts ? "off" : "on"}
+        className="button button-small button-secondary"
+      >
         {shortcuts ? t("review.turnOff") : t("review.turnOn")}
       </button>
     </Form>
@@ -103,7 +115,9 @@ export default function ReviewPage({ loaderData, actionData }: Route.ComponentPr
       <section>
         <h1>{t("review.title")}</h1>
         <p className="lead">{t("review.done")}</p>
-        <p className="actions"><Link to={to(PATHS.learnerHome)}>{t("review.backHome")}</Link></p>
+        <p className="actions">
+          <Link to={to(PATHS.learnerHome)}>{t("review.backHome")}</Link>
+        </p>
       </section>
     );
   }
@@ -111,12 +125,22 @@ export default function ReviewPage({ loaderData, actionData }: Route.ComponentPr
     <section>
       <h1>{t("review.title")}</h1>
       <p className="hint">{t("review.remaining", { count: remaining })}</p>
-      {actionData?.message ? <p className="error-text" role="alert">{actionData.message}</p> : null}
+      {actionData?.message ? (
+        <p className="error-text" role="alert">
+          {actionData.message}
+        </p>
+      ) : null}
       {/* Screen readers hear each new card; the revealed answer is read where the focus moves to it. */}
-      <p className="visually-hidden" role="status">{t("review.announceCard", { text: term.text })}</p>
+      <p className="visually-hidden" role="status">
+        {t("review.announceCard", { text: term.text })}
+      </p>
       <div className="review-card" ref={card} tabIndex={-1}>
-        <p className="eyebrow">{t(`partsOfSpeech.${term.partOfSpeech}`)} · <StageBadge stage={term.stage} /></p>
-        <p className="review-term" lang={term.language}>{term.text}</p>
+        <p className="eyebrow">
+          {t(`partsOfSpeech.${term.partOfSpeech}`)} · <StageBadge stage={term.stage} />
+        </p>
+        <p className="review-term" lang={term.language}>
+          {term.text}
+        </p>
         {revealed ? (
           <>
             <div className="review-answer" ref={answer} tabIndex={-1} autoFocus>
@@ -138,7 +162,15 @@ export default function ReviewPage({ loaderData, actionData }: Route.ComponentPr
               <fieldset className="grades">
                 <legend>{t("review.gradeLegend")}</legend>
                 {GRADE_NAMES.map((grade, index) => (
-                  <button key={grade} type="submit" name="grade" value={grade} className={grade === "again" ? "button button-danger" : "button"} disabled={pending} aria-keyshortcuts={shortcuts ? String(index + 1) : undefined}>
+                  <button
+                    key={grade}
+                    type="submit"
+                    name="grade"
+                    value={grade}
+                    className={grade === "again" ? "button button-danger" : "button"}
+                    disabled={pending}
+                    aria-keyshortcuts={shortcuts ? String(index + 1) : undefined}
+                  >
                     {index + 1} · {t(`review.grades.${grade}`)}
                   </button>
                 ))}
@@ -148,7 +180,16 @@ export default function ReviewPage({ loaderData, actionData }: Route.ComponentPr
         ) : (
           <>
             <p>{t("review.question")}</p>
-            <Link className="button" to="?reveal=1" replace ref={showAnswer} autoFocus aria-keyshortcuts={shortcuts ? "Space Enter" : undefined}>{t("review.show")}</Link>
+            <Link
+              className="button"
+              to="?reveal=1"
+              replace
+              ref={showAnswer}
+              autoFocus
+              aria-keyshortcuts={shortcuts ? "Space Enter" : undefined}
+            >
+              {t("review.show")}
+            </Link>
           </>
         )}
       </div>

@@ -28,7 +28,9 @@ export default function TermPage({ loaderData, actionData }: Route.ComponentProp
   const here = to(`/account/terms/${term.id}`);
   return (
     <article>
-      <p className="eyebrow">{t(`partsOfSpeech.${term.partOfSpeech}`)} · {loaderData.languageName}</p>
+      <p className="eyebrow">
+        {t(`partsOfSpeech.${term.partOfSpeech}`)} · {loaderData.languageName}
+      </p>
       <h1 lang={term.language}>{term.text}</h1>
       <p className="lead">{term.meaning}</p>
       {term.notes ? <p>{term.notes}</p> : null}
@@ -36,9 +38,15 @@ export default function TermPage({ loaderData, actionData }: Route.ComponentProp
         <StageBadge stage={stage} /> · {t("term.reviewed", { count: term.reps })} ·{" "}
         <time dateTime={term.due}>{t("term.nextReview", { date: loaderData.dueText })}</time>
       </p>
-      {actionData?.message ? <p className="error-text" role="alert">{actionData.message}</p> : null}
+      {actionData?.message ? (
+        <p className="error-text" role="alert">
+          {actionData.message}
+        </p>
+      ) : null}
 
-      <h2>{t("term.examplesTitle")} <span className="hint">({t("examples", { count: examples.length })})</span></h2>
+      <h2>
+        {t("term.examplesTitle")} <span className="hint">({t("examples", { count: examples.length })})</span>
+      </h2>
       {examples.length === 0 ? (
         <p className="hint">{t("term.noExamples")}</p>
       ) : (
@@ -50,7 +58,11 @@ export default function TermPage({ loaderData, actionData }: Route.ComponentProp
               <Form method="post" style={{ display: "inline" }}>
                 <input type="hidden" name="intent" value="removeExample" />
                 <input type="hidden" name="exampleId" value={example.id} />
-                <button type="submit" className="button button-small button-secondary" aria-label={`${t("term.removeExample")}: ${example.sentence}`}>
+                <button
+                  type="submit"
+                  className="button button-small button-secondary"
+                  aria-label={`${t("term.removeExample")}: ${example.sentence}`}
+                >
                   {t("term.removeExample")}
                 </button>
               </Form>
@@ -65,7 +77,9 @@ export default function TermPage({ loaderData, actionData }: Route.ComponentProp
           <Form method="post" className="stack" aria-busy={pending}>
             <input type="hidden" name="intent" value="addExample" />
             <ExampleFields errors={errorsFor("addExample")} language={term.language} idPrefix="new-" />
-            <button type="submit" className="button" disabled={pending}>{t("term.addExample")}</button>
+            <button type="submit" className="button" disabled={pending}>
+              {t("term.addExample")}
+            </button>
           </Form>
         </section>
         <section>
@@ -75,10 +89,14 @@ export default function TermPage({ loaderData, actionData }: Route.ComponentProp
             <label htmlFor="stage">{t("term.stage")}</label>
             <select id="stage" name="stage" defaultValue={stage} key={stage}>
               {STAGES.map((s) => (
-                <option key={s} value={s}>{t(`stages.${s}`)}</option>
+                <option key={s} value={s}>
+                  {t(`stages.${s}`)}
+                </option>
               ))}
             </select>
-            <button type="submit" className="button" disabled={pending}>{t("term.changeStage")}</button>
+            <button type="submit" className="button" disabled={pending}>
+              {t("term.changeStage")}
+            </button>
           </Form>
         </section>
       </div>
@@ -88,7 +106,9 @@ export default function TermPage({ loaderData, actionData }: Route.ComponentProp
         <Form method="post" className="stack" aria-busy={pending}>
           <input type="hidden" name="intent" value="update" />
           <TermFields values={term} errors={errorsFor("update")} language={term.language} />
-          <button type="submit" className="button" disabled={pending}>{t("term.save")}</button>
+          <button type="submit" className="button" disabled={pending}>
+            {t("term.save")}
+          </button>
         </Form>
       </section>
 
@@ -99,15 +119,21 @@ export default function TermPage({ loaderData, actionData }: Route.ComponentProp
             <p role="alert">{t("term.deleteConfirm", { text: term.text })}</p>
             <input type="hidden" name="intent" value="delete" />
             <p>
-              <button type="submit" className="button button-danger">{t("term.deleteYes")}</button>{" "}
+              <button type="submit" className="button button-danger">
+                {t("term.deleteYes")}
+              </button>{" "}
               <Link to={here}>{t("term.cancel")}</Link>
             </p>
           </Form>
         ) : (
-          <Link className="button button-secondary" to={`${here}?delete=1`}>{t("term.delete")}</Link>
+          <Link className="button button-secondary" to={`${here}?delete=1`}>
+            {t("term.delete")}
+          </Link>
         )}
       </section>
-      <p><Link to={to("/account/explore/member")}>{t("term.back")}</Link></p>
+      <p>
+        <Link to={to("/account/explore/member")}>{t("term.back")}</Link>
+      </p>
     </article>
   );
 }

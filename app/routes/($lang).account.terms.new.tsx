@@ -27,16 +27,31 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await readForm(request);
   const term = parseTermFields(form);
   const example = parseExample(form, false);
-  const values = { text: String(form.get("text") ?? ""), meaning: String(form.get("meaning") ?? ""), partOfSpeech: String(form.get("partOfSpeech") ?? ""), notes: String(form.get("notes") ?? "") };
+  const values = {
+    text: String(form.get("text") ?? ""),
+    meaning: String(form.get("meaning") ?? ""),
+    partOfSpeech: String(form.get("partOfSpeech") ?? ""),
+    notes: String(form.get("notes") ?? ""),
+  };
   if (term.errors || example.errors) {
-    return data({ errors: { ...term.errors, ...example.errors } as FieldErrors, duplicate: null, values }, { status: 400 });
+    return data(
+      { errors: { ...term.errors, ...example.errors } as FieldErrors, duplicate: null, values },
+      { status: 400 },
+    );
   }
   try {
     const created = await createTerm(await getDatabase(), owner, term.value, example.value ?? undefined);
-    return redirectWithToast(request, localePath(locale, `/account/terms/${created.id}`), translatedToast(t, "success", "learning:toasts.created", { text: created.text }));
+    return redirectWithToast(
+      request,
+      localePath(locale, `/account/terms/${created.id}`),
+      translatedToast(t, "success", "learning:toasts.created", { text: created.text }),
+    );
   } catch (error) {
     if (!isDuplicate(error)) throw error;
-    const duplicate = t("learning:errors.duplicate", { text: term.value.text, language: studyLanguageName(owner.language, locale) });
+    const duplicate = t("learning:errors.duplicate", {
+      text: term.value.text,
+      language: studyLanguageName(owner.language, locale),
+    });
     return data({ errors: {} as FieldErrors, duplicate, values }, { status: 409 });
   }
 }
@@ -51,7 +66,9 @@ export default function NewTermPage({ loaderData, actionData }: Route.ComponentP
       <h1>{t("term.newTitle")}</h1>
       <p className="hint">{t("term.language", { language: loaderData.languageName })}</p>
       {actionData ? (
-        <p className="error-text" role="alert">{actionData.duplicate ?? t("errors.summary")}</p>
+        <p className="error-text" role="alert">
+          {actionData.duplicate ?? t("errors.summary")}
+        </p>
       ) : null}
       <Form method="post" className="stack" aria-busy={pending}>
         <TermFields values={actionData?.values} errors={errors} language={loaderData.language} />
@@ -59,7 +76,9 @@ export default function NewTermPage({ loaderData, actionData }: Route.ComponentP
           <legend>{t("term.firstExample")}</legend>
           <ExampleFields errors={errors} language={loaderData.language} />
         </fieldset>
-        <button type="submit" className="button" disabled={pending}>{t("term.create")}</button>
+        <button type="submit" className="button" disabled={pending}>
+          {t("term.create")}
+        </button>
       </Form>
     </section>
   );

@@ -24,26 +24,57 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (intent === "studyLanguage") {
     const code = form.get("studyLanguage");
     if (!isStudyLanguage(code)) {
-      return redirectWithToast(request, back, translatedToast(t, "error", { title: "learning:studyLanguage.label", description: "learning:errors.invalidLanguage" }));
+      return redirectWithToast(
+        request,
+        back,
+        translatedToast(t, "error", {
+          title: "learning:studyLanguage.label",
+          description: "learning:errors.invalidLanguage",
+        }),
+      );
     }
     const cookie = await chooseStudyLanguage(user, code);
     const language = studyLanguageName(code, locale);
-    return redirectWithToast(request, back, translatedToast(t, "success", "learning:toasts.studyLanguageSaved", { language }), { headers: { "Set-Cookie": cookie } });
+    return redirectWithToast(
+      request,
+      back,
+      translatedToast(t, "success", "learning:toasts.studyLanguageSaved", { language }),
+      { headers: { "Set-Cookie": cookie } },
+    );
   }
 
   if (intent === "level") {
     if (!user) {
-      return redirectWithToast(request, localePath(locale, PATHS.signIn), translatedToast(t, "info", "learning:toasts.signInToAdd"));
+      return redirectWithToast(
+        request,
+        localePath(locale, PATHS.signIn),
+        translatedToast(t, "info", "learning:toasts.signInToAdd"),
+      );
     }
     const level = form.get("level");
     if (!isLevel(level)) {
-      return redirectWithToast(request, back, translatedToast(t, "error", { title: "learning:level.label", description: "learning:errors.invalidLevel" }));
+      return redirectWithToast(
+        request,
+        back,
+        translatedToast(t, "error", { title: "learning:level.label", description: "learning:errors.invalidLevel" }),
+      );
     }
     await saveLevel(await getDatabase(), user.id, level);
-    return redirectWithToast(request, back, translatedToast(t, "success", "learning:toasts.levelSaved", { level: t(`learning:levels.${level}`) }));
+    return redirectWithToast(
+      request,
+      back,
+      translatedToast(t, "success", "learning:toasts.levelSaved", { level: t(`learning:levels.${level}`) }),
+    );
   }
 
-  return redirectWithToast(request, back, translatedToast(t, "error", { title: "learning:errors.invalidAction", description: "learning:errors.invalidAction" }));
+  return redirectWithToast(
+    request,
+    back,
+    translatedToast(t, "error", {
+      title: "learning:errors.invalidAction",
+      description: "learning:errors.invalidAction",
+    }),
+  );
 }
 
 /** Only the form POST lives here: a visit is the 404 page, and a refused POST gets the translated error page. */

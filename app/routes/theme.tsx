@@ -10,7 +10,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
   const theme = form.get("theme");
   if (!isTheme(theme)) {
-    return new Response(getInstance(context).t("errors.badRequest"), { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+    return new Response(getInstance(context).t("errors.badRequest"), {
+      status: 400,
+      headers: { "Content-Type": "text/plain; charset=utf-8" },
+    });
   }
   return safeRedirect(safeTarget(form.get("redirectTo")) ?? "/", "/", {
     headers: { "Set-Cookie": await themeCookie.serialize(theme) },

@@ -17,7 +17,8 @@ function serialise(fields: Record<string, unknown>): Record<string, unknown> {
 
 /** Receives each JSON line (without its newline). */
 export type LogSink = (line: string, level: Level) => void;
-const standardStreams: LogSink = (line, level) => void (level === "error" ? process.stderr : process.stdout).write(line + "\n");
+const standardStreams: LogSink = (line, level) =>
+  void (level === "error" ? process.stderr : process.stdout).write(line + "\n");
 let sink = standardStreams;
 
 /** Sends log lines elsewhere (tests collect them and show them only for a failed test); `null` restores stdout/stderr. */

@@ -15,7 +15,13 @@ export function ThemeSwitch() {
       {/* A prerendered page was rendered at "/path/": come back to the address without the slash. */}
       <input type="hidden" name="redirectTo" value={location.pathname.replace(/(.)\/$/, "$1") + location.search} />
       <label htmlFor="theme-switch-select">{t("theme.label")}</label>
-      <select id="theme-switch-select" name="theme" defaultValue={theme} key={theme} onChange={(event) => submit(event.currentTarget.form, { preventScrollReset: true })}>
+      <select
+        id="theme-switch-select"
+        name="theme"
+        defaultValue={theme}
+        key={theme}
+        onChange={(event) => submit(event.currentTarget.form, { preventScrollReset: true })}
+      >
         {THEMES.map((name) => (
           <option key={name} value={name}>
             {t(`theme.${name}`)}

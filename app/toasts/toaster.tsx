@@ -13,7 +13,10 @@ export function Toaster({ toasts }: { toasts: Toast[] }) {
   const interactive = useHydrated();
   useEffect(() => {
     if (toasts.length === 0) return;
-    const timer = setTimeout(() => setDismissed((ids) => [...ids, ...toasts.map((toast) => toast.id)]), TOAST_DURATION_MS);
+    const timer = setTimeout(
+      () => setDismissed((ids) => [...ids, ...toasts.map((toast) => toast.id)]),
+      TOAST_DURATION_MS,
+    );
     return () => clearTimeout(timer);
   }, [toasts]);
   const visible = toasts.filter((toast) => !dismissed.includes(toast.id));
@@ -21,19 +24,23 @@ export function Toaster({ toasts }: { toasts: Toast[] }) {
     // The live region is a <div>: a list may not carry the status role.
     <div className="toast-region" role="status" aria-live="polite" aria-label={t("toast.region")}>
       <ol className="toasts">
-      {visible.map((toast) => (
-        <li key={toast.id} className={`toast toast-${toast.type}`} data-toast-id={toast.id}>
-          <div>
-            <strong>{toast.title}</strong>
-            <p>{toast.description}</p>
-          </div>
-          {interactive ? (
-            <button type="button" aria-label={t("toast.dismiss")} onClick={() => setDismissed((ids) => [...ids, toast.id])}>
-              ×
-            </button>
-          ) : null}
-        </li>
-      ))}
+        {visible.map((toast) => (
+          <li key={toast.id} className={`toast toast-${toast.type}`} data-toast-id={toast.id}>
+            <div>
+              <strong>{toast.title}</strong>
+              <p>{toast.description}</p>
+            </div>
+            {interactive ? (
+              <button
+                type="button"
+                aria-label={t("toast.dismiss")}
+                onClick={() => setDismissed((ids) => [...ids, toast.id])}
+              >
+                ×
+              </button>
+            ) : null}
+          </li>
+        ))}
       </ol>
     </div>
   );

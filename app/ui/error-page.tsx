@@ -40,13 +40,28 @@ export function ErrorPage() {
   const { path } = splitLocale(useLocation().pathname);
   return (
     <section className="error-page" data-status={status} data-path={path}>
-      <ErrorTitle status={status} message={notFound ? t("errors.notFoundTitle") : status >= 500 && status !== 503 ? t("errors.internal") : message} />
+      <ErrorTitle
+        status={status}
+        message={
+          notFound ? t("errors.notFoundTitle") : status >= 500 && status !== 503 ? t("errors.internal") : message
+        }
+      />
       <p className="eyebrow">{t("errors.status", { status })}</p>
       <h1>{message}</h1>
-      {notFound ? <p>{t("errors.notFoundHint")}</p> : status === 503 ? <p>{t("errors.unavailableHint")}</p> : status >= 500 ? <p>{t("errors.internalHint")}</p> : null}
+      {notFound ? (
+        <p>{t("errors.notFoundHint")}</p>
+      ) : status === 503 ? (
+        <p>{t("errors.unavailableHint")}</p>
+      ) : status >= 500 ? (
+        <p>{t("errors.internalHint")}</p>
+      ) : null}
       <ul className="error-links">
-        <li><Link to={to("/")}>{t("errors.backHome")}</Link></li>
-        <li><Link to={to("/explore")}>{t("errors.explore")}</Link></li>
+        <li>
+          <Link to={to("/")}>{t("errors.backHome")}</Link>
+        </li>
+        <li>
+          <Link to={to("/explore")}>{t("errors.explore")}</Link>
+        </li>
       </ul>
       {detail ? <pre className="error-detail">{detail}</pre> : null}
     </section>

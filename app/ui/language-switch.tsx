@@ -13,7 +13,11 @@ export function LanguageSwitch() {
   const pending = navigation.formAction === "/locale";
   return (
     <Form method="post" action="/locale" className="language-switch" aria-busy={pending}>
-      <input type="hidden" name="redirectTo" value={localePath(locale, splitLocale(location.pathname).path) + location.search} />
+      <input
+        type="hidden"
+        name="redirectTo"
+        value={localePath(locale, splitLocale(location.pathname).path) + location.search}
+      />
       <label htmlFor="language-switch-select">{t("language.label")}</label>
       <select
         id="language-switch-select"

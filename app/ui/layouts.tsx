@@ -31,7 +31,9 @@ function SignOutButton() {
   const to = useLocalePath();
   return (
     <Form method="post" action={to("/logout")}>
-      <button type="submit" className="button button-secondary">{t("nav.signOut")}</button>
+      <button type="submit" className="button button-secondary">
+        {t("nav.signOut")}
+      </button>
     </Form>
   );
 }
@@ -41,8 +43,17 @@ function AccountAction() {
   const { t } = useTranslation();
   const to = useLocalePath();
   const user = useRouteLoaderData<RootData>("root")?.user;
-  if (!user) return <Link to={to(PATHS.signIn)} className="button header-action">{t("nav.signIn")}</Link>;
-  return <Link to={to(PATHS.learnerHome)} className="button header-action">{t("nav.myAccount")}</Link>;
+  if (!user)
+    return (
+      <Link to={to(PATHS.signIn)} className="button header-action">
+        {t("nav.signIn")}
+      </Link>
+    );
+  return (
+    <Link to={to(PATHS.learnerHome)} className="button header-action">
+      {t("nav.myAccount")}
+    </Link>
+  );
 }
 
 /**
@@ -56,9 +67,7 @@ function SiteMenu({ children }: { children: ReactNode }) {
   return (
     <details className="site-menu" key={pathname}>
       <summary>{t("nav.menu")}</summary>
-      <div className="site-menu-panel">
-        {children}
-      </div>
+      <div className="site-menu-panel">{children}</div>
     </details>
   );
 }
@@ -72,7 +81,9 @@ function BasicModeSwitch() {
     <Form method="post" action="/basic-mode" reloadDocument className="basic-mode-switch">
       <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
       <input type="hidden" name="mode" value={basic ? "full" : "basic"} />
-      <button type="submit" className="link-button">{t(basic ? "footer.fullMode" : "footer.basicMode")}</button>
+      <button type="submit" className="link-button">
+        {t(basic ? "footer.fullMode" : "footer.basicMode")}
+      </button>
     </Form>
   );
 }
@@ -85,9 +96,15 @@ function Footer() {
     <footer className="site-footer">
       <nav aria-label={t("footer.company")}>
         <ul>
-          <li><Link to={to("/company/privacy")}>{t("footer.privacy")}</Link></li>
-          <li><Link to={to("/company/terms-of-use")}>{t("footer.termsOfUse")}</Link></li>
-          <li><Link to={to("/crowdfunding-campaign")}>{t("footer.crowdfunding")}</Link></li>
+          <li>
+            <Link to={to("/company/privacy")}>{t("footer.privacy")}</Link>
+          </li>
+          <li>
+            <Link to={to("/company/terms-of-use")}>{t("footer.termsOfUse")}</Link>
+          </li>
+          <li>
+            <Link to={to("/crowdfunding-campaign")}>{t("footer.crowdfunding")}</Link>
+          </li>
         </ul>
       </nav>
       <ThemeSwitch />
@@ -111,9 +128,15 @@ export function DefaultLayout({ children }: { children: ReactNode }) {
         <SiteMenu>
           <nav aria-label={t("nav.main")}>
             <ul>
-              <li><NavLink to={to("/explore")}>{t("nav.explore")}</NavLink></li>
-              <li><NavLink to={to("/subscription")}>{t("nav.subscription")}</NavLink></li>
-              <li><NavLink to={to("/crowdfunding-campaign")}>{t("nav.crowdfunding")}</NavLink></li>
+              <li>
+                <NavLink to={to("/explore")}>{t("nav.explore")}</NavLink>
+              </li>
+              <li>
+                <NavLink to={to("/subscription")}>{t("nav.subscription")}</NavLink>
+              </li>
+              <li>
+                <NavLink to={to("/crowdfunding-campaign")}>{t("nav.crowdfunding")}</NavLink>
+              </li>
             </ul>
           </nav>
           <LanguageSwitch />
@@ -121,7 +144,9 @@ export function DefaultLayout({ children }: { children: ReactNode }) {
         </SiteMenu>
         <AccountAction />
       </header>
-      <main id="main" tabIndex={-1}>{children}</main>
+      <main id="main" tabIndex={-1}>
+        {children}
+      </main>
       <Footer />
     </div>
   );
@@ -139,17 +164,27 @@ export function AccountLayout({ children }: { children: ReactNode }) {
         <SiteMenu>
           <nav aria-label={t("nav.account")}>
             <ul>
-              <li><NavLink to={to(PATHS.learnerHome)}>{t("nav.accountHome")}</NavLink></li>
-              <li><NavLink to={to("/account/explore/member")}>{t("nav.member")}</NavLink></li>
-              <li><NavLink to={to("/account/explore/public")}>{t("nav.public")}</NavLink></li>
-              <li><NavLink to={to("/account/player")}>{t("nav.player")}</NavLink></li>
+              <li>
+                <NavLink to={to(PATHS.learnerHome)}>{t("nav.accountHome")}</NavLink>
+              </li>
+              <li>
+                <NavLink to={to("/account/explore/member")}>{t("nav.member")}</NavLink>
+              </li>
+              <li>
+                <NavLink to={to("/account/explore/public")}>{t("nav.public")}</NavLink>
+              </li>
+              <li>
+                <NavLink to={to("/account/player")}>{t("nav.player")}</NavLink>
+              </li>
             </ul>
           </nav>
           <LanguageSwitch />
           <SignOutButton />
         </SiteMenu>
       </header>
-      <main id="main" tabIndex={-1}>{children}</main>
+      <main id="main" tabIndex={-1}>
+        {children}
+      </main>
       <Footer />
     </div>
   );
@@ -166,7 +201,9 @@ export function PlayLayout({ children }: { children: ReactNode }) {
         <Brand />
         <Link to={to(PATHS.learnerHome)}>{t("nav.backToAccount")}</Link>
       </header>
-      <main id="main" tabIndex={-1}>{children}</main>
+      <main id="main" tabIndex={-1}>
+        {children}
+      </main>
     </div>
   );
 }

@@ -1,10 +1,18 @@
 import type { TFunction } from "i18next";
 
-export type LegalDocument = { title: string; updated: string; intro: string; sections: { title: string; body: string }[] };
+export type LegalDocument = {
+  title: string;
+  updated: string;
+  intro: string;
+  sections: { title: string; body: string }[];
+};
 
 /** Reads a legal document from the `legal` namespace; the text reaches the browser as loader data only. */
 export function legalDocument(t: TFunction, name: "privacy" | "termsOfUse", title: string): LegalDocument {
-  const sections = t(`legal:${name}.sections`, { returnObjects: true }) as Record<string, { title: string; body: string }>;
+  const sections = t(`legal:${name}.sections`, { returnObjects: true }) as Record<
+    string,
+    { title: string; body: string }
+  >;
   return { title, updated: t("legal:updated"), intro: t(`legal:${name}.intro`), sections: Object.values(sections) };
 }
 

@@ -18,12 +18,18 @@ export const ACCOUNT_BUDGET: Record<string, number> = { "/account/home": 0.008, 
 const P99_MS = 300;
 
 function seed(dataDir: string): Promise<void> {
-  const child = spawn(process.execPath, ["scripts/seed-terms.ts", EMAIL, "--count", String(TERMS), "--seed", "20261122", "--json"], {
-    cwd: ROOT,
-    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "" },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  return new Promise((resolve, reject) => child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`seed exited with ${code}`)))));
+  const child = spawn(
+    process.execPath,
+    ["scripts/seed-terms.ts", EMAIL, "--count", String(TERMS), "--seed", "20261122", "--json"],
+    {
+      cwd: ROOT,
+      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "" },
+      stdio: ["ignore", "ignore", "inherit"],
+    },
+  );
+  return new Promise((resolve, reject) =>
+    child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`seed exited with ${code}`)))),
+  );
 }
 
 function cookiesOf(headers: Record<string, string | string[] | undefined>, jar: Map<string, string>) {
@@ -39,7 +45,12 @@ async function post(baseUrl: string, pathname: string, form: Record<string, stri
   const response = await fetch(baseUrl + pathname, {
     method: "POST",
     redirect: "manual",
-    headers: { Origin: baseUrl, "Content-Type": "application/x-www-form-urlencoded", Cookie: [...jar].map(([n, v]) => `${n}=${v}`).join("; "), "User-Agent": "Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0 Safari/537.36" },
+    headers: {
+      Origin: baseUrl,
+      "Content-Type": "application/x-www-form-urlencoded",
+      Cookie: [...jar].map(([n, v]) => `${n}=${v}`).join("; "),
+      "User-Agent": "Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0 Safari/537.36",
+    },
     body: new URLSearchParams(form),
   });
   cookiesOf({ "set-cookie": response.headers.getSetCookie() }, jar);
@@ -54,7 +65,10 @@ async function signIn(baseUrl: string, logFile: string): Promise<string> {
   await post(baseUrl, "/form", { email: EMAIL, name__confirm: "", from__confirm: from }, jar);
   let link: string | undefined;
   for (let i = 0; i < 100 && !link; i++) {
-    link = readFileSync(logFile, "utf8").split("\n").filter((line) => line.includes("sign-in link") && line.includes(EMAIL)).map((line) => JSON.parse(line).link as string)[0];
+    link = readFileSync(logFile, "utf8")
+      .split("\n")
+      .filter((line) => line.includes("sign-in link") && line.includes(EMAIL))
+      .map((line) => JSON.parse(line).link as string)[0];
     if (!link) await new Promise((resolve) => setTimeout(resolve, 100));
   }
   if (!link) throw new Error("no sign-in link in the server log");
@@ -77,7 +91,10 @@ export async function accountPagesBench() {
     children.push(server.child);
     const cookie = await signIn(server.baseUrl, path.join(tmp, "server.log"));
     const sample = await get(`${server.baseUrl}/`);
-    const bare = await startBare(tmp, sample.body, { "content-type": "text/html; charset=utf-8", "content-encoding": String(sample.headers["content-encoding"] ?? "identity") });
+    const bare = await startBare(tmp, sample.body, {
+      "content-type": "text/html; charset=utf-8",
+      "content-encoding": String(sample.headers["content-encoding"] ?? "identity"),
+    });
     children.push(bare.child);
     const bareResult = await load(bare.url);
     await stopChild(bare.child);
@@ -87,7 +104,12 @@ export async function accountPagesBench() {
       if (check.status !== 200) throw new Error(`${page} answered ${check.status}`);
       const result = await load(server.baseUrl + page, { Cookie: cookie });
       const share = result.rps / bareResult.rps;
-      rows.push({ page, ...result, share, ok: share >= ACCOUNT_BUDGET[page]! && result.p99 <= P99_MS && result.errors === 0 });
+      rows.push({
+        page,
+        ...result,
+        share,
+        ok: share >= ACCOUNT_BUDGET[page]! && result.p99 <= P99_MS && result.errors === 0,
+      });
     }
     return { bare: bareResult, rows };
   } finally {
@@ -98,10 +120,14 @@ export async function accountPagesBench() {
 
 if (import.meta.main) {
   const result = await accountPagesBench();
-  console.log(`Account pages, ${TERMS} terms, PGlite; bare node:http ${result.bare.rps} req/s (p99 ${result.bare.p99} ms)`);
+  console.log(
+    `Account pages, ${TERMS} terms, PGlite; bare node:http ${result.bare.rps} req/s (p99 ${result.bare.p99} ms)`,
+  );
   console.log("| page | req/s | share of bare | p99 | errors | budget |\n|---|---:|---:|---:|---:|---|");
   for (const row of result.rows) {
-    console.log(`| ${row.page} | ${row.rps} | ${(row.share * 100).toFixed(2)} % | ${row.p99} ms | ${row.errors} | ≥ ${ACCOUNT_BUDGET[row.page]! * 100} %, p99 ≤ ${P99_MS} ms: ${row.ok ? "met" : "MISSED"} |`);
+    console.log(
+      `| ${row.page} | ${row.rps} | ${(row.share * 100).toFixed(2)} % | ${row.p99} ms | ${row.errors} | ≥ ${ACCOUNT_BUDGET[row.page]! * 100} %, p99 ≤ ${P99_MS} ms: ${row.ok ? "met" : "MISSED"} |`,
+    );
   }
   if (result.rows.some((row) => !row.ok)) process.exitCode = 1;
 }

@@ -12,7 +12,14 @@ import { onCleanup, ROOT, sleep, stopChild } from "./run.ts";
  */
 
 export type LogEntry = Record<string, unknown>;
-export type AppServer = { label: string; baseUrl: string; logFile: string; startMs: number; logs(): LogEntry[]; stop(): Promise<void> };
+export type AppServer = {
+  label: string;
+  baseUrl: string;
+  logFile: string;
+  startMs: number;
+  logs(): LogEntry[];
+  stop(): Promise<void>;
+};
 
 export function readLog(file: string): LogEntry[] {
   const entries: LogEntry[] = [];
@@ -54,7 +61,9 @@ export async function startApp(tmp: string, label: string, env: Record<string, s
   const deadline = Date.now() + 120_000;
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) {
-      throw new Error(`the ${label} server exited (${child.exitCode ?? child.signalCode}) before /healthz answered; its log:\n${logTail(logFile)}`);
+      throw new Error(
+        `the ${label} server exited (${child.exitCode ?? child.signalCode}) before /healthz answered; its log:\n${logTail(logFile)}`,
+      );
     }
     try {
       const response = await fetch(`${baseUrl}/healthz`, { signal: AbortSignal.timeout(3_000) });
@@ -63,7 +72,8 @@ export async function startApp(tmp: string, label: string, env: Record<string, s
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error(`the ${label} server did not become healthy in 120 s; its log:\n${logTail(logFile)}`);
+    if (Date.now() > deadline)
+      throw new Error(`the ${label} server did not become healthy in 120 s; its log:\n${logTail(logFile)}`);
     await sleep(100);
   }
   return {

@@ -13,7 +13,9 @@ export async function runBudgets(): Promise<boolean> {
   console.log(`\nAccount pages, PGlite, 1,000 terms (bare node:http ${account.bare.rps} req/s in this run)`);
   console.log("| page | req/s | share of bare | p99 | errors | budget |\n|---|---:|---:|---:|---:|---|");
   for (const row of account.rows) {
-    console.log(`| ${row.page} | ${row.rps} | ${(row.share * 100).toFixed(2)} % | ${row.p99} ms | ${row.errors} | ≥ ${ACCOUNT_BUDGET[row.page]! * 100} %, p99 ≤ 300 ms: ${row.ok ? "met" : "MISSED"} |`);
+    console.log(
+      `| ${row.page} | ${row.rps} | ${(row.share * 100).toFixed(2)} % | ${row.p99} ms | ${row.errors} | ≥ ${ACCOUNT_BUDGET[row.page]! * 100} %, p99 ≤ 300 ms: ${row.ok ? "met" : "MISSED"} |`,
+    );
   }
   return [...publicPages.rows, ...account.rows].every((row) => row.ok);
 }

@@ -24,7 +24,10 @@ export async function signIn(server: AppServer, email: string): Promise<CookieJa
   const name = inputValue(form.body, "name__confirm");
   const from = inputValue(form.body, "from__confirm");
   if (name === null || !from) throw new Error("no honeypot fields on /form");
-  const posted = await request(server.baseUrl, "/form", { jar, form: { email, name__confirm: name, from__confirm: from } });
+  const posted = await request(server.baseUrl, "/form", {
+    jar,
+    form: { email, name__confirm: name, from__confirm: from },
+  });
   if (posted.status !== 302) throw new Error(`POST /form answered ${posted.status}: ${posted.body.slice(0, 300)}`);
   let link: string | null = null;
   const deadline = Date.now() + 10_000;
@@ -33,10 +36,15 @@ export async function signIn(server: AppServer, email: string): Promise<CookieJa
     if (entry) link = String(entry.link);
     else await sleep(100);
   }
-  if (!link) throw new Error(`no sign-in link for ${email} in the ${server.label} server log:\n${logTail(server.logFile)}`);
+  if (!link)
+    throw new Error(`no sign-in link for ${email} in the ${server.label} server log:\n${logTail(server.logFile)}`);
   const url = new URL(link);
-  const confirmed = await request(server.baseUrl, url.pathname, { jar, form: { token: url.searchParams.get("token") ?? "" } });
-  if (confirmed.status !== 302 || !jar.has("__session")) throw new Error(`POST ${url.pathname} answered ${confirmed.status} without a session cookie`);
+  const confirmed = await request(server.baseUrl, url.pathname, {
+    jar,
+    form: { token: url.searchParams.get("token") ?? "" },
+  });
+  if (confirmed.status !== 302 || !jar.has("__session"))
+    throw new Error(`POST ${url.pathname} answered ${confirmed.status} without a session cookie`);
   // Land on the target page, as a browser does (it shows the toast and sets the study-language cookie).
   if (confirmed.location) await request(server.baseUrl, confirmed.location, { jar });
   return jar;
@@ -53,7 +61,11 @@ export function serverTimes(server: AppServer, from: number, method: string, pat
     .map((e) => e.ms as number);
 }
 
-export async function getSeries(server: AppServer, jar: CookieJar, pathAndQuery: string): Promise<Series & { status: string }> {
+export async function getSeries(
+  server: AppServer,
+  jar: CookieJar,
+  pathAndQuery: string,
+): Promise<Series & { status: string }> {
   for (let i = 0; i < 5; i++) await request(server.baseUrl, pathAndQuery, { jar }); // warm-up
   const from = server.logs().length;
   const times: number[] = [];
@@ -83,7 +95,8 @@ export async function reviewSeries(server: AppServer, jar: CookieJar): Promise<{
     const termId = inputValue(page.body, "termId");
     if (!termId) return null;
     const graded = await request(server.baseUrl, "/account/review", { jar, form: { termId, grade: "good" } });
-    if (graded.status !== 303) throw new Error(`POST /account/review answered ${graded.status}, expected 303: ${graded.body.slice(0, 300)}`);
+    if (graded.status !== 303)
+      throw new Error(`POST /account/review answered ${graded.status}, expected 303: ${graded.body.slice(0, 300)}`);
     return { reveal: page.ms, grade: graded.ms };
   };
   for (let i = 0; i < 3; i++) await once(); // warm-up
@@ -114,18 +127,38 @@ export async function reviewSeries(server: AppServer, jar: CookieJar): Promise<{
   };
 }
 
-export type SeedSummary = Record<string, unknown> & { insertedTerms: number; insertedExamples: number; dueNow: number; openMs: number; insertMs: number };
+export type SeedSummary = Record<string, unknown> & {
+  insertedTerms: number;
+  insertedExamples: number;
+  dueNow: number;
+  openMs: number;
+  insertMs: number;
+};
 
 export async function seed(env: Record<string, string>): Promise<SeedSummary> {
   const childEnv: Record<string, string | undefined> = { ...process.env };
   delete childEnv.DATABASE_URL;
   delete childEnv.DATA_DIR;
   Object.assign(childEnv, env);
-  const child = spawn(process.execPath, [path.join(ROOT, "scripts", "seed-terms.ts"), EMAIL, "--count", String(TERMS), "--seed", String(SEED), "--batch", "1000", "--json"], {
-    cwd: ROOT,
-    env: childEnv,
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      path.join(ROOT, "scripts", "seed-terms.ts"),
+      EMAIL,
+      "--count",
+      String(TERMS),
+      "--seed",
+      String(SEED),
+      "--batch",
+      "1000",
+      "--json",
+    ],
+    {
+      cwd: ROOT,
+      env: childEnv,
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   const unregister = onCleanup(`seed (pid ${child.pid})`, () => stopChild(child, exited, 5_000));
   let out = "";
@@ -172,7 +205,10 @@ export async function postgresRun(tmp: string) {
     const databaseUrl = await postgres.createDatabase("polyglot_bench");
     const version = await postgresVersion(databaseUrl);
     progress(`PostgreSQL ${version}: starting the app server (it applies the migrations)`);
-    const server = await startApp(tmp, "postgresql", { DATABASE_URL: databaseUrl, DATA_DIR: path.join(tmp, "unused-data") });
+    const server = await startApp(tmp, "postgresql", {
+      DATABASE_URL: databaseUrl,
+      DATA_DIR: path.join(tmp, "unused-data"),
+    });
     try {
       progress(`PostgreSQL: seeding ${int(TERMS)} terms`);
       const seeded = await seed({ DATABASE_URL: databaseUrl });

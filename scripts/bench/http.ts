@@ -27,7 +27,11 @@ export class CookieJar {
 export type Reply = { status: number; location: string | null; body: string; ms: number };
 
 /** One browser-like request through fetch, never following redirects; `ms` is measured around fetch and the body. */
-export async function request(baseUrl: string, pathAndQuery: string, options: { jar?: CookieJar; form?: Record<string, string> } = {}): Promise<Reply> {
+export async function request(
+  baseUrl: string,
+  pathAndQuery: string,
+  options: { jar?: CookieJar; form?: Record<string, string> } = {},
+): Promise<Reply> {
   if (interrupted) throw new Error("interrupted");
   const headers: Record<string, string> = { ...BASE_HEADERS, "Accept-Encoding": BROWSER_ENCODINGS };
   const cookie = options.jar?.header();
@@ -39,7 +43,12 @@ export async function request(baseUrl: string, pathAndQuery: string, options: { 
     headers.Origin = baseUrl;
   }
   const t0 = performance.now();
-  const response = await fetch(baseUrl + pathAndQuery, { method: options.form ? "POST" : "GET", headers, body, redirect: "manual" });
+  const response = await fetch(baseUrl + pathAndQuery, {
+    method: options.form ? "POST" : "GET",
+    headers,
+    body,
+    redirect: "manual",
+  });
   const text = await response.text();
   const ms = performance.now() - t0;
   options.jar?.store(response.headers.getSetCookie());
@@ -60,7 +69,13 @@ export function rawGet(url: string, headers: Record<string, string>): Promise<Ra
         const encoding = res.headers["content-encoding"];
         try {
           const decoded =
-            encoding === "gzip" ? zlib.gunzipSync(wire) : encoding === "br" ? zlib.brotliDecompressSync(wire) : encoding === "deflate" ? zlib.inflateSync(wire) : wire;
+            encoding === "gzip"
+              ? zlib.gunzipSync(wire)
+              : encoding === "br"
+                ? zlib.brotliDecompressSync(wire)
+                : encoding === "deflate"
+                  ? zlib.inflateSync(wire)
+                  : wire;
           resolve({ status: res.statusCode ?? 0, headers: res.headers, wire, decoded });
         } catch (error) {
           reject(error);

@@ -39,7 +39,8 @@ async function cpuBusy(windowMs: number): Promise<number | null> {
 
 async function main() {
   const major = Number(process.versions.node.split(".")[0]);
-  if (major < 24) throw new Error(`needs Node 24 (type stripping, server.ts), this is ${process.version}: run \`npm run bench\``);
+  if (major < 24)
+    throw new Error(`needs Node 24 (type stripping, server.ts), this is ${process.version}: run \`npm run bench\``);
   try {
     readFileSync(path.join(ROOT, "build", "server", "index.js"));
   } catch {
@@ -53,7 +54,10 @@ async function main() {
     cpus: os.cpus().length,
     cpuModel: os.cpus()[0]?.model.trim() ?? "?",
     memoryGiB: Math.round(os.totalmem() / 2 ** 30),
-    loadAverage: os.loadavg().map((x) => x.toFixed(2)).join(" "),
+    loadAverage: os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(" "),
     /** How busy the CPUs were in the second before the bench started (Linux), in %: other work skews every number. */
     cpuBusyBeforeStartPercent: await cpuBusy(1_000),
   };
@@ -68,8 +72,18 @@ async function main() {
   const postgresql = await postgresRun(tmp);
   if (!sizes || !rps) throw new Error("the front-end measurements did not run");
 
-  machine.loadAverage += ` (at the end ${os.loadavg().map((x) => x.toFixed(2)).join(" ")})`;
-  const results = { machine, durationS: Math.round((performance.now() - started) / 100) / 10, sizes, throughput: rps, pglite, postgresql };
+  machine.loadAverage += ` (at the end ${os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(" ")})`;
+  const results = {
+    machine,
+    durationS: Math.round((performance.now() - started) / 100) / 10,
+    sizes,
+    throughput: rps,
+    pglite,
+    postgresql,
+  };
   const report = render(results);
   writeFileSync(RESULTS_FILE, JSON.stringify({ ...results, report: report.split("\n") }, null, 2) + "\n");
   console.log(report);
@@ -81,7 +95,8 @@ async function main() {
 try {
   await main();
 } catch (error) {
-  if (!interrupted) console.error(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  if (!interrupted)
+    console.error(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   process.exitCode = 1;
 } finally {
   await cleanup();

@@ -21,7 +21,8 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 export const PUBLIC_PAGE_PATHS = (
-  process.env.BENCH_PAGES ?? "/,/form,/explore,/subscription,/company/privacy,/company/terms-of-use,/crowdfunding-campaign,/de/explore?language=es&level=advanced"
+  process.env.BENCH_PAGES ??
+  "/,/form,/explore,/subscription,/company/privacy,/company/terms-of-use,/crowdfunding-campaign,/de/explore?language=es&level=advanced"
 ).split(",");
 export const PUBLIC_BUDGET = { shareOfBare: 0.5, p99Ms: 20 };
 
@@ -40,7 +41,9 @@ type AutocannonResult = {
   timeouts: number;
   non2xx: number;
 };
-const autocannon = createRequire(import.meta.url)("autocannon") as (options: Record<string, unknown>) => Promise<AutocannonResult>;
+const autocannon = createRequire(import.meta.url)("autocannon") as (
+  options: Record<string, unknown>,
+) => Promise<AutocannonResult>;
 
 export type PageRow = { page: string; rps: number; share: number; p99: number; errors: number; ok: boolean };
 
@@ -56,7 +59,10 @@ export function stopChild(child: ChildProcess): Promise<void> {
   });
 }
 
-export function get(url: string, extra: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+export function get(
+  url: string,
+  extra: Record<string, string> = {},
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
   return new Promise((resolve, reject) => {
     const req = http.get(url, { headers: { ...HEADERS, ...extra }, agent: false }, (res) => {
       const chunks: Buffer[] = [];
@@ -69,19 +75,40 @@ export function get(url: string, extra: Record<string, string> = {}): Promise<{ 
 }
 
 /** `node server.ts` in production mode on a fresh PGlite directory (or `env.DATA_DIR`), its log in tmp/server.log. */
-export async function startServer(tmp: string, extraEnv: Record<string, string> = {}, nodeArgs: string[] = []): Promise<{ baseUrl: string; child: ChildProcess }> {
+export async function startServer(
+  tmp: string,
+  extraEnv: Record<string, string> = {},
+  nodeArgs: string[] = [],
+): Promise<{ baseUrl: string; child: ChildProcess }> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const env: Record<string, string | undefined> = { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", APP_URL: baseUrl };
-  for (const name of ["DATABASE_URL", "SMTP_URL", "SUPABASE_URL", "POSTHOG_KEY", "WEB_ANALYTICS_SRC", "TRUST_PROXY"]) delete env[name];
-  Object.assign(env, { SESSION_SECRET: randomBytes(24).toString("hex"), DATA_DIR: path.join(tmp, "data"), APP_STAGE: "test", LOG_LEVEL: "info", ...extraEnv });
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    NODE_ENV: "production",
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    APP_URL: baseUrl,
+  };
+  for (const name of ["DATABASE_URL", "SMTP_URL", "SUPABASE_URL", "POSTHOG_KEY", "WEB_ANALYTICS_SRC", "TRUST_PROXY"])
+    delete env[name];
+  Object.assign(env, {
+    SESSION_SECRET: randomBytes(24).toString("hex"),
+    DATA_DIR: path.join(tmp, "data"),
+    APP_STAGE: "test",
+    LOG_LEVEL: "info",
+    ...extraEnv,
+  });
   const fd = openSync(path.join(tmp, "server.log"), "a");
   const child = spawn(process.execPath, [...nodeArgs, "server.ts"], { cwd: ROOT, env, stdio: ["ignore", fd, fd] });
   closeSync(fd);
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited: ${readFileSync(path.join(tmp, "server.log"), "utf8").slice(-2000)}`);
-    const ok = await get(`${baseUrl}/healthz`).then((r) => r.status === 200, () => false);
+    if (child.exitCode !== null)
+      throw new Error(`server exited: ${readFileSync(path.join(tmp, "server.log"), "utf8").slice(-2000)}`);
+    const ok = await get(`${baseUrl}/healthz`).then(
+      (r) => r.status === 200,
+      () => false,
+    );
     if (ok) return { baseUrl, child };
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -102,7 +129,11 @@ server.listen(0, "127.0.0.1", () => console.log(server.address().port));
 process.on("SIGTERM", () => process.exit(0));
 `;
 
-export async function startBare(tmp: string, body: Buffer, headers: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
+export async function startBare(
+  tmp: string,
+  body: Buffer,
+  headers: Record<string, string>,
+): Promise<{ url: string; child: ChildProcess }> {
   writeFileSync(path.join(tmp, "bare-body"), body);
   writeFileSync(path.join(tmp, "bare-headers.json"), JSON.stringify(headers));
   const child = spawn(process.execPath, ["--input-type=module", "-e", BARE_SERVER], {
@@ -120,7 +151,11 @@ export async function load(url: string, extra: Record<string, string> = {}) {
   const headers = { ...HEADERS, ...extra };
   await autocannon({ url, connections: 10, duration: 2, headers });
   const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers });
-  return { rps: Math.round(result.requests.average), p99: result.latency.p99, errors: result.errors + result.timeouts + result.non2xx };
+  return {
+    rps: Math.round(result.requests.average),
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts + result.non2xx,
+  };
 }
 
 /** Runs the public-page load test against a fresh production server; returns bare's numbers and one row per page. */
@@ -133,7 +168,10 @@ export async function publicPagesBench(): Promise<{ bare: { rps: number; p99: nu
     const sample = await get(`${server.baseUrl}/`);
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(sample.headers)) {
-      if (!["date", "connection", "keep-alive", "transfer-encoding", "content-length"].includes(name) && value !== undefined) {
+      if (
+        !["date", "connection", "keep-alive", "transfer-encoding", "content-length"].includes(name) &&
+        value !== undefined
+      ) {
         headers[name] = Array.isArray(value) ? value.join(", ") : value;
       }
     }
@@ -148,7 +186,11 @@ export async function publicPagesBench(): Promise<{ bare: { rps: number; p99: nu
     const bareResult = bareBefore.rps >= bareAfter.rps ? bareBefore : bareAfter;
     const rows: PageRow[] = results.map((result) => {
       const share = result.rps / bareResult.rps;
-      return { ...result, share, ok: share >= PUBLIC_BUDGET.shareOfBare && result.p99 <= PUBLIC_BUDGET.p99Ms && result.errors === 0 };
+      return {
+        ...result,
+        share,
+        ok: share >= PUBLIC_BUDGET.shareOfBare && result.p99 <= PUBLIC_BUDGET.p99Ms && result.errors === 0,
+      };
     });
     return { bare: bareResult, rows };
   } finally {
@@ -162,14 +204,19 @@ export function publicPagesTable(result: Awaited<ReturnType<typeof publicPagesBe
     `| page | req/s | share of bare | p99 | errors | budget (≥ ${PUBLIC_BUDGET.shareOfBare * 100} %, p99 ≤ ${PUBLIC_BUDGET.p99Ms} ms, 0 errors) |`,
     "|---|---:|---:|---:|---:|---|",
     `| bare node:http (bytes of /) | ${result.bare.rps} | 100 % | ${result.bare.p99} ms | | |`,
-    ...result.rows.map((row) => `| ${row.page} | ${row.rps} | ${(row.share * 100).toFixed(1)} % | ${row.p99} ms | ${row.errors} | ${row.ok ? "met" : "MISSED"} |`),
+    ...result.rows.map(
+      (row) =>
+        `| ${row.page} | ${row.rps} | ${(row.share * 100).toFixed(1)} % | ${row.p99} ms | ${row.errors} | ${row.ok ? "met" : "MISSED"} |`,
+    ),
   ];
   return lines.join("\n");
 }
 
 if (import.meta.main) {
   const result = await publicPagesBench();
-  console.log(`Public pages, autocannon ${CONNECTIONS} connections for ${DURATION_S} s after a 2 s warm-up, browser headers (br, gzip)`);
+  console.log(
+    `Public pages, autocannon ${CONNECTIONS} connections for ${DURATION_S} s after a 2 s warm-up, browser headers (br, gzip)`,
+  );
   console.log(publicPagesTable(result));
   if (result.rows.some((row) => !row.ok)) process.exitCode = 1;
 }

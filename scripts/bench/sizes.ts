@@ -4,7 +4,14 @@ import { BASE_HEADERS, onCleanup, USE_BROWSER } from "./run.ts";
 
 // 1. Size budgets
 
-export type Asset = { url: string; via: string; rawBytes: number; transferredBytes: number; contentEncoding: string; gzip9Bytes: number };
+export type Asset = {
+  url: string;
+  via: string;
+  rawBytes: number;
+  transferredBytes: number;
+  contentEncoding: string;
+  gzip9Bytes: number;
+};
 
 export const STATIC_IMPORT = /(?:\bfrom\s*|\bimport\s*)["']([^"'`\s]+\.m?js)["']/g;
 export const DYNAMIC_IMPORT = /\bimport\(\s*["'`]([^"'`\s]+\.m?js)["'`]\s*\)/g;
@@ -19,11 +26,19 @@ export function specifiers(code: string, pattern: RegExp, base: string, origin: 
 }
 
 export function attribute(tag: string, name: string): string | null {
-  return tag.match(new RegExp(`\\b${name}\\s*=\\s*"([^"]*)"`, "i"))?.[1] ?? tag.match(new RegExp(`\\b${name}\\s*=\\s*'([^']*)'`, "i"))?.[1] ?? null;
+  return (
+    tag.match(new RegExp(`\\b${name}\\s*=\\s*"([^"]*)"`, "i"))?.[1] ??
+    tag.match(new RegExp(`\\b${name}\\s*=\\s*'([^']*)'`, "i"))?.[1] ??
+    null
+  );
 }
 
 export async function measureAsset(baseUrl: string, pathname: string, via: string): Promise<Asset & { code: string }> {
-  const reply = await rawGet(baseUrl + pathname, { "User-Agent": BROWSER_USER_AGENT, Accept: "*/*", "Accept-Encoding": "gzip" });
+  const reply = await rawGet(baseUrl + pathname, {
+    "User-Agent": BROWSER_USER_AGENT,
+    Accept: "*/*",
+    "Accept-Encoding": "gzip",
+  });
   if (reply.status !== 200) throw new Error(`GET ${pathname} answered ${reply.status}`);
   return {
     url: pathname,
@@ -36,7 +51,9 @@ export async function measureAsset(baseUrl: string, pathname: string, via: strin
   };
 }
 
-export async function browserFirstLoad(baseUrl: string): Promise<{ scripts: string[]; requests: number; ms: number } | { skipped: string }> {
+export async function browserFirstLoad(
+  baseUrl: string,
+): Promise<{ scripts: string[]; requests: number; ms: number } | { skipped: string }> {
   if (!USE_BROWSER) return { skipped: "BENCH_BROWSER=0" };
   let playwright: typeof import("@playwright/test");
   try {
@@ -49,14 +66,28 @@ export async function browserFirstLoad(baseUrl: string): Promise<{ scripts: stri
   try {
     browser = await playwright.chromium.launch({
       executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
     });
   } catch (error) {
-    return { skipped: `Chromium did not start: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}` };
+    return {
+      skipped: `Chromium did not start: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`,
+    };
   }
   const unregister = onCleanup("Chromium", () => browser.close());
   try {
-    const context = await browser.newContext({ userAgent: BROWSER_USER_AGENT, locale: "en-US", extraHTTPHeaders: { "Accept-Language": "en" } });
+    const context = await browser.newContext({
+      userAgent: BROWSER_USER_AGENT,
+      locale: "en-US",
+      extraHTTPHeaders: { "Accept-Language": "en" },
+    });
     const page = await context.newPage();
     const scripts = new Set<string>();
     let requests = 0;
@@ -77,7 +108,8 @@ export async function browserFirstLoad(baseUrl: string): Promise<{ scripts: stri
 
 export async function sizeBudgets(baseUrl: string) {
   const page = await rawGet(`${baseUrl}/`, { ...BASE_HEADERS, "Accept-Encoding": "gzip" });
-  if (page.status !== 200) throw new Error(`GET / answered ${page.status} (Location: ${page.headers.location ?? "-"}), expected 200`);
+  if (page.status !== 200)
+    throw new Error(`GET / answered ${page.status} (Location: ${page.headers.location ?? "-"}), expected 200`);
   const html = page.decoded.toString("utf8");
   const htmlSize = {
     rawBytes: page.decoded.length,
@@ -102,15 +134,18 @@ export async function sizeBudgets(baseUrl: string) {
   for (const match of html.matchAll(/<link\b[^>]*>/gi)) {
     const rel = attribute(match[0], "rel");
     const href = attribute(match[0], "href");
-    if (rel === "modulepreload" && href && !roots.has(new URL(href, baseUrl + "/").pathname)) roots.set(new URL(href, baseUrl + "/").pathname, "modulepreload");
+    if (rel === "modulepreload" && href && !roots.has(new URL(href, baseUrl + "/").pathname))
+      roots.set(new URL(href, baseUrl + "/").pathname, "modulepreload");
   }
   const stylesheets = [...html.matchAll(/<link\b[^>]*>/gi)]
     .filter((m) => attribute(m[0], "rel") === "stylesheet" && attribute(m[0], "href"))
     .map((m) => new URL(attribute(m[0], "href")!, baseUrl + "/").pathname);
   for (const code of inlineModules) {
     // The inline module imports the route modules and, unconditionally, the client entry.
-    for (const url of specifiers(code, STATIC_IMPORT, baseUrl + "/", origin)) if (!roots.has(url)) roots.set(url, "inline module import");
-    for (const url of specifiers(code, DYNAMIC_IMPORT, baseUrl + "/", origin)) if (!roots.has(url)) roots.set(url, "inline module import()");
+    for (const url of specifiers(code, STATIC_IMPORT, baseUrl + "/", origin))
+      if (!roots.has(url)) roots.set(url, "inline module import");
+    for (const url of specifiers(code, DYNAMIC_IMPORT, baseUrl + "/", origin))
+      if (!roots.has(url)) roots.set(url, "inline module import()");
   }
 
   // The static import graph from there: anything not preloaded is still downloaded before the app runs.
@@ -131,15 +166,19 @@ export async function sizeBudgets(baseUrl: string) {
   }
   for (const url of seen) lazy.delete(url);
   const inline = inlineModules.map((code) => ({ rawBytes: Buffer.byteLength(code), gzip9Bytes: gzip9(code) }));
-  const sum = (items: { transferredBytes?: number; gzip9Bytes: number; rawBytes: number }[], key: "transferredBytes" | "gzip9Bytes" | "rawBytes") =>
-    items.reduce((total, item) => total + (item[key] ?? 0), 0);
+  const sum = (
+    items: { transferredBytes?: number; gzip9Bytes: number; rawBytes: number }[],
+    key: "transferredBytes" | "gzip9Bytes" | "rawBytes",
+  ) => items.reduce((total, item) => total + (item[key] ?? 0), 0);
   const inlineRaw = inline.reduce((t, i) => t + i.rawBytes, 0);
   const inlineGzip9 = inline.reduce((t, i) => t + i.gzip9Bytes, 0);
 
-  const css = await Promise.all(stylesheets.map(async (url) => {
-    const { code: _code, ...asset } = await measureAsset(baseUrl, url, "<link rel=stylesheet>");
-    return asset;
-  }));
+  const css = await Promise.all(
+    stylesheets.map(async (url) => {
+      const { code: _code, ...asset } = await measureAsset(baseUrl, url, "<link rel=stylesheet>");
+      return asset;
+    }),
+  );
 
   const lazyAssets: Asset[] = [];
   for (const url of [...lazy].sort()) {

@@ -18,8 +18,16 @@ export type AutocannonResult = {
   timeouts: number;
   "2xx": number;
 };
-export type AutocannonOptions = { url: string; connections: number; duration?: number; amount?: number; headers?: Record<string, string> };
-export const autocannon = createRequire(import.meta.url)("autocannon") as (options: AutocannonOptions) => Promise<AutocannonResult>;
+export type AutocannonOptions = {
+  url: string;
+  connections: number;
+  duration?: number;
+  amount?: number;
+  headers?: Record<string, string>;
+};
+export const autocannon = createRequire(import.meta.url)("autocannon") as (
+  options: AutocannonOptions,
+) => Promise<AutocannonResult>;
 
 /** A bare node:http server in its own process (as the app runs in its own): one fixed response. */
 const BARE_SERVER = `
@@ -36,7 +44,11 @@ server.listen(0, "127.0.0.1", () => console.log(server.address().port));
 process.on("SIGTERM", () => process.exit(0));
 `;
 
-export async function startBareServer(tmp: string, body: Buffer, headers: Record<string, string>): Promise<{ url: string; stop: () => Promise<void> }> {
+export async function startBareServer(
+  tmp: string,
+  body: Buffer,
+  headers: Record<string, string>,
+): Promise<{ url: string; stop: () => Promise<void> }> {
   const bodyFile = path.join(tmp, "bare-body.html");
   const headersFile = path.join(tmp, "bare-headers.json");
   writeFileSync(bodyFile, body);
@@ -66,13 +78,26 @@ export async function startBareServer(tmp: string, body: Buffer, headers: Record
   };
 }
 
-export const HOP_BY_HOP = new Set(["date", "connection", "keep-alive", "transfer-encoding", "content-length", "content-encoding"]);
+export const HOP_BY_HOP = new Set([
+  "date",
+  "connection",
+  "keep-alive",
+  "transfer-encoding",
+  "content-length",
+  "content-encoding",
+]);
 
 export function summarise(result: AutocannonResult) {
   return {
     requestsPerSecond: Math.round(result.requests.average),
     totalRequests: result.requests.total,
-    latencyMs: { p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, mean: Math.round(result.latency.average * 100) / 100, max: result.latency.max },
+    latencyMs: {
+      p50: result.latency.p50,
+      p90: result.latency.p90,
+      p99: result.latency.p99,
+      mean: Math.round(result.latency.average * 100) / 100,
+      max: result.latency.max,
+    },
     throughputBytesPerSecond: Math.round(result.throughput.average),
     ok2xx: result["2xx"],
     non2xx: result.non2xx,

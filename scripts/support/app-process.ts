@@ -6,8 +6,24 @@ export const BROWSER_USER_AGENT =
 
 /** The app's configuration variables: the caller's own environment must not leak them into a child server. */
 export const APP_VARIABLES = [
-  "NODE_ENV", "PORT", "HOST", "APP_URL", "SESSION_SECRET", "DATA_DIR", "DATABASE_URL", "SMTP_URL", "MAIL_FROM", "AUTH_PROVIDER",
-  "SUPABASE_URL", "SUPABASE_ANON_KEY", "APP_STAGE", "POSTHOG_KEY", "POSTHOG_HOST", "WEB_ANALYTICS_SRC", "TRUST_PROXY", "LOG_LEVEL",
+  "NODE_ENV",
+  "PORT",
+  "HOST",
+  "APP_URL",
+  "SESSION_SECRET",
+  "DATA_DIR",
+  "DATABASE_URL",
+  "SMTP_URL",
+  "MAIL_FROM",
+  "AUTH_PROVIDER",
+  "SUPABASE_URL",
+  "SUPABASE_ANON_KEY",
+  "APP_STAGE",
+  "POSTHOG_KEY",
+  "POSTHOG_HOST",
+  "WEB_ANALYTICS_SRC",
+  "TRUST_PROXY",
+  "LOG_LEVEL",
 ];
 
 /** This process's environment without the app's variables, as the base of a child server's environment. */

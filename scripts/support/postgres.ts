@@ -32,7 +32,9 @@ const hasServerTools = (bin: string) => SERVER_TOOLS.every((tool) => existsSync(
 /** `pg_config --bindir` of a PostgreSQL on the PATH (Homebrew, Postgres.app, a source build), or null. */
 function pgConfigBin(): string | null {
   try {
-    return execFileSync("pg_config", ["--bindir"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim() || null;
+    return (
+      execFileSync("pg_config", ["--bindir"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim() || null
+    );
   } catch {
     return null;
   }
@@ -75,7 +77,9 @@ export function freePort(): Promise<number> {
     server.on("error", reject);
     server.listen(0, "127.0.0.1", () => {
       const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+      server.close(() =>
+        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
+      );
     });
   });
 }
@@ -89,13 +93,20 @@ function run(file: string, args: string[], asUser: string | null): Promise<Run> 
   // PostgreSQL refuses to run as root: as root, every tool runs as the postgres user.
   const [command, commandArgs] = asUser ? ["runuser", ["-u", asUser, "--", file, ...args]] : [file, args];
   return new Promise((resolve, reject) => {
-    execFile(command, commandArgs, { timeout: 60_000, env: { ...process.env, LC_ALL: LOCALE, LANG: LOCALE } }, (error, stdout, stderr) => {
-      if (error) {
-        reject(new Error(`${path.basename(file)} failed: ${error.message}\n${stdout}\n${stderr}`.trim(), { cause: error }));
-      } else {
-        resolve({ stdout, stderr });
-      }
-    });
+    execFile(
+      command,
+      commandArgs,
+      { timeout: 60_000, env: { ...process.env, LC_ALL: LOCALE, LANG: LOCALE } },
+      (error, stdout, stderr) => {
+        if (error) {
+          reject(
+            new Error(`${path.basename(file)} failed: ${error.message}\n${stdout}\n${stderr}`.trim(), { cause: error }),
+          );
+        } else {
+          resolve({ stdout, stderr });
+        }
+      },
+    );
   });
 }
 
@@ -136,11 +147,18 @@ export async function startPostgres(): Promise<PostgresServer> {
         const { stdout: gid } = await run("id", ["-g", user], null);
         ids = { uid: Number(stdout.trim()), gid: Number(gid.trim()) };
       } catch (error) {
-        throw new Error(`running as root, but there is no "${user}" user to run PostgreSQL as: install Debian's postgresql`, { cause: error });
+        throw new Error(
+          `running as root, but there is no "${user}" user to run PostgreSQL as: install Debian's postgresql`,
+          { cause: error },
+        );
       }
       chownSync(root, ids.uid, ids.gid);
     }
-    await run(path.join(bin, "initdb"), ["-D", dataDir, "-A", "trust", "-U", "postgres", "-E", "UTF8", `--locale=${LOCALE}`, "--no-sync"], user);
+    await run(
+      path.join(bin, "initdb"),
+      ["-D", dataDir, "-A", "trust", "-U", "postgres", "-E", "UTF8", `--locale=${LOCALE}`, "--no-sync"],
+      user,
+    );
 
     // The port is free when chosen but could be taken before postgres binds it: try a few.
     let port = 0;
@@ -150,7 +168,11 @@ export async function startPostgres(): Promise<PostgresServer> {
       // TCP on loopback only, no Unix socket: a socket path in a deep temp folder (macOS) can exceed the 104-byte limit.
       const options = `-p ${port} -c listen_addresses=127.0.0.1 -k '' -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
       try {
-        await run(path.join(bin, "pg_ctl"), ["-D", dataDir, "-l", logFile, "-w", "-t", "30", "-o", options, "start"], user);
+        await run(
+          path.join(bin, "pg_ctl"),
+          ["-D", dataDir, "-l", logFile, "-w", "-t", "30", "-o", options, "start"],
+          user,
+        );
         started = true;
       } catch (error) {
         lastError = error;
@@ -158,7 +180,10 @@ export async function startPostgres(): Promise<PostgresServer> {
     }
     if (!started) {
       const log = existsSync(logFile) ? readFileSync(logFile, "utf8") : "";
-      throw new Error(`PostgreSQL did not start: ${lastError instanceof Error ? lastError.message : String(lastError)}\n${log}`, { cause: lastError });
+      throw new Error(
+        `PostgreSQL did not start: ${lastError instanceof Error ? lastError.message : String(lastError)}\n${log}`,
+        { cause: lastError },
+      );
     }
 
     const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
@@ -166,9 +191,14 @@ export async function startPostgres(): Promise<PostgresServer> {
     const options = `-p ${port} -c listen_addresses=127.0.0.1 -k '' -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
     // A test process that ends without stop() (a crash, an interrupted run) must not leave a server and its files.
     const stopOnExit = () => {
-      const [command, args] = user ? ["runuser", ["-u", user, "--", path.join(bin, "pg_ctl")]] : [path.join(bin, "pg_ctl"), []];
+      const [command, args] = user
+        ? ["runuser", ["-u", user, "--", path.join(bin, "pg_ctl")]]
+        : [path.join(bin, "pg_ctl"), []];
       try {
-        execFileSync(command, [...args, "-D", dataDir, "-m", "immediate", "-w", "stop"], { stdio: "ignore", timeout: 10_000 });
+        execFileSync(command, [...args, "-D", dataDir, "-m", "immediate", "-w", "stop"], {
+          stdio: "ignore",
+          timeout: 10_000,
+        });
       } catch {
         // already stopped
       }
@@ -184,7 +214,11 @@ export async function startPostgres(): Promise<PostgresServer> {
         await run(path.join(bin, "pg_ctl"), ["-D", dataDir, "-m", "fast", "-w", "stop"], user);
       },
       async resume() {
-        await run(path.join(bin, "pg_ctl"), ["-D", dataDir, "-l", logFile, "-w", "-t", "30", "-o", options, "start"], user);
+        await run(
+          path.join(bin, "pg_ctl"),
+          ["-D", dataDir, "-l", logFile, "-w", "-t", "30", "-o", options, "start"],
+          user,
+        );
       },
       stop() {
         process.off("exit", stopOnExit);
@@ -195,7 +229,10 @@ export async function startPostgres(): Promise<PostgresServer> {
       },
     };
   } catch (error) {
-    if (started) await run(path.join(bin, "pg_ctl"), ["-D", dataDir, "-m", "immediate", "-w", "stop"], user).catch(() => undefined);
+    if (started)
+      await run(path.join(bin, "pg_ctl"), ["-D", dataDir, "-m", "immediate", "-w", "stop"], user).catch(
+        () => undefined,
+      );
     cleanup();
     throw error;
   }

@@ -19,7 +19,9 @@ async function expectBasic(page: Page, basic: boolean) {
 
 const footerButton = (page: Page, key: string) => page.locator("footer").getByRole("button", { name: t("en", key) });
 
-test("the footer switches to basic HTML, which is remembered from page to page, and back to the full site", async ({ page }, testInfo) => {
+test("the footer switches to basic HTML, which is remembered from page to page, and back to the full site", async ({
+  page,
+}, testInfo) => {
   test.skip(testInfo.project.name === BASIC_PROJECT, "this project starts in basic mode");
   await page.goto("/explore?language=es&level=beginner");
   await expectBasic(page, false);
@@ -28,14 +30,27 @@ test("the footer switches to basic HTML, which is remembered from page to page, 
   await expectBasic(page, true);
   await page.goto("/de/form");
   await expectBasic(page, true);
-  await page.locator("footer").getByRole("button", { name: t("de", "footer.fullMode") }).click();
+  await page
+    .locator("footer")
+    .getByRole("button", { name: t("de", "footer.fullMode") })
+    .click();
   await expect(page).toHaveURL(/\/de\/form$/);
   await expectBasic(page, false);
 });
 
-test("Save-Data: on gets basic HTML, unless the visitor chose the full site", async ({ browser, javaScriptEnabled, baseURL, consoleGuard }, testInfo) => {
+test("Save-Data: on gets basic HTML, unless the visitor chose the full site", async ({
+  browser,
+  javaScriptEnabled,
+  baseURL,
+  consoleGuard,
+}, testInfo) => {
   test.skip(testInfo.project.name === BASIC_PROJECT, "this project starts in basic mode");
-  const context = await browser.newContext({ javaScriptEnabled, baseURL, userAgent: BROWSER_USER_AGENT, extraHTTPHeaders: { "Save-Data": "on" } });
+  const context = await browser.newContext({
+    javaScriptEnabled,
+    baseURL,
+    userAgent: BROWSER_USER_AGENT,
+    extraHTTPHeaders: { "Save-Data": "on" },
+  });
   consoleGuard.watch(context);
   try {
     const page = await context.newPage();

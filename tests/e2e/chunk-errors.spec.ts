@@ -1,10 +1,16 @@
 import { expect, t, test, waitForHydration } from "./support";
 
-test("a script chunk that fails to load is reported as an application event and the page recovers by reloading", async ({ page, javaScriptEnabled, consoleGuard }) => {
+test("a script chunk that fails to load is reported as an application event and the page recovers by reloading", async ({
+  page,
+  javaScriptEnabled,
+  consoleGuard,
+}) => {
   test.skip(!javaScriptEnabled, "without JavaScript no chunk is loaded");
   // The event is recorded where a reload cannot erase it.
   await page.addInitScript(() => {
-    window.addEventListener("polyglot:chunk-error", () => sessionStorage.setItem("chunk-error-seen", String(Date.now())));
+    window.addEventListener("polyglot:chunk-error", () =>
+      sessionStorage.setItem("chunk-error-seen", String(Date.now())),
+    );
   });
   await page.goto("/explore");
   await waitForHydration(page);

@@ -14,9 +14,23 @@ test.use({ viewport: PHONE, extraHTTPHeaders: forwardedFor() });
 
 /** The controls a learner taps: header, footer, buttons, fields and the navigation-like links of the page. */
 const CONTROLS = [
-  "header a", "header button", "header summary", "header select", "footer a", "footer button", "footer select",
-  "main button", "main .button", "main select", "main textarea", "main summary", "main nav a", "main .actions a",
-  "main .stage-counts a", "main .link-list a", "main td a",
+  "header a",
+  "header button",
+  "header summary",
+  "header select",
+  "footer a",
+  "footer button",
+  "footer select",
+  "main button",
+  "main .button",
+  "main select",
+  "main textarea",
+  "main summary",
+  "main nav a",
+  "main .actions a",
+  "main .stage-counts a",
+  "main .link-list a",
+  "main td a",
   "main input:not([type=hidden]):not([type=checkbox]):not([type=radio])",
 ].join(", ");
 
@@ -26,7 +40,9 @@ async function smallControls(page: Page) {
       .filter((element) => element.checkVisibility({ visibilityProperty: true }) && !element.closest(".honeypot"))
       .map((element) => ({ element, box: element.getBoundingClientRect() }))
       .filter(({ box }) => box.width < 43.5 || box.height < 43.5)
-      .map(({ element, box }) => `${element.outerHTML.slice(0, 90)} ${Math.round(box.width)}x${Math.round(box.height)}`);
+      .map(
+        ({ element, box }) => `${element.outerHTML.slice(0, 90)} ${Math.round(box.width)}x${Math.round(box.height)}`,
+      );
   }, CONTROLS);
 }
 
@@ -34,7 +50,9 @@ async function smallControls(page: Page) {
 async function expectPhoneLayout(page: Page) {
   for (const width of [320, 390, 360]) {
     await page.setViewportSize({ width, height: PHONE.height });
-    expect(await page.evaluate(() => document.documentElement.scrollWidth), `document width at ${width} px`).toBe(width);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), `document width at ${width} px`).toBe(
+      width,
+    );
   }
   const header = await page.locator("header").first().boundingBox();
   expect(header!.height, "header height").toBeLessThanOrEqual(64);
@@ -44,7 +62,9 @@ async function expectPhoneLayout(page: Page) {
     await menu.click();
     await expect(page.locator("details.site-menu")).toHaveAttribute("open", "");
     expect(await smallControls(page), "menu controls under 44x44 px").toEqual([]);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth), "document width, menu open").toBe(PHONE.width);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), "document width, menu open").toBe(
+      PHONE.width,
+    );
     await menu.click();
   }
 }
@@ -53,7 +73,9 @@ async function expectNoAxeViolations(page: Page) {
   for (const colorScheme of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme });
     const { violations } = await new AxeBuilder({ page }).withTags(WCAG_21_AA).analyze();
-    const found = violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`);
+    const found = violations.map(
+      (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`,
+    );
     expect(found, `axe violations in the ${colorScheme} theme`).toEqual([]);
   }
 }
@@ -77,7 +99,11 @@ for (const route of ROUTES) {
   });
 }
 
-test("the 404 page fits a phone and passes axe in light and dark", async ({ page, javaScriptEnabled, consoleGuard }) => {
+test("the 404 page fits a phone and passes axe in light and dark", async ({
+  page,
+  javaScriptEnabled,
+  consoleGuard,
+}) => {
   consoleGuard.allow404();
   await page.goto("/no-such-page");
   if (javaScriptEnabled) await waitForHydration(page);
@@ -91,7 +117,10 @@ async function learnerWithTerms(page: Page, javaScriptEnabled: boolean) {
   await page.goto("/form");
   if (javaScriptEnabled) await waitForHydration(page);
   await page.locator("main").getByLabel(t("en", "pages:form.emailLabel")).fill(email);
-  await page.locator("main").getByRole("button", { name: t("en", "pages:form.submit") }).click();
+  await page
+    .locator("main")
+    .getByRole("button", { name: t("en", "pages:form.submit") })
+    .click();
   await expect(page.locator(".sent-panel")).toBeVisible();
   await page.goto(linkIn(await mailFor(email)));
   await page.getByRole("button", { name: t("en", "pages:confirm.submit") }).click();
@@ -101,15 +130,30 @@ async function learnerWithTerms(page: Page, javaScriptEnabled: boolean) {
   await expect(page.getByText(t("en", "learning:public.owned")).first()).toBeVisible();
 }
 
-test("pages with rows and cards fit a phone and pass axe: my terms, a term, review, explore", async ({ page, javaScriptEnabled }) => {
+test("pages with rows and cards fit a phone and pass axe: my terms, a term, review, explore", async ({
+  page,
+  javaScriptEnabled,
+}) => {
   test.setTimeout(150_000);
   await learnerWithTerms(page, javaScriptEnabled);
   const member = "/account/explore/member";
   await open(page, member, javaScriptEnabled);
   await expect(page.locator("tbody tr")).toHaveCount(40);
-  const termPath = new URL(await page.locator("tbody a").first().evaluate((link) => (link as HTMLAnchorElement).href)).pathname;
+  const termPath = new URL(
+    await page
+      .locator("tbody a")
+      .first()
+      .evaluate((link) => (link as HTMLAnchorElement).href),
+  ).pathname;
   // The public lists with rows are covered by the /explore and /account/explore/public route checks.
-  for (const path of [member, "/de/explore", termPath, "/account/terms/new", "/account/review", "/account/review?reveal=1"]) {
+  for (const path of [
+    member,
+    "/de/explore",
+    termPath,
+    "/account/terms/new",
+    "/account/review",
+    "/account/review?reveal=1",
+  ]) {
     await test.step(path, async () => {
       await open(page, path, javaScriptEnabled);
       await expectPhoneLayout(page);
@@ -120,11 +164,18 @@ test("pages with rows and cards fit a phone and pass axe: my terms, a term, revi
 
 test("the main call to action of the home page is above the fold on a phone", async ({ page, javaScriptEnabled }) => {
   await open(page, "/", javaScriptEnabled);
-  const submit = await page.locator("main").getByRole("button", { name: t("en", "pages:form.submit") }).boundingBox();
+  const submit = await page
+    .locator("main")
+    .getByRole("button", { name: t("en", "pages:form.submit") })
+    .boundingBox();
   expect(submit!.y + submit!.height).toBeLessThanOrEqual(PHONE.height);
 });
 
-test("the theme choice in the footer is applied by the server and remembered, with and without JavaScript", async ({ page, context, javaScriptEnabled }) => {
+test("the theme choice in the footer is applied by the server and remembered, with and without JavaScript", async ({
+  page,
+  context,
+  javaScriptEnabled,
+}) => {
   await page.emulateMedia({ colorScheme: "light" });
   await open(page, "/explore", javaScriptEnabled);
   const html = page.locator("html");
@@ -134,7 +185,11 @@ test("the theme choice in the footer is applied by the server and remembered, wi
 
   const theme = page.locator("footer").getByLabel(t("en", "theme.label"));
   await theme.selectOption("dark");
-  if (!javaScriptEnabled) await page.locator("footer").getByRole("button", { name: t("en", "theme.submit") }).click();
+  if (!javaScriptEnabled)
+    await page
+      .locator("footer")
+      .getByRole("button", { name: t("en", "theme.submit") })
+      .click();
   await expect(html).toHaveAttribute("data-theme", "dark");
   await expect(page).toHaveURL(/\/explore$/);
   expect(await background()).toBe("rgb(20, 23, 29)");
@@ -152,7 +207,11 @@ test("the theme choice in the footer is applied by the server and remembered, wi
 
   // "System" follows the device again.
   await page.locator("footer").getByLabel(t("de", "theme.label")).selectOption("system");
-  if (!javaScriptEnabled) await page.locator("footer").getByRole("button", { name: t("de", "theme.submit") }).click();
+  if (!javaScriptEnabled)
+    await page
+      .locator("footer")
+      .getByRole("button", { name: t("de", "theme.submit") })
+      .click();
   await expect(html).toHaveAttribute("data-theme", "system");
   await page.emulateMedia({ colorScheme: "dark" });
   expect(await background()).toBe("rgb(20, 23, 29)");
@@ -161,21 +220,33 @@ test("the theme choice in the footer is applied by the server and remembered, wi
 });
 
 test("an unknown theme is refused with a translated 400 page", async ({ request, javaScriptEnabled }) => {
-  test.skip(!javaScriptEnabled, "HTTP-level check, identical with and without JavaScript: it runs in the js-on project only");
+  test.skip(
+    !javaScriptEnabled,
+    "HTTP-level check, identical with and without JavaScript: it runs in the js-on project only",
+  );
   const response = await request.post("/theme", { form: { theme: "neon", redirectTo: "/" }, maxRedirects: 0 });
   expect(response.status()).toBe(400);
   expect(await response.text()).toContain(t("en", "errors.badRequest"));
-  const unsafe = await request.post("/theme", { form: { theme: "dark", redirectTo: "//evil.example/x" }, maxRedirects: 0 });
+  const unsafe = await request.post("/theme", {
+    form: { theme: "dark", redirectTo: "//evil.example/x" },
+    maxRedirects: 0,
+  });
   expect(unsafe.status()).toBe(302);
   expect(unsafe.headers()["location"]).toBe("/");
 });
 
-test("with reduced motion and no JavaScript a toast still hides after five seconds", async ({ page, javaScriptEnabled }) => {
+test("with reduced motion and no JavaScript a toast still hides after five seconds", async ({
+  page,
+  javaScriptEnabled,
+}) => {
   test.skip(javaScriptEnabled, "with JavaScript a timer removes the toast; this checks the stylesheet alone");
   await page.emulateMedia({ reducedMotion: "reduce" });
   await page.goto("/form");
   await page.locator("main").getByLabel(t("en", "pages:form.emailLabel")).fill("learner@localhost");
-  await page.locator("main").getByRole("button", { name: t("en", "pages:form.submit") }).click();
+  await page
+    .locator("main")
+    .getByRole("button", { name: t("en", "pages:form.submit") })
+    .click();
   const toast = page.locator(".toast");
   await expect(toast).toBeVisible();
   await expect(toast).toBeHidden({ timeout: 8_000 });

@@ -65,14 +65,16 @@ export default async function globalSetup() {
   const deadline = Date.now() + 60_000;
   try {
     for (;;) {
-      if (server.exitCode !== null) throw new Error(`server exited with ${server.exitCode}; its log is in ${SERVER_LOG}`);
+      if (server.exitCode !== null)
+        throw new Error(`server exited with ${server.exitCode}; its log is in ${SERVER_LOG}`);
       try {
         const response = await fetch(`${BASE_URL}/healthz`);
         if (response.ok) break;
       } catch {
         // not listening yet
       }
-      if (Date.now() > deadline) throw new Error(`server did not become healthy within 60 s; its log is in ${SERVER_LOG}`);
+      if (Date.now() > deadline)
+        throw new Error(`server did not become healthy within 60 s; its log is in ${SERVER_LOG}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   } catch (error) {

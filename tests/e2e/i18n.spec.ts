@@ -32,7 +32,10 @@ for (const lng of LOCALES.filter((l) => !MATRIX_LOCALES.includes(l))) {
     await expect(page.locator("main h1")).toHaveText(t(lng, "titles.home"));
     await expect(page.locator(".tagline")).toHaveText(t(lng, "tagline"));
     const nav = page.getByRole("navigation", { name: t(lng, "nav.main") });
-    await expect(nav.getByRole("link", { name: t(lng, "nav.explore") })).toHaveAttribute("href", localePath(lng, "/explore"));
+    await expect(nav.getByRole("link", { name: t(lng, "nav.explore") })).toHaveAttribute(
+      "href",
+      localePath(lng, "/explore"),
+    );
     await expect(page.locator("footer")).toContainText(t(lng, "footer.madeFor"));
   });
 }
@@ -59,17 +62,26 @@ test.describe("the bare root", () => {
     });
   });
 
-  test("/ keeps its query string when it redirects to the preferred language", async ({ request, javaScriptEnabled }) => {
+  test("/ keeps its query string when it redirects to the preferred language", async ({
+    request,
+    javaScriptEnabled,
+  }) => {
     test.skip(!javaScriptEnabled, HTTP_ONLY);
-const response = await request.get("/?ref=mail&q=1", { headers: { "Accept-Language": "de-CH,de;q=0.9,en;q=0.5" }, maxRedirects: 0 });
+    const response = await request.get("/?ref=mail&q=1", {
+      headers: { "Accept-Language": "de-CH,de;q=0.9,en;q=0.5" },
+      maxRedirects: 0,
+    });
     expect(response.status()).toBe(302);
     expect(response.headers()["location"]).toBe("/de?ref=mail&q=1");
     expect(response.headers()["vary"]).toMatch(/Accept-Language/i);
   });
 
-  test("/ stays English for a browser preferring English, or an unsupported language", async ({ request, javaScriptEnabled }) => {
+  test("/ stays English for a browser preferring English, or an unsupported language", async ({
+    request,
+    javaScriptEnabled,
+  }) => {
     test.skip(!javaScriptEnabled, HTTP_ONLY);
-for (const header of ["en-US,en;q=0.9,uk;q=0.5", "pt-BR,ja;q=0.8"]) {
+    for (const header of ["en-US,en;q=0.9,uk;q=0.5", "pt-BR,ja;q=0.8"]) {
       const response = await request.get("/", { headers: { "Accept-Language": header }, maxRedirects: 0 });
       expect(response.status(), header).toBe(200);
       expect(await response.text()).toContain('<html lang="en"');
@@ -78,15 +90,21 @@ for (const header of ["en-US,en;q=0.9,uk;q=0.5", "pt-BR,ja;q=0.8"]) {
 
   test("/ never redirects a bot, whatever language it accepts", async ({ request, javaScriptEnabled }) => {
     test.skip(!javaScriptEnabled, HTTP_ONLY);
-const response = await request.get("/", { headers: { "Accept-Language": "uk-UA", "User-Agent": BOT_USER_AGENT }, maxRedirects: 0 });
+    const response = await request.get("/", {
+      headers: { "Accept-Language": "uk-UA", "User-Agent": BOT_USER_AGENT },
+      maxRedirects: 0,
+    });
     expect(response.status()).toBe(200);
     expect(await response.text()).toContain('<html lang="en"');
   });
 
   test("other addresses never redirect by language, even with a lng cookie", async ({ request, javaScriptEnabled }) => {
     test.skip(!javaScriptEnabled, HTTP_ONLY);
-for (const url of ["/explore", "/company/privacy", "/form", "/de/explore"]) {
-      const response = await request.get(url, { headers: { "Accept-Language": "fr", Cookie: 'lng=InVrIg%3D%3D' }, maxRedirects: 0 });
+    for (const url of ["/explore", "/company/privacy", "/form", "/de/explore"]) {
+      const response = await request.get(url, {
+        headers: { "Accept-Language": "fr", Cookie: "lng=InVrIg%3D%3D" },
+        maxRedirects: 0,
+      });
       expect(response.status(), url).toBe(200);
     }
   });
@@ -110,11 +128,17 @@ test.describe("the language switch", () => {
     const select = page.getByLabel("Interface language");
     await expect(select).toHaveAttribute("name", "lng");
     await expect(select.locator("option")).toHaveCount(7);
-    expect(await select.locator("option").evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value))).toEqual([...LOCALES]);
+    expect(
+      await select.locator("option").evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value)),
+    ).toEqual([...LOCALES]);
     await expect(form.getByRole("button", { name: "Change language" })).toBeVisible();
   });
 
-  test("moves /explore?q=1 to /uk/explore?q=1 and remembers the choice for a year", async ({ page, context, javaScriptEnabled }) => {
+  test("moves /explore?q=1 to /uk/explore?q=1 and remembers the choice for a year", async ({
+    page,
+    context,
+    javaScriptEnabled,
+  }) => {
     await page.goto("/explore?q=1");
     if (javaScriptEnabled) {
       await waitForHydration(page);
@@ -126,7 +150,9 @@ test.describe("the language switch", () => {
     await expect(page.locator("main h1")).toHaveText(t("uk", "titles.explore"));
     await expect(page).toHaveTitle(pageTitle(t("uk", "titles.explore")));
     await expect(page.getByLabel(t("uk", "language.label"))).toHaveValue("uk");
-    await expect(page.getByRole("navigation", { name: t("uk", "nav.main") }).getByRole("link", { name: t("uk", "nav.explore") })).toBeVisible();
+    await expect(
+      page.getByRole("navigation", { name: t("uk", "nav.main") }).getByRole("link", { name: t("uk", "nav.explore") }),
+    ).toBeVisible();
     if (javaScriptEnabled) {
       // The switch is a client-side navigation: the document was not reloaded.
       expect(await page.evaluate(() => (window as unknown as { __marker?: number }).__marker)).toBe(1);
@@ -142,7 +168,10 @@ test.describe("the language switch", () => {
     expect(lifetime).toBeLessThanOrEqual(YEAR_SECONDS + 60);
   });
 
-  test("the remembered language sends the bare root there, and switching back to English stops it", async ({ page, javaScriptEnabled }) => {
+  test("the remembered language sends the bare root there, and switching back to English stops it", async ({
+    page,
+    javaScriptEnabled,
+  }) => {
     await page.goto("/subscription");
     if (javaScriptEnabled) await waitForHydration(page);
     await switchLanguage(page, javaScriptEnabled, "en", "de");
@@ -162,15 +191,22 @@ test.describe("the language switch", () => {
     await expectDocumentLanguage(page, "en");
   });
 
-  learnerTest("works in the account area for a signed-in learner, keeping the page", async ({ page, javaScriptEnabled }) => {
-    await page.goto("/de/account/explore/member");
-    if (javaScriptEnabled) await waitForHydration(page);
-    await switchLanguage(page, javaScriptEnabled, "de", "zh");
-    await expect(page).toHaveURL(/\/zh\/account\/explore\/member$/);
-    await expect(page.locator("main h1")).toHaveText(t("zh", "titles.member"));
-  });
+  learnerTest(
+    "works in the account area for a signed-in learner, keeping the page",
+    async ({ page, javaScriptEnabled }) => {
+      await page.goto("/de/account/explore/member");
+      if (javaScriptEnabled) await waitForHydration(page);
+      await switchLanguage(page, javaScriptEnabled, "de", "zh");
+      await expect(page).toHaveURL(/\/zh\/account\/explore\/member$/);
+      await expect(page.locator("main h1")).toHaveText(t("zh", "titles.member"));
+    },
+  );
 
-  test("on a not-found page it keeps the address and translates the message", async ({ page, consoleGuard, javaScriptEnabled }) => {
+  test("on a not-found page it keeps the address and translates the message", async ({
+    page,
+    consoleGuard,
+    javaScriptEnabled,
+  }) => {
     consoleGuard.allow404();
     await page.goto("/de/nope");
     if (javaScriptEnabled) await waitForHydration(page);
@@ -182,14 +218,14 @@ test.describe("the language switch", () => {
 
   test("rejects an unsupported language with 400 and sets no cookie", async ({ request, javaScriptEnabled }) => {
     test.skip(!javaScriptEnabled, HTTP_ONLY);
-const response = await request.post("/locale", { form: { lng: "xx", redirectTo: "/explore" }, maxRedirects: 0 });
+    const response = await request.post("/locale", { form: { lng: "xx", redirectTo: "/explore" }, maxRedirects: 0 });
     expect(response.status()).toBe(400);
     expect(response.headers()["set-cookie"]).toBeUndefined();
   });
 
   test("never redirects to another site, whatever redirectTo says", async ({ request, javaScriptEnabled }) => {
     test.skip(!javaScriptEnabled, HTTP_ONLY);
-for (const target of ["//evil.example/x", "https://evil.example/", "/\\evil.example", "/%2F%2Fevil.example"]) {
+    for (const target of ["//evil.example/x", "https://evil.example/", "/\\evil.example", "/%2F%2Fevil.example"]) {
       const response = await request.post("/locale", { form: { lng: "de", redirectTo: target }, maxRedirects: 0 });
       expect(response.status(), target).toBe(302);
       const location = response.headers()["location"] ?? "";

@@ -42,7 +42,10 @@ async function signInByKeyboard(page: Page, javaScriptEnabled: boolean) {
 
 /** Two terms, added through the term form; Enter on its button submits it. */
 async function addTerms(page: Page, javaScriptEnabled: boolean) {
-  for (const [text, meaning] of [["ephemeral", "lasting a very short time"], ["ubiquitous", "found everywhere"]] as const) {
+  for (const [text, meaning] of [
+    ["ephemeral", "lasting a very short time"],
+    ["ubiquitous", "found everywhere"],
+  ] as const) {
     await page.goto("/account/terms/new");
     await settle(page, javaScriptEnabled);
     await page.getByLabel(t("en", "learning:term.text"), { exact: true }).fill(text);
@@ -59,7 +62,10 @@ async function openReview(page: Page, javaScriptEnabled: boolean) {
   await expect(page.locator(".review-term")).toBeVisible();
 }
 
-test("signs in and reviews with the keyboard: focus on Show answer, then the answer, then the next card", async ({ page, javaScriptEnabled }) => {
+test("signs in and reviews with the keyboard: focus on Show answer, then the answer, then the next card", async ({
+  page,
+  javaScriptEnabled,
+}) => {
   test.setTimeout(60_000);
   await signInByKeyboard(page, javaScriptEnabled);
   await addTerms(page, javaScriptEnabled);
@@ -76,10 +82,15 @@ test("signs in and reviews with the keyboard: focus on Show answer, then the ans
   await expect(page).toHaveURL(/\/account\/review$/);
   await expect(page.locator(".review-term")).not.toHaveText(first!);
   await expect(focused(page)).toHaveText(t("en", "learning:review.show"));
-  await expect(page.getByRole("status").filter({ hasText: t("en", "learning:review.announceCard", { text: "" }) })).toHaveCount(1);
+  await expect(
+    page.getByRole("status").filter({ hasText: t("en", "learning:review.announceCard", { text: "" }) }),
+  ).toHaveCount(1);
 });
 
-test("shortcuts act on the page and the card only: Enter on a link follows it, a digit on a button does nothing", async ({ page, javaScriptEnabled }) => {
+test("shortcuts act on the page and the card only: Enter on a link follows it, a digit on a button does nothing", async ({
+  page,
+  javaScriptEnabled,
+}) => {
   test.skip(!javaScriptEnabled, "keyboard shortcuts need JavaScript; without it the page is links and buttons only");
   test.setTimeout(60_000);
   await signInByKeyboard(page, true);
@@ -119,7 +130,10 @@ test("shortcuts act on the page and the card only: Enter on a link follows it, a
   await expect(page.locator(".review-answer")).toBeVisible();
 });
 
-test("the shortcuts can be turned off, with and without JavaScript, and stay off", async ({ page, javaScriptEnabled }) => {
+test("the shortcuts can be turned off, with and without JavaScript, and stay off", async ({
+  page,
+  javaScriptEnabled,
+}) => {
   test.setTimeout(60_000);
   await signInByKeyboard(page, javaScriptEnabled);
   await addTerms(page, javaScriptEnabled);

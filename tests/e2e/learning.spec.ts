@@ -10,7 +10,10 @@ async function signIn(page: Page, javaScriptEnabled: boolean) {
   await page.goto("/form");
   if (javaScriptEnabled) await waitForHydration(page);
   await page.locator("main").getByLabel(t("en", "pages:form.emailLabel")).fill(email);
-  await page.locator("main").getByRole("button", { name: t("en", "pages:form.submit") }).click();
+  await page
+    .locator("main")
+    .getByRole("button", { name: t("en", "pages:form.submit") })
+    .click();
   await expect(page.getByRole("status")).toContainText("Check your inbox");
   await page.goto(linkIn(await mailFor(email)));
   await page.getByRole("button", { name: t("en", "pages:confirm.submit") }).click();
@@ -40,9 +43,17 @@ test("chooses a study language whose name follows the interface language", async
   await expect(page.getByLabel(t("uk", "learning:studyLanguage.label"))).toHaveValue("it");
 });
 
-test("adds a term, finds it by search and filters, counts its examples in en and uk", async ({ page, javaScriptEnabled }) => {
+test("adds a term, finds it by search and filters, counts its examples in en and uk", async ({
+  page,
+  javaScriptEnabled,
+}) => {
   await signIn(page, javaScriptEnabled);
-  await addTerm(page, { text: "serendipity", meaning: "a happy accident", partOfSpeech: "Noun", sentence: "It was pure serendipity." });
+  await addTerm(page, {
+    text: "serendipity",
+    meaning: "a happy accident",
+    partOfSpeech: "Noun",
+    sentence: "It was pure serendipity.",
+  });
   await expect(page.getByRole("status")).toContainText("Term added");
   await expect(page.getByRole("heading", { level: 2, name: /Examples/ })).toContainText("1 example");
   const termUrl = page.url();

@@ -39,5 +39,7 @@ export function uniqueAddress(label: string): string {
  * right-most address counts; the left-most is what a client could forge). Per-IP sign-in limits stay per test.
  */
 export function forwardedFor(): Record<string, string> {
-  return { "X-Forwarded-For": `198.51.100.${Math.floor(Math.random() * 250) + 1}, 10.0.0.${Math.floor(Math.random() * 250) + 1}` };
+  return {
+    "X-Forwarded-For": `198.51.100.${Math.floor(Math.random() * 250) + 1}, 10.0.0.${Math.floor(Math.random() * 250) + 1}`,
+  };
 }

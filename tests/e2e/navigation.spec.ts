@@ -3,7 +3,18 @@
  * `window` survives them); without it they are ordinary page loads that reach the same pages.
  */
 import type { Page } from "@playwright/test";
-import { expect, expectDocumentLanguage, expectSeoLinks, learnerTest, localePath, pageTitle, t, test, waitForHydration, type Locale } from "./support";
+import {
+  expect,
+  expectDocumentLanguage,
+  expectSeoLinks,
+  learnerTest,
+  localePath,
+  pageTitle,
+  t,
+  test,
+  waitForHydration,
+  type Locale,
+} from "./support";
 
 type Marked = { __marker?: number };
 
@@ -28,7 +39,10 @@ async function expectPage(page: Page, lng: Locale, pathname: string, titleKey: s
 }
 
 for (const lng of ["en", "de"] as const) {
-  test(`${lng}: header links lead to explore, plans, crowdfunding, sign-in and home`, async ({ page, javaScriptEnabled }) => {
+  test(`${lng}: header links lead to explore, plans, crowdfunding, sign-in and home`, async ({
+    page,
+    javaScriptEnabled,
+  }) => {
     await page.goto(localePath(lng, "/"));
     await markDocument(page, javaScriptEnabled);
     const header = page.locator("header.site-header");
@@ -52,7 +66,10 @@ for (const lng of ["en", "de"] as const) {
     await expectSameDocument(page, javaScriptEnabled);
   });
 
-  test(`${lng}: the home page reached by a link carries its loader text (meta description) in ${lng}`, async ({ page, javaScriptEnabled }) => {
+  test(`${lng}: the home page reached by a link carries its loader text (meta description) in ${lng}`, async ({
+    page,
+    javaScriptEnabled,
+  }) => {
     await page.goto(localePath(lng, "/explore"));
     await markDocument(page, javaScriptEnabled);
     await page.locator("header.site-header").getByRole("link", { name: "Polyglot" }).click();
@@ -62,7 +79,10 @@ for (const lng of ["en", "de"] as const) {
     await expectSameDocument(page, javaScriptEnabled);
   });
 
-  test(`${lng}: footer links lead to the prerendered privacy, terms and crowdfunding pages`, async ({ page, javaScriptEnabled }) => {
+  test(`${lng}: footer links lead to the prerendered privacy, terms and crowdfunding pages`, async ({
+    page,
+    javaScriptEnabled,
+  }) => {
     await page.goto(localePath(lng, "/explore"));
     await markDocument(page, javaScriptEnabled);
     const footer = page.locator("footer.site-footer");
@@ -81,50 +101,68 @@ for (const lng of ["en", "de"] as const) {
   });
 }
 
-learnerTest("a signed-in learner moves through the account area, the player and back", async ({ page, javaScriptEnabled }) => {
-  await page.goto("/uk/account/home");
-  await markDocument(page, javaScriptEnabled);
-  const accountNav = page.getByRole("navigation", { name: t("uk", "nav.account") });
+learnerTest(
+  "a signed-in learner moves through the account area, the player and back",
+  async ({ page, javaScriptEnabled }) => {
+    await page.goto("/uk/account/home");
+    await markDocument(page, javaScriptEnabled);
+    const accountNav = page.getByRole("navigation", { name: t("uk", "nav.account") });
 
-  await accountNav.getByRole("link", { name: t("uk", "nav.public") }).click();
-  await expectPage(page, "uk", "/account/explore/public", "titles.public");
+    await accountNav.getByRole("link", { name: t("uk", "nav.public") }).click();
+    await expectPage(page, "uk", "/account/explore/public", "titles.public");
 
-  await accountNav.getByRole("link", { name: t("uk", "nav.player") }).click();
-  await expectPage(page, "uk", "/account/player", "titles.player");
-  await expect(page.locator("header.play-header")).toBeVisible();
-  await expect(page.locator("footer")).toHaveCount(0);
+    await accountNav.getByRole("link", { name: t("uk", "nav.player") }).click();
+    await expectPage(page, "uk", "/account/player", "titles.player");
+    await expect(page.locator("header.play-header")).toBeVisible();
+    await expect(page.locator("footer")).toHaveCount(0);
 
-  await page.getByRole("link", { name: t("uk", "pages:account.playerSoonLink") }).click();
-  await expect(page).toHaveURL((url) => url.pathname === "/uk/account/player/player-soon");
-  await expect(page.locator("main h1")).toHaveText(t("uk", "pages:account.playerSoon"));
-  await expect(page).toHaveTitle("Player Soon - POLYGLOT");
+    await page.getByRole("link", { name: t("uk", "pages:account.playerSoonLink") }).click();
+    await expect(page).toHaveURL((url) => url.pathname === "/uk/account/player/player-soon");
+    await expect(page.locator("main h1")).toHaveText(t("uk", "pages:account.playerSoon"));
+    await expect(page).toHaveTitle("Player Soon - POLYGLOT");
 
-  await page.getByRole("link", { name: t("uk", "nav.backToAccount") }).click();
-  await expectPage(page, "uk", "/account/home", "titles.accountHome");
-  await expectSameDocument(page, javaScriptEnabled);
-});
+    await page.getByRole("link", { name: t("uk", "nav.backToAccount") }).click();
+    await expectPage(page, "uk", "/account/home", "titles.accountHome");
+    await expectSameDocument(page, javaScriptEnabled);
+  },
+);
 
-learnerTest("subscription plan buttons lead to the thank-you page, which leads a signed-in learner to the account", async ({ page, javaScriptEnabled }) => {
-  await page.goto("/subscription");
-  await markDocument(page, javaScriptEnabled);
-  const supporter = t("en", "pages:subscription.plans.supporter.name");
-  await page.getByRole("link", { name: t("en", "pages:subscription.choose", { plan: supporter }) }).click();
-  await expect(page).toHaveURL((url) => url.pathname === "/subscription/post-purchase" && url.searchParams.get("plan") === "supporter");
-  await expect(page.locator("main h1")).toHaveText("Thank you");
-  await page.getByRole("link", { name: t("en", "pages:postPurchase.continue") }).click();
-  await expectPage(page, "en", "/account/home", "titles.accountHome");
-  await expectSameDocument(page, javaScriptEnabled);
-});
+learnerTest(
+  "subscription plan buttons lead to the thank-you page, which leads a signed-in learner to the account",
+  async ({ page, javaScriptEnabled }) => {
+    await page.goto("/subscription");
+    await markDocument(page, javaScriptEnabled);
+    const supporter = t("en", "pages:subscription.plans.supporter.name");
+    await page.getByRole("link", { name: t("en", "pages:subscription.choose", { plan: supporter }) }).click();
+    await expect(page).toHaveURL(
+      (url) => url.pathname === "/subscription/post-purchase" && url.searchParams.get("plan") === "supporter",
+    );
+    await expect(page.locator("main h1")).toHaveText("Thank you");
+    await page.getByRole("link", { name: t("en", "pages:postPurchase.continue") }).click();
+    await expectPage(page, "en", "/account/home", "titles.accountHome");
+    await expectSameDocument(page, javaScriptEnabled);
+  },
+);
 
 test.describe("with JavaScript", () => {
   test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "client-side navigation needs JavaScript");
 
-  test("a client-side navigation updates the canonical and hreflang links instead of adding more", async ({ page, baseURL }) => {
+  test("a client-side navigation updates the canonical and hreflang links instead of adding more", async ({
+    page,
+    baseURL,
+  }) => {
     await page.goto("/de/explore?q=1");
     await markDocument(page, true);
-    await page.getByRole("navigation", { name: t("de", "nav.main") }).getByRole("link", { name: t("de", "nav.subscription") }).click();
+    await page
+      .getByRole("navigation", { name: t("de", "nav.main") })
+      .getByRole("link", { name: t("de", "nav.subscription") })
+      .click();
     await expectPage(page, "de", "/subscription", "titles.subscription");
-    await expectSeoLinks(page, { canonical: `${baseURL}/de/subscription`, pathname: "/subscription", origin: baseURL! });
+    await expectSeoLinks(page, {
+      canonical: `${baseURL}/de/subscription`,
+      pathname: "/subscription",
+      origin: baseURL!,
+    });
     await expectSameDocument(page, true);
   });
 
@@ -147,7 +185,10 @@ test.describe("with JavaScript", () => {
     await expectPage(page, "tr", "/account/explore", "titles.accountExplore");
     await expect(page.locator("main")).toContainText(t("tr", "pages:account.exploreIntro"));
     // Navigating on keeps Turkish.
-    await page.locator("main").getByRole("link", { name: t("tr", "titles.member") }).click();
+    await page
+      .locator("main")
+      .getByRole("link", { name: t("tr", "titles.member") })
+      .click();
     await expectPage(page, "tr", "/account/explore/member", "titles.member");
     await expectSameDocument(page, true);
   });

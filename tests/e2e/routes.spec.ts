@@ -24,31 +24,34 @@ for (const route of ROUTES) {
   const routeTest = isAccount(route.path) ? learnerTest : test;
   const who = isAccount(route.path) ? " for a signed-in learner" : "";
   const urls = MATRIX_LOCALES.map((lng) => localePath(lng, route.path)).join(", ");
-  routeTest(`${urls} answer 200${who} with the title, heading, description, html lang, layout and SEO links of their language`, async ({ page, javaScriptEnabled, baseURL }) => {
-    for (const lng of MATRIX_LOCALES) {
-      const url = localePath(lng, route.path);
-      await test.step(url, async () => {
-        const response = await page.goto(url);
-        expect(response?.status()).toBe(200);
-        expect(new URL(page.url()).pathname).toBe(url);
-        if (javaScriptEnabled) await waitForHydration(page);
+  routeTest(
+    `${urls} answer 200${who} with the title, heading, description, html lang, layout and SEO links of their language`,
+    async ({ page, javaScriptEnabled, baseURL }) => {
+      for (const lng of MATRIX_LOCALES) {
+        const url = localePath(lng, route.path);
+        await test.step(url, async () => {
+          const response = await page.goto(url);
+          expect(response?.status()).toBe(200);
+          expect(new URL(page.url()).pathname).toBe(url);
+          if (javaScriptEnabled) await waitForHydration(page);
 
-        await expect(page).toHaveTitle(pageTitle(route.title(lng)));
-        const heading = page.locator("main h1");
-        await expect(heading).toBeVisible();
-        await expect(heading).toHaveText(route.h1(lng));
-        await expectDocumentLanguage(page, lng);
-        await expectLayout(page, route.layout);
+          await expect(page).toHaveTitle(pageTitle(route.title(lng)));
+          const heading = page.locator("main h1");
+          await expect(heading).toBeVisible();
+          await expect(heading).toHaveText(route.h1(lng));
+          await expectDocumentLanguage(page, lng);
+          await expectLayout(page, route.layout);
 
-        const description = page.locator('meta[name="description"]');
-        await expect(description).toHaveCount(1);
-        await expect(description).toHaveAttribute("content", route.description(lng));
+          const description = page.locator('meta[name="description"]');
+          await expect(description).toHaveCount(1);
+          await expect(description).toHaveAttribute("content", route.description(lng));
 
-        // Prerendered pages too: their build-time origin is replaced by APP_URL when served (seo.spec.ts checks more).
-        await expectSeoLinks(page, { canonical: baseURL + url, pathname: route.path, origin: baseURL! });
-      });
-    }
-  });
+          // Prerendered pages too: their build-time origin is replaced by APP_URL when served (seo.spec.ts checks more).
+          await expectSeoLinks(page, { canonical: baseURL + url, pathname: route.path, origin: baseURL! });
+        });
+      }
+    },
+  );
 }
 
 for (const lng of MATRIX_LOCALES) {
@@ -66,7 +69,16 @@ for (const lng of MATRIX_LOCALES) {
 for (const lng of MATRIX_LOCALES) {
   const form = localePath(lng, "/form");
   test(`the account area sends a signed-out visitor to ${form}`, async ({ page, request }) => {
-    for (const pathname of ["/account", "/account/home", "/account/explore", "/account/explore/member", "/account/explore/public", "/account/player", "/account/player/player-soon", "/account/terms/abc"]) {
+    for (const pathname of [
+      "/account",
+      "/account/home",
+      "/account/explore",
+      "/account/explore/member",
+      "/account/explore/public",
+      "/account/player",
+      "/account/player/player-soon",
+      "/account/terms/abc",
+    ]) {
       const response = await request.get(localePath(lng, pathname), { maxRedirects: 0 });
       expect(response.status(), pathname).toBe(302);
       expect(response.headers()["location"], pathname).toBe(form);

@@ -24,8 +24,14 @@ import {
 } from "./support";
 
 test.describe("canonical URL", () => {
-  test("keeps only whitelisted query parameters, sorted by name, and drops the rest", async ({ page, baseURL, javaScriptEnabled }) => {
-    await page.goto("/explore?utm_source=news&z=9&sort=new&q=cat&ref=abc&level=2&page=3&stage=learned&pos=noun&fbclid=x&language=it");
+  test("keeps only whitelisted query parameters, sorted by name, and drops the rest", async ({
+    page,
+    baseURL,
+    javaScriptEnabled,
+  }) => {
+    await page.goto(
+      "/explore?utm_source=news&z=9&sort=new&q=cat&ref=abc&level=2&page=3&stage=learned&pos=noun&fbclid=x&language=it",
+    );
     if (javaScriptEnabled) await waitForHydration(page);
     await expectSeoLinks(page, {
       canonical: `${baseURL}/explore?language=it&level=2&page=3&pos=noun&q=cat&sort=new&stage=learned`,
@@ -46,13 +52,24 @@ test.describe("canonical URL", () => {
     await expect(page.locator('link[rel="canonical"]')).toHaveAttribute("href", `${baseURL}/de/subscription?q=Cat`);
   });
 
-  test("the hreflang alternates of a mixed-case address are lowercased like its canonical", async ({ page, baseURL }) => {
+  test("the hreflang alternates of a mixed-case address are lowercased like its canonical", async ({
+    page,
+    baseURL,
+  }) => {
     await page.goto("/de/SUBSCRIPTION");
     await expect(page.locator("main h1")).toHaveText(t("de", "titles.subscription"));
-    await expectSeoLinks(page, { canonical: `${baseURL}/de/subscription`, pathname: "/subscription", origin: baseURL! });
+    await expectSeoLinks(page, {
+      canonical: `${baseURL}/de/subscription`,
+      pathname: "/subscription",
+      origin: baseURL!,
+    });
   });
 
-  test("a 404 under an unknown first segment has canonical and hreflang links like every other page", async ({ page, consoleGuard, baseURL }) => {
+  test("a 404 under an unknown first segment has canonical and hreflang links like every other page", async ({
+    page,
+    consoleGuard,
+    baseURL,
+  }) => {
     consoleGuard.allow404();
     const response = await page.goto("/nope/x");
     expect(response?.status()).toBe(404);
@@ -66,7 +83,11 @@ const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#x27;" })[c]!);
 
 test.describe("prerendered pages", () => {
-  test("all of them, in every locale, are served from memory with the runtime origin; no raw build file is served", async ({ request, baseURL, javaScriptEnabled }) => {
+  test("all of them, in every locale, are served from memory with the runtime origin; no raw build file is served", async ({
+    request,
+    baseURL,
+    javaScriptEnabled,
+  }) => {
     test.skip(!javaScriptEnabled, HTTP_ONLY);
     for (const pathname of PRERENDERED_PATHS) {
       const route = ROUTES.find((r) => r.path === pathname)!;
@@ -80,7 +101,9 @@ test.describe("prerendered pages", () => {
         expect(html, url).not.toContain("prerender.invalid");
         expect(html, url).toContain(`<html lang="${lng}" dir="ltr"`);
         expect(html, url).toContain(`<title>${escapeHtml(pageTitle(route.title(lng)))}</title>`);
-        const links = [...html.matchAll(/<link rel="(?:canonical|alternate)"[^>]*href="([^"]+)"/g)].map(([, href]) => href!);
+        const links = [...html.matchAll(/<link rel="(?:canonical|alternate)"[^>]*href="([^"]+)"/g)].map(
+          ([, href]) => href!,
+        );
         expect(links.length, url).toBe(9);
         for (const href of links) expect(href.startsWith(`${baseURL}/`), `${url}: ${href}`).toBe(true);
       }
@@ -89,7 +112,11 @@ test.describe("prerendered pages", () => {
     }
   });
 
-  test("have the canonical and hreflang links of the sitemap: one of each, no trailing slash", async ({ page, baseURL, javaScriptEnabled }) => {
+  test("have the canonical and hreflang links of the sitemap: one of each, no trailing slash", async ({
+    page,
+    baseURL,
+    javaScriptEnabled,
+  }) => {
     const found: unknown[] = [];
     const expected: unknown[] = [];
     for (const pathname of PRERENDERED_PATHS) {
@@ -109,7 +136,10 @@ test.describe("prerendered pages", () => {
     await page.goto("/explore");
     if (javaScriptEnabled) await waitForHydration(page);
     await expect(accountLink).toBeVisible();
-    await page.locator("footer").getByRole("link", { name: t("en", "footer.privacy") }).click();
+    await page
+      .locator("footer")
+      .getByRole("link", { name: t("en", "footer.privacy") })
+      .click();
     await expect(page.locator("main h1")).toHaveText(t("en", "titles.privacy"));
     expect(await accountLink.count(), "header of /company/privacy after navigating there").toBe(1);
   });
@@ -128,7 +158,10 @@ test.describe("prerendered pages", () => {
 test.describe("robots.txt and sitemap.xml", () => {
   test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, HTTP_ONLY);
 
-  test("robots.txt disallows the account area in every locale and points at the sitemap", async ({ request, baseURL }) => {
+  test("robots.txt disallows the account area in every locale and points at the sitemap", async ({
+    request,
+    baseURL,
+  }) => {
     const response = await request.get("/robots.txt");
     expect(response.status()).toBe(200);
     expect(response.headers()["content-type"]).toMatch(/^text\/plain/);
@@ -139,7 +172,10 @@ test.describe("robots.txt and sitemap.xml", () => {
     expect(lines).toContain(`Sitemap: ${baseURL}/sitemap.xml`);
   });
 
-  test("sitemap.xml lists every public page in every locale, each with its 8 alternates", async ({ request, baseURL }) => {
+  test("sitemap.xml lists every public page in every locale, each with its 8 alternates", async ({
+    request,
+    baseURL,
+  }) => {
     const response = await request.get("/sitemap.xml");
     expect(response.status()).toBe(200);
     expect(response.headers()["content-type"]).toMatch(/^application\/xml/);
@@ -148,7 +184,9 @@ test.describe("robots.txt and sitemap.xml", () => {
 
     const entries = [...xml.matchAll(/<url>([\s\S]*?)<\/url>/g)].map(([, body]) => ({
       loc: /<loc>([^<]+)<\/loc>/.exec(body!)?.[1] ?? "",
-      alternates: [...body!.matchAll(/<xhtml:link rel="alternate" hreflang="([^"]+)" href="([^"]+)"\/>/g)].map(([, hreflang, href]) => ({ hreflang, href })),
+      alternates: [...body!.matchAll(/<xhtml:link rel="alternate" hreflang="([^"]+)" href="([^"]+)"\/>/g)].map(
+        ([, hreflang, href]) => ({ hreflang, href }),
+      ),
     }));
     const expectedLocs = PUBLIC_PAGES.flatMap((page) => LOCALES.map((lng) => baseURL + localePath(lng, page)));
     expect(entries.map((e) => e.loc).sort()).toEqual([...expectedLocs].sort());
@@ -183,7 +221,9 @@ test.describe("headers", () => {
     ["a prerendered page", "/de/company/privacy", 200],
     ["a not-found page", "/de/nope", 404],
   ] as const) {
-    test(`${kind} (${url}) is sent with nosniff, a referrer policy and a content security policy`, async ({ request }) => {
+    test(`${kind} (${url}) is sent with nosniff, a referrer policy and a content security policy`, async ({
+      request,
+    }) => {
       const response = await request.get(url);
       expect(response.status()).toBe(status);
       const headers = response.headers();
@@ -206,7 +246,9 @@ test.describe("headers", () => {
     expect(head.headers()["content-security-policy"]).toMatch(/default-src 'self'/);
   });
 
-  test("a page rendered per request has a CSP nonce, fresh per response and carried by its scripts", async ({ request }) => {
+  test("a page rendered per request has a CSP nonce, fresh per response and carried by its scripts", async ({
+    request,
+  }) => {
     const nonces: string[] = [];
     for (let i = 0; i < 2; i++) {
       // A query the page cache does not know: rendered for this request.
@@ -222,7 +264,9 @@ test.describe("headers", () => {
     expect(nonces[0]).not.toBe(nonces[1]);
   });
 
-  test("a public page shared from memory allows its inline scripts by hash and carries no nonce", async ({ request }) => {
+  test("a public page shared from memory allows its inline scripts by hash and carries no nonce", async ({
+    request,
+  }) => {
     const response = await request.get("/explore");
     const csp = response.headers()["content-security-policy"] ?? "";
     expect(csp).not.toContain("'nonce-");
@@ -239,7 +283,10 @@ test.describe("headers", () => {
     const assets = [...html.matchAll(/<link[^>]*href="(\/assets\/[^"]+)"/g)].map(([, href]) => href!);
     expect(assets.some((u) => u.endsWith(".css"))).toBe(true);
     expect(assets.some((u) => u.endsWith(".js"))).toBe(true);
-    for (const url of [...assets.filter((u) => u.endsWith(".css")), ...assets.filter((u) => u.endsWith(".js")).slice(0, 3)]) {
+    for (const url of [
+      ...assets.filter((u) => u.endsWith(".css")),
+      ...assets.filter((u) => u.endsWith(".js")).slice(0, 3),
+    ]) {
       const response = await request.get(url);
       expect(response.status(), url).toBe(200);
       expect(response.headers()["cache-control"], url).toBe("public, max-age=31536000, immutable");

@@ -17,7 +17,11 @@ export default class ServerLogReporter implements Reporter {
   onTestEnd(test: TestCase, result: TestResult) {
     if (test.outcome() !== "unexpected") return;
     const from = result.startTime.getTime() - MARGIN_MS;
-    this.failed.push({ title: test.titlePath().filter(Boolean).join(" › "), from, to: from + result.duration + 2 * MARGIN_MS });
+    this.failed.push({
+      title: test.titlePath().filter(Boolean).join(" › "),
+      from,
+      to: from + result.duration + 2 * MARGIN_MS,
+    });
   }
 
   onEnd(_result: FullResult) {
@@ -30,8 +34,12 @@ export default class ServerLogReporter implements Reporter {
     }
     const timed = lines.map((text) => ({ text, time: timeOf(text) }));
     for (const failure of this.failed) {
-      const during = timed.filter(({ time }) => time === null || (time >= failure.from && time <= failure.to)).map(({ text }) => `  ${text}`);
-      console.log(`\nServer log while "${failure.title}" ran (${during.length} lines; all of it in ${SERVER_LOG}):\n${during.join("\n")}`);
+      const during = timed
+        .filter(({ time }) => time === null || (time >= failure.from && time <= failure.to))
+        .map(({ text }) => `  ${text}`);
+      console.log(
+        `\nServer log while "${failure.title}" ran (${during.length} lines; all of it in ${SERVER_LOG}):\n${during.join("\n")}`,
+      );
     }
   }
 

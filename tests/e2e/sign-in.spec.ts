@@ -56,7 +56,12 @@ test("shows the 'Error' toast when the mail server refuses the message", async (
   await expect(toast(page)).toContainText("An error occurred while sending the email.");
 });
 
-test("a used link lands on the error page with a way to request a new one", async ({ page, browser, javaScriptEnabled, consoleGuard }) => {
+test("a used link lands on the error page with a way to request a new one", async ({
+  page,
+  browser,
+  javaScriptEnabled,
+  consoleGuard,
+}) => {
   const email = uniqueAddress("reuse");
   await page.goto("/form");
   await requestLink(page, email, javaScriptEnabled);
@@ -66,7 +71,11 @@ test("a used link lands on the error page with a way to request a new one", asyn
   await expect(page).toHaveURL(/\/account\/home$/);
 
   // The same link again, in another browser.
-  const other = await browser.newContext({ javaScriptEnabled, userAgent: BROWSER_USER_AGENT, extraHTTPHeaders: forwardedFor() });
+  const other = await browser.newContext({
+    javaScriptEnabled,
+    userAgent: BROWSER_USER_AGENT,
+    extraHTTPHeaders: forwardedFor(),
+  });
   consoleGuard.watch(other);
   const tab = await other.newPage();
   await tab.goto(link);
@@ -97,7 +106,10 @@ for (const lng of ["en", "de", "uk"] as const) {
   });
 }
 
-test("after a link is requested, /form keeps a panel naming the address and offers another link once the wait is over", async ({ page, javaScriptEnabled }) => {
+test("after a link is requested, /form keeps a panel naming the address and offers another link once the wait is over", async ({
+  page,
+  javaScriptEnabled,
+}) => {
   const email = uniqueAddress("panel");
   // With JavaScript the countdown runs on the page's clock, which the test moves forward.
   if (javaScriptEnabled) await page.clock.install();
@@ -137,7 +149,12 @@ test("a toast can be dismissed with JavaScript", async ({ page, javaScriptEnable
   await expect(toast(page)).toHaveCount(0);
 });
 
-test("signs out everywhere from the account home: the other device is signed out too", async ({ page, browser, javaScriptEnabled, consoleGuard }) => {
+test("signs out everywhere from the account home: the other device is signed out too", async ({
+  page,
+  browser,
+  javaScriptEnabled,
+  consoleGuard,
+}) => {
   const email = uniqueAddress("everywhere");
   await page.goto("/form");
   await requestLink(page, email, javaScriptEnabled);
@@ -146,7 +163,12 @@ test("signs out everywhere from the account home: the other device is signed out
   await expect(page).toHaveURL(/\/account\/home$/);
 
   // A second device with the same session cookie.
-  const other = await browser.newContext({ javaScriptEnabled, userAgent: BROWSER_USER_AGENT, extraHTTPHeaders: forwardedFor(), storageState: await page.context().storageState() });
+  const other = await browser.newContext({
+    javaScriptEnabled,
+    userAgent: BROWSER_USER_AGENT,
+    extraHTTPHeaders: forwardedFor(),
+    storageState: await page.context().storageState(),
+  });
   consoleGuard.watch(other);
   const tab = await other.newPage();
   await tab.goto("/account/home");

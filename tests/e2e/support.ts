@@ -5,7 +5,14 @@
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { test as base, expect, type Browser, type BrowserContext, type Page, type PlaywrightWorkerArgs } from "@playwright/test";
+import {
+  test as base,
+  expect,
+  type Browser,
+  type BrowserContext,
+  type Page,
+  type PlaywrightWorkerArgs,
+} from "@playwright/test";
 import { forwardedFor, linkIn, mailFor, uniqueAddress } from "./mail";
 
 export { expect };
@@ -70,14 +77,27 @@ export type RouteSpec = {
 };
 
 /** Public pages describe themselves; the account area carries the product's description. */
-const DESCRIBED = ["form", "error", "confirm", "logout", "explore", "subscription", "postPurchase", "privacy", "termsOfUse", "crowdfunding"];
+const DESCRIBED = [
+  "form",
+  "error",
+  "confirm",
+  "logout",
+  "explore",
+  "subscription",
+  "postPurchase",
+  "privacy",
+  "termsOfUse",
+  "crowdfunding",
+];
 
 const titled = (key: string, layout: Layout, prerendered = false): Omit<RouteSpec, "path"> => ({
   title: (lng) => t(lng, `titles.${key}`),
   h1: (lng) => t(lng, `titles.${key}`),
   layout,
   description: (lng) =>
-    key === "home" ? t(lng, "pages:home.description") : t(lng, `descriptions.${DESCRIBED.includes(key) ? key : "default"}`),
+    key === "home"
+      ? t(lng, "pages:home.description")
+      : t(lng, `descriptions.${DESCRIBED.includes(key) ? key : "default"}`),
   prerendered,
 });
 
@@ -110,7 +130,15 @@ export const ROUTES: RouteSpec[] = [
 
 export const PRERENDERED_PATHS = ROUTES.filter((route) => route.prerendered).map((route) => route.path);
 /** The pages the sitemap lists (every locale of each). */
-export const PUBLIC_PAGES = ["/", "/form", "/explore", "/subscription", "/company/privacy", "/company/terms-of-use", "/crowdfunding-campaign"];
+export const PUBLIC_PAGES = [
+  "/",
+  "/form",
+  "/explore",
+  "/subscription",
+  "/company/privacy",
+  "/company/terms-of-use",
+  "/crowdfunding-campaign",
+];
 
 // ---------------------------------------------------------------------------------------------------------------
 // Page checks.
@@ -151,7 +179,9 @@ export function expectedAlternates(origin: string, pathname: string): { hreflang
 /** The canonical and hreflang links in the document's <head>, as they are now. */
 export async function readSeoLinks(page: Page) {
   return page.evaluate(() => ({
-    canonical: [...document.head.querySelectorAll('link[rel="canonical"]')].map((link) => link.getAttribute("href") ?? ""),
+    canonical: [...document.head.querySelectorAll('link[rel="canonical"]')].map(
+      (link) => link.getAttribute("href") ?? "",
+    ),
     alternates: [...document.head.querySelectorAll('link[rel="alternate"][hreflang]')].map((link) => ({
       hreflang: link.getAttribute("hreflang") ?? "",
       href: link.getAttribute("href") ?? "",
@@ -160,7 +190,15 @@ export async function readSeoLinks(page: Page) {
 }
 
 /** What readSeoLinks should find: one canonical link and the eight alternates of the unprefixed `pathname`. */
-export function expectedSeoLinks({ canonical, pathname, origin }: { canonical: string; pathname: string; origin: string }) {
+export function expectedSeoLinks({
+  canonical,
+  pathname,
+  origin,
+}: {
+  canonical: string;
+  pathname: string;
+  origin: string;
+}) {
   return { canonical: [canonical], alternates: expectedAlternates(origin, pathname) };
 }
 
@@ -192,13 +230,20 @@ export const BROWSER_USER_AGENT =
 
 async function signInLearner(browser: Browser, baseURL: string): Promise<Learner> {
   const email = uniqueAddress("routes-learner");
-  const context = await browser.newContext({ userAgent: BROWSER_USER_AGENT, baseURL, extraHTTPHeaders: forwardedFor() });
+  const context = await browser.newContext({
+    userAgent: BROWSER_USER_AGENT,
+    baseURL,
+    extraHTTPHeaders: forwardedFor(),
+  });
   try {
     const page = await context.newPage();
     await page.goto("/form");
     await waitForHydration(page);
     await page.locator("main").getByLabel(t("en", "pages:form.emailLabel")).fill(email);
-    await page.locator("main").getByRole("button", { name: t("en", "pages:form.submit") }).click();
+    await page
+      .locator("main")
+      .getByRole("button", { name: t("en", "pages:form.submit") })
+      .click();
     await expect(page.getByRole("status")).toContainText(t("en", "toast.sent.title"));
     // The confirm page waits for the click (it never submits itself), then lands on the account home.
     await page.goto(linkIn(await mailFor(email)));
@@ -238,9 +283,16 @@ export const BASIC_MODE_COOKIE = "basicMode";
 async function basicModeCookie(playwright: PlaywrightWorkerArgs["playwright"], baseURL: string): Promise<string> {
   const request = await playwright.request.newContext({ baseURL });
   try {
-    const response = await request.post("/basic-mode", { form: { mode: "basic", redirectTo: "/" }, headers: { Origin: baseURL }, maxRedirects: 0 });
-    const header = response.headersArray().find(({ name, value }) => name.toLowerCase() === "set-cookie" && value.startsWith(`${BASIC_MODE_COOKIE}=`));
-    if (response.status() !== 302 || !header) throw new Error(`POST /basic-mode answered ${response.status()} without the cookie`);
+    const response = await request.post("/basic-mode", {
+      form: { mode: "basic", redirectTo: "/" },
+      headers: { Origin: baseURL },
+      maxRedirects: 0,
+    });
+    const header = response
+      .headersArray()
+      .find(({ name, value }) => name.toLowerCase() === "set-cookie" && value.startsWith(`${BASIC_MODE_COOKIE}=`));
+    if (response.status() !== 302 || !header)
+      throw new Error(`POST /basic-mode answered ${response.status()} without the cookie`);
     return header.value.split(";", 1)[0]!.slice(BASIC_MODE_COOKIE.length + 1);
   } finally {
     await request.dispose();
@@ -280,7 +332,11 @@ export const test = base.extend<{ consoleGuard: ConsoleGuard }, { learner: Learn
             if (response.request().resourceType() !== "document" || response.status() >= 300) return;
             documentChecks.push(
               response.text().then(
-                (html) => void (SCRIPTED.test(html) && problems.push(`basic mode: ${response.url()} carries a script or modulepreload`)),
+                (html) =>
+                  void (
+                    SCRIPTED.test(html) &&
+                    problems.push(`basic mode: ${response.url()} carries a script or modulepreload`)
+                  ),
                 () => undefined,
               ),
             );

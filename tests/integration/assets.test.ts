@@ -12,14 +12,23 @@ import { BROWSER_USER_AGENT, PROJECT_ROOT, startServer, type ServerProcess } fro
 let server: ServerProcess | undefined;
 let assets: string[];
 
-function raw(pathname: string, headers: Record<string, string>): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+function raw(
+  pathname: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
   return new Promise((resolve, reject) => {
-    const request = http.get(server!.baseUrl + pathname, { headers: { "User-Agent": BROWSER_USER_AGENT, ...headers } }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on("data", (chunk: Buffer) => chunks.push(chunk));
-      response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
-      response.on("error", reject);
-    });
+    const request = http.get(
+      server!.baseUrl + pathname,
+      { headers: { "User-Agent": BROWSER_USER_AGENT, ...headers } },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("end", () =>
+          resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }),
+        );
+        response.on("error", reject);
+      },
+    );
     request.on("error", reject);
   });
 }
@@ -65,7 +74,12 @@ describe("precompressed assets", () => {
         expect(response.headers["content-length"], asset).toBe(String(response.body.length));
         const onDisk = readFileSync(expected === "br" ? `${file}.br` : expected === "gzip" ? `${file}.gz` : file);
         expect(response.body.equals(onDisk), asset).toBe(true);
-        const decoded = expected === "br" ? brotliDecompressSync(response.body) : expected === "gzip" ? gunzipSync(response.body) : response.body;
+        const decoded =
+          expected === "br"
+            ? brotliDecompressSync(response.body)
+            : expected === "gzip"
+              ? gunzipSync(response.body)
+              : response.body;
         expect(decoded.equals(readFileSync(file)), asset).toBe(true);
       }
     });

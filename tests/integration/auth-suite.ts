@@ -16,7 +16,11 @@ export function defineAuthSuite(databaseName: string, databaseEnv: () => Promise
 
     beforeAll(async () => {
       mail = await startMailSink();
-      app = await startApp({ ...(await databaseEnv()), SMTP_URL: mail.url, MAIL_FROM: "Polyglot <signin@polyglot.test>" });
+      app = await startApp({
+        ...(await databaseEnv()),
+        SMTP_URL: mail.url,
+        MAIL_FROM: "Polyglot <signin@polyglot.test>",
+      });
     });
     afterAll(async () => {
       await app?.stop();
@@ -41,7 +45,9 @@ export function defineAuthSuite(databaseName: string, databaseEnv: () => Promise
       expect(response.status).toBe(302);
       expect(response.headers.get("Location")).toBe("/form");
       const { html } = await browser.page("/form");
-      expect(toastsIn(html)).toEqual([["Check your inbox", "An email has been sent to you, please check your inbox to complete login."]]);
+      expect(toastsIn(html)).toEqual([
+        ["Check your inbox", "An email has been sent to you, please check your inbox to complete login."],
+      ]);
       const message = await mail.waitFor(email, started);
       expect(message.subject).toBe("Your sign-in link for Polyglot");
       expect(message.html).toContain(signInLink(message).replaceAll("&", "&amp;"));
@@ -93,7 +99,8 @@ export function defineAuthSuite(databaseName: string, databaseEnv: () => Promise
       expect(rows).toHaveLength(1);
       expect(JSON.stringify(rows)).not.toContain(token);
       expect(rows[0]!.token_hash).toBe(sha256(token));
-      const lifetime = new Date(rows[0]!.expires_at as string).getTime() - new Date(rows[0]!.created_at as string).getTime();
+      const lifetime =
+        new Date(rows[0]!.expires_at as string).getTime() - new Date(rows[0]!.created_at as string).getTime();
       expect(lifetime).toBe(60 * 60 * 1000);
       expect(rows[0]!.used_at).toBeNull();
     });
@@ -131,19 +138,26 @@ export function defineAuthSuite(databaseName: string, databaseEnv: () => Promise
       const started = Date.now();
       await app.browser().requestSignIn(email, "/uk/form");
       const link = new URL(signInLink(await mail.waitFor(email, started)));
-      await app.db.execute(sql`update login_tokens set expires_at = now() - interval '1 second' where email = ${email}`);
-      const response = await app.browser().request(link.pathname, { method: "POST", form: { token: link.searchParams.get("token")! } });
+      await app.db.execute(
+        sql`update login_tokens set expires_at = now() - interval '1 second' where email = ${email}`,
+      );
+      const response = await app
+        .browser()
+        .request(link.pathname, { method: "POST", form: { token: link.searchParams.get("token")! } });
       expect(response.headers.get("Location")).toBe("/uk/error?reason=expired");
       const { html } = await app.browser().page("/uk/error?reason=expired");
       expect(html).toContain('lang="uk"');
       expect(html).toContain('href="/uk/form"');
     });
 
-    it.each(["", "short", "x".repeat(43), "../../etc/passwd", "A".repeat(500)])("refuses the forged token %j", async (token) => {
-      const response = await app.browser().request("/confirm", { method: "POST", form: { token } });
-      expect(response.headers.get("Location")).toBe("/error?reason=invalid");
-      expect(response.headers.getSetCookie().some((c) => c.startsWith("__session="))).toBe(false);
-    });
+    it.each(["", "short", "x".repeat(43), "../../etc/passwd", "A".repeat(500)])(
+      "refuses the forged token %j",
+      async (token) => {
+        const response = await app.browser().request("/confirm", { method: "POST", form: { token } });
+        expect(response.headers.get("Location")).toBe("/error?reason=invalid");
+        expect(response.headers.getSetCookie().some((c) => c.startsWith("__session="))).toBe(false);
+      },
+    );
 
     it("returns the learner to the guarded page they asked for, keeping its locale prefix and query", async () => {
       const browser = app.browser();
@@ -154,7 +168,10 @@ export function defineAuthSuite(databaseName: string, databaseEnv: () => Promise
       const started = Date.now();
       await browser.requestSignIn(email, "/de/form");
       const link = new URL(signInLink(await mail.waitFor(email, started)));
-      const response = await browser.request(link.pathname, { method: "POST", form: { token: link.searchParams.get("token")! } });
+      const response = await browser.request(link.pathname, {
+        method: "POST",
+        form: { token: link.searchParams.get("token")! },
+      });
       expect(response.headers.get("Location")).toBe("/de/account/explore/member?q=haus");
     });
 
@@ -163,13 +180,17 @@ export function defineAuthSuite(databaseName: string, databaseEnv: () => Promise
       const { browser } = await signIn(email);
       const { rows: users } = await app.db.execute(sql`select id, email, created_at from users where email = ${email}`);
       expect(users).toHaveLength(1);
-      const { rows: before } = await app.db.execute(sql`select count(*)::int as n from sessions where user_id = ${users[0]!.id}`);
+      const { rows: before } = await app.db.execute(
+        sql`select count(*)::int as n from sessions where user_id = ${users[0]!.id}`,
+      );
       expect(before[0]!.n).toBe(1);
       const response = await browser.request("/logout", { method: "POST", form: {} });
       expect(response.status).toBe(302);
       expect(response.headers.get("Location")).toBe("/");
       expect(response.headers.getSetCookie().find((c) => c.startsWith("__session="))).toMatch(/Max-Age=0/i);
-      const { rows: after } = await app.db.execute(sql`select count(*)::int as n from sessions where user_id = ${users[0]!.id}`);
+      const { rows: after } = await app.db.execute(
+        sql`select count(*)::int as n from sessions where user_id = ${users[0]!.id}`,
+      );
       expect(after[0]!.n).toBe(0);
       expect(toastsIn((await browser.page("/")).html).map(([title]) => title)).toContain("Signed out");
       expect((await browser.request("/account/home")).headers.get("Location")).toBe("/form");
@@ -185,12 +206,19 @@ export function defineAuthSuite(databaseName: string, databaseEnv: () => Promise
       expect(toastsIn((await browser.page("/form")).html)[0]?.[0]).toBe("Too many requests");
       expect(mail.received.filter((m) => m.to.includes(email))).toHaveLength(1);
       // Four more earlier this hour, each more than a minute ago: the hourly limit is reached.
-      await app.db.execute(sql`update rate_limit_events set created_at = now() - interval '50 minutes' where key = ${`signin:email:${email}`}`);
-      for (let i = 0; i < 4; i++) await app.db.execute(sql`insert into rate_limit_events (key, created_at) values (${`signin:email:${email}`}, now() - interval '40 minutes')`);
+      await app.db.execute(
+        sql`update rate_limit_events set created_at = now() - interval '50 minutes' where key = ${`signin:email:${email}`}`,
+      );
+      for (let i = 0; i < 4; i++)
+        await app.db.execute(
+          sql`insert into rate_limit_events (key, created_at) values (${`signin:email:${email}`}, now() - interval '40 minutes')`,
+        );
       const again = app.browser();
       await again.requestSignIn(email);
       expect(toastsIn((await again.page("/form")).html)[0]?.[0]).toBe("Too many requests");
-      await app.db.execute(sql`update rate_limit_events set created_at = now() - interval '61 minutes' where key = ${`signin:email:${email}`}`);
+      await app.db.execute(
+        sql`update rate_limit_events set created_at = now() - interval '61 minutes' where key = ${`signin:email:${email}`}`,
+      );
       const later = app.browser();
       await later.requestSignIn(email);
       expect(toastsIn((await later.page("/form")).html)[0]?.[0]).toBe("Check your inbox");
@@ -213,7 +241,10 @@ export function defineAuthSuite(databaseName: string, databaseEnv: () => Promise
       const browser = app.browser();
       const { html } = await browser.page("/form");
       const validFrom = html.match(/name="from__confirm" value="([^"]+)"/)?.[1] ?? "";
-      await browser.request("/form", { method: "POST", form: { email, name__confirm: "http://spam.example", from__confirm: validFrom } });
+      await browser.request("/form", {
+        method: "POST",
+        form: { email, name__confirm: "http://spam.example", from__confirm: validFrom },
+      });
       expect(toastsIn((await browser.page("/form")).html)[0]?.[0]).toBe("Check your inbox");
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(mail.received.some((m) => m.to.includes(email))).toBe(false);
@@ -222,7 +253,9 @@ export function defineAuthSuite(databaseName: string, databaseEnv: () => Promise
     it("shows the 'Error' toast when the mail server refuses the message", async () => {
       const browser = app.browser();
       await browser.requestSignIn(uniqueEmail("refuse"));
-      expect(toastsIn((await browser.page("/form")).html)).toEqual([["Error", "An error occurred while sending the email."]]);
+      expect(toastsIn((await browser.page("/form")).html)).toEqual([
+        ["Error", "An error occurred while sending the email."],
+      ]);
     });
 
     it("refuses cross-site posts, resource routes included, and sends nothing", async () => {
@@ -231,13 +264,25 @@ export function defineAuthSuite(databaseName: string, databaseEnv: () => Promise
       const { html } = await browser.page("/form");
       const validFrom = html.match(/name="from__confirm" value="([^"]+)"/)?.[1] ?? "";
       const form = { email, name__confirm: "", from__confirm: validFrom };
-      const evil = await browser.request("/form", { method: "POST", form, headers: { Origin: "https://evil.example" } });
+      const evil = await browser.request("/form", {
+        method: "POST",
+        form,
+        headers: { Origin: "https://evil.example" },
+      });
       expect(evil.status).toBeGreaterThanOrEqual(400);
       expect(evil.status).toBeLessThan(500);
-      const fetchSite = await browser.request("/form", { method: "POST", form, headers: { "Sec-Fetch-Site": "cross-site", Origin: APP_URL } });
+      const fetchSite = await browser.request("/form", {
+        method: "POST",
+        form,
+        headers: { "Sec-Fetch-Site": "cross-site", Origin: APP_URL },
+      });
       expect(fetchSite.status).toBe(403);
       expect(await fetchSite.text()).toContain("This request was refused because it did not come from this site.");
-      const locale = await browser.request("/locale", { method: "POST", form: { lng: "de", redirectTo: "/" }, headers: { Origin: "https://evil.example" } });
+      const locale = await browser.request("/locale", {
+        method: "POST",
+        form: { lng: "de", redirectTo: "/" },
+        headers: { Origin: "https://evil.example" },
+      });
       expect(locale.status).toBe(403);
       expect(locale.headers.get("Set-Cookie")).toBeNull();
       // React Router refuses a UI route's foreign-origin action itself (400) before the app's own check (403).
@@ -265,13 +310,39 @@ export function defineAuthSuite(databaseName: string, databaseEnv: () => Promise
     });
 
     const craftedReturnPaths = [
-      "//evil.example", "//evil.example/account", "///evil.example", "////evil.example", "/\\evil.example", "\\evil.example",
-      "/\\/evil.example", "https://evil.example", "http://evil.example", "HTTPS://EVIL.EXAMPLE/x", "https:evil.example",
-      "http:/\\evil.example", "//evil.example%2f..", "/%2f%2fevil.example", "%2f%2fevil.example", "/%5cevil.example",
-      "/%5C%5Cevil.example", "%2F%5Cevil.example", "javascript:alert(document.cookie)", "JAVASCRIPT:alert(1)",
-      "javascript%3Aalert(1)", " javascript:alert(1)", "java\tscript:alert(1)", "data:text/html;base64,PHNjcmlwdD4=",
-      "vbscript:msgbox(1)", "/\tevil.example", "/\n//evil.example", "//evil.example@localhost", "//localhost@evil.example",
-      "https://localhost:3999.evil.example", "//%09/evil.example", "/.//evil.example", "mailto:attacker@evil.example",
+      "//evil.example",
+      "//evil.example/account",
+      "///evil.example",
+      "////evil.example",
+      "/\\evil.example",
+      "\\evil.example",
+      "/\\/evil.example",
+      "https://evil.example",
+      "http://evil.example",
+      "HTTPS://EVIL.EXAMPLE/x",
+      "https:evil.example",
+      "http:/\\evil.example",
+      "//evil.example%2f..",
+      "/%2f%2fevil.example",
+      "%2f%2fevil.example",
+      "/%5cevil.example",
+      "/%5C%5Cevil.example",
+      "%2F%5Cevil.example",
+      "javascript:alert(document.cookie)",
+      "JAVASCRIPT:alert(1)",
+      "javascript%3Aalert(1)",
+      " javascript:alert(1)",
+      "java\tscript:alert(1)",
+      "data:text/html;base64,PHNjcmlwdD4=",
+      "vbscript:msgbox(1)",
+      "/\tevil.example",
+      "/\n//evil.example",
+      "//evil.example@localhost",
+      "//localhost@evil.example",
+      "https://localhost:3999.evil.example",
+      "//%09/evil.example",
+      "/.//evil.example",
+      "mailto:attacker@evil.example",
     ];
     it.each(craftedReturnPaths)("never redirects off the site for the crafted return path %j", async (crafted) => {
       const browser = app.browser();
@@ -292,7 +363,10 @@ export function defineAuthSuite(databaseName: string, databaseEnv: () => Promise
       const started = Date.now();
       await browser.requestSignIn(email);
       const link = new URL(signInLink(await mail.waitFor(email, started)));
-      const response = await browser.request("/confirm", { method: "POST", form: { token: link.searchParams.get("token")! } });
+      const response = await browser.request("/confirm", {
+        method: "POST",
+        form: { token: link.searchParams.get("token")! },
+      });
       expect(response.headers.get("Location")).toBe("/account/home");
     });
   });

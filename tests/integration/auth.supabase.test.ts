@@ -40,19 +40,27 @@ describe("sign-in through the supabase provider", () => {
     expect(confirm.html).toContain("The address this link signs in cannot be shown before you confirm.");
     expect(fake.verifyRequests.some((r) => r.tokenHash === tokenHash)).toBe(false);
 
-    const response = await browser.request("/confirm", { method: "POST", form: { token_hash: tokenHash, type: "email" } });
+    const response = await browser.request("/confirm", {
+      method: "POST",
+      form: { token_hash: tokenHash, type: "email" },
+    });
     expect(response.headers.get("Location")).toBe("/account/home");
     expect(fake.verifyRequests.filter((r) => r.tokenHash === tokenHash)).toEqual([{ tokenHash, type: "email" }]);
     expect((await browser.request("/account/home")).status).toBe(200);
     const { rows } = await app.db.execute(sql`select email from users where email = ${address}`);
     expect(rows).toHaveLength(1);
 
-    const reuse = await app.browser().request("/confirm", { method: "POST", form: { token_hash: tokenHash, type: "email" } });
+    const reuse = await app
+      .browser()
+      .request("/confirm", { method: "POST", form: { token_hash: tokenHash, type: "email" } });
     expect(reuse.headers.get("Location")).toBe("/error?reason=expired");
   });
 
   it("refuses a forged token hash or a wrong type", async () => {
-    for (const form of [{ token_hash: "forged", type: "email" }, { token_hash: "abc", type: "recovery" }]) {
+    for (const form of [
+      { token_hash: "forged", type: "email" },
+      { token_hash: "abc", type: "recovery" },
+    ]) {
       const response = await app.browser().request("/confirm", { method: "POST", form });
       expect(response.headers.get("Location")).toMatch(/^\/error\?reason=(invalid|expired)$/);
     }
@@ -72,7 +80,9 @@ describe("sign-in through the supabase provider", () => {
     const browser = app.browser();
     await browser.requestSignIn(email("down"));
     expect(fake.otpFailures).toEqual([503]);
-    expect(toastsIn((await browser.page("/form")).html)).toEqual([["Error", "An error occurred while sending the email."]]);
+    expect(toastsIn((await browser.page("/form")).html)).toEqual([
+      ["Error", "An error occurred while sending the email."],
+    ]);
     fake.otpFailures.length = 0;
 
     fake.otpFailures.push(422, 422);

@@ -10,8 +10,22 @@ import { Honeypot } from "remix-utils/honeypot/server";
 import { Client } from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createDatabase } from "../../scripts/support/postgres.ts";
-import { cookiesOf, getPage, honeypotFields, postForm, rawRequest, signInThroughLog, type RawResponse } from "../support/raw-http.ts";
-import { BROWSER_USER_AGENT, PROJECT_ROOT, startServer, TEST_SESSION_SECRET, type ServerProcess } from "../support/server-process.ts";
+import {
+  cookiesOf,
+  getPage,
+  honeypotFields,
+  postForm,
+  rawRequest,
+  signInThroughLog,
+  type RawResponse,
+} from "../support/raw-http.ts";
+import {
+  BROWSER_USER_AGENT,
+  PROJECT_ROOT,
+  startServer,
+  TEST_SESSION_SECRET,
+  type ServerProcess,
+} from "../support/server-process.ts";
 
 const RETIRED_KEY = "a-retired-session-key-0123456789abcdef";
 let server: ServerProcess;
@@ -23,7 +37,9 @@ const h1 = (response: RawResponse) => response.body.match(/<h1>([^<]*)<\/h1>/)?.
 beforeAll(async () => {
   // One proxy in front (as in compose.yaml); the current key signs, the retired one still verifies.
   databaseUrl = await createDatabase(inject("pgUrl"), `bad_input_${process.pid}_${Date.now()}`);
-  server = await startServer({ env: { DATABASE_URL: databaseUrl, TRUST_PROXY: "1", SESSION_SECRET: `${TEST_SESSION_SECRET},${RETIRED_KEY}` } });
+  server = await startServer({
+    env: { DATABASE_URL: databaseUrl, TRUST_PROXY: "1", SESSION_SECRET: `${TEST_SESSION_SECRET},${RETIRED_KEY}` },
+  });
 });
 afterAll(async () => {
   await server?.stop();
@@ -47,11 +63,14 @@ describe("redirects never leave the site", () => {
 });
 
 describe("requests the site does not take", () => {
-  it.each(["OPTIONS", "PROPFIND", "TRACE", "PUT", "DELETE", "PATCH"])("answers %s / with 405 and Allow", async (method) => {
-    const response = await rawRequest(server, { method, path: "/", headers: { "User-Agent": BROWSER_USER_AGENT } });
-    expect(response.status).toBe(405);
-    expect(response.headers.allow).toBe("GET, HEAD, POST");
-  });
+  it.each(["OPTIONS", "PROPFIND", "TRACE", "PUT", "DELETE", "PATCH"])(
+    "answers %s / with 405 and Allow",
+    async (method) => {
+      const response = await rawRequest(server, { method, path: "/", headers: { "User-Agent": BROWSER_USER_AGENT } });
+      expect(response.status).toBe(405);
+      expect(response.headers.allow).toBe("GET, HEAD, POST");
+    },
+  );
 
   const bodies: [string, string, string, number][] = [
     ["JSON", "application/json", '{"email":"a@b.example"}', 415],
@@ -63,7 +82,12 @@ describe("requests the site does not take", () => {
       const response = await rawRequest(server, {
         method: "POST",
         path: target,
-        headers: { "User-Agent": BROWSER_USER_AGENT, Origin: server.baseUrl, "Content-Type": type, Accept: "text/html" },
+        headers: {
+          "User-Agent": BROWSER_USER_AGENT,
+          Origin: server.baseUrl,
+          "Content-Type": type,
+          Accept: "text/html",
+        },
         body,
       });
       expect(response.status).toBe(status);
@@ -74,17 +98,37 @@ describe("requests the site does not take", () => {
 
   it("refuses a body over 64 KiB with 413 before reading it, declared or streamed, on every form", async () => {
     for (const target of ["/form", "/de/form", "/locale", "/preferences", "/logout"]) {
-      const headers = { "User-Agent": BROWSER_USER_AGENT, Origin: server.baseUrl, "Content-Type": "application/x-www-form-urlencoded" };
+      const headers = {
+        "User-Agent": BROWSER_USER_AGENT,
+        Origin: server.baseUrl,
+        "Content-Type": "application/x-www-form-urlencoded",
+      };
       // Declares 8 MiB but sends only the first bytes: the answer must come without the rest.
-      const declared = await rawRequest(server, { method: "POST", path: target, headers: { ...headers, "Content-Length": String(8 * 1024 * 1024) }, holdBody: true });
+      const declared = await rawRequest(server, {
+        method: "POST",
+        path: target,
+        headers: { ...headers, "Content-Length": String(8 * 1024 * 1024) },
+        holdBody: true,
+      });
       expect(declared.status, target).toBe(413);
-      const streamed = await rawRequest(server, { method: "POST", path: target, headers, body: `email=${"a".repeat(70 * 1024)}`, chunked: true });
+      const streamed = await rawRequest(server, {
+        method: "POST",
+        path: target,
+        headers,
+        body: `email=${"a".repeat(70 * 1024)}`,
+        chunked: true,
+      });
       expect(streamed.status, target).toBe(413);
     }
     const german = await rawRequest(server, {
       method: "POST",
       path: "/de/form",
-      headers: { "User-Agent": BROWSER_USER_AGENT, Origin: server.baseUrl, "Content-Type": "application/x-www-form-urlencoded", "Content-Length": "70000" },
+      headers: {
+        "User-Agent": BROWSER_USER_AGENT,
+        Origin: server.baseUrl,
+        "Content-Type": "application/x-www-form-urlencoded",
+        "Content-Length": "70000",
+      },
       holdBody: true,
     });
     expect(german.status).toBe(413);
@@ -111,7 +155,8 @@ describe("requests the site does not take", () => {
 });
 
 describe("the honeypot", () => {
-  const linkLogged = (email: string) => server.logs().some((l) => l.json?.message === "sign-in link (no SMTP_URL configured)" && l.json.to === email);
+  const linkLogged = (email: string) =>
+    server.logs().some((l) => l.json?.message === "sign-in link (no SMTP_URL configured)" && l.json.to === email);
 
   it("treats left-out honeypot fields like a filled one: the same answer, nothing sent", async () => {
     const email = uniqueEmail("no-honeypot");
@@ -146,7 +191,12 @@ describe("signed in", () => {
     const fields = await honeypotFields(server);
     const started = server.logs().length;
     await postForm(server, "/de/form", { ...fields, email });
-    const line = await server.waitForLog((l) => server.logs().indexOf(l) >= started && l.json?.message === "sign-in link (no SMTP_URL configured)" && l.json.to === email);
+    const line = await server.waitForLog(
+      (l) =>
+        server.logs().indexOf(l) >= started &&
+        l.json?.message === "sign-in link (no SMTP_URL configured)" &&
+        l.json.to === email,
+    );
     const link = new URL(String(line.json?.link));
     for (let i = 0; i < 2; i++) {
       const page = await getPage(server, link.pathname + link.search);
@@ -160,7 +210,8 @@ describe("signed in", () => {
     const assets = path.join(PROJECT_ROOT, "build/client/assets");
     const confirmChunks = readdirSync(assets).filter((file) => file.includes("confirm") && file.endsWith(".js"));
     expect(confirmChunks.length).toBeGreaterThan(0);
-    for (const file of confirmChunks) expect(readFileSync(path.join(assets, file), "utf8")).not.toMatch(/requestSubmit|\.submit\(\)/);
+    for (const file of confirmChunks)
+      expect(readFileSync(path.join(assets, file), "utf8")).not.toMatch(/requestSubmit|\.submit\(\)/);
     const confirmed = await postForm(server, link.pathname, { token: link.searchParams.get("token")! });
     expect(confirmed.status).toBe(302);
     expect(cookiesOf(confirmed).has("__session")).toBe(true);
@@ -170,13 +221,34 @@ describe("signed in", () => {
     const { cookie } = await signInThroughLog(server, uniqueEmail("dashes"));
     const dashes = "-".repeat(36);
     expect((await getPage(server, `/account/terms/${dashes}`, { Cookie: cookie })).status).toBe(404);
-    expect((await postForm(server, `/account/terms/${dashes}`, { intent: "delete" }, { Cookie: cookie })).status).toBe(404);
-    expect((await postForm(server, "/account/review", { grade: "good", termId: dashes }, { Cookie: cookie })).status).toBe(404);
-    const nul = await postForm(server, "/account/terms/new", { text: "a\u0000b", meaning: "\u0000", partOfSpeech: "noun", notes: "\u0000", sentence: "\u0000", translation: "" }, { Cookie: cookie });
+    expect((await postForm(server, `/account/terms/${dashes}`, { intent: "delete" }, { Cookie: cookie })).status).toBe(
+      404,
+    );
+    expect(
+      (await postForm(server, "/account/review", { grade: "good", termId: dashes }, { Cookie: cookie })).status,
+    ).toBe(404);
+    const nul = await postForm(
+      server,
+      "/account/terms/new",
+      {
+        text: "a\u0000b",
+        meaning: "\u0000",
+        partOfSpeech: "noun",
+        notes: "\u0000",
+        sentence: "\u0000",
+        translation: "",
+      },
+      { Cookie: cookie },
+    );
     expect(nul.status).toBeLessThan(500);
     const search = await getPage(server, "/account/explore/member?q=%00", { Cookie: cookie });
     expect(search.status).toBeLessThan(500);
-    const added = await postForm(server, "/account/explore/public", { intent: "add", termId: dashes }, { Cookie: cookie });
+    const added = await postForm(
+      server,
+      "/account/explore/public",
+      { intent: "add", termId: dashes },
+      { Cookie: cookie },
+    );
     expect(added.status).toBeLessThan(500);
     expect(server.logs().filter((l) => l.json?.level === "error")).toEqual([]);
   });
@@ -196,7 +268,9 @@ describe("signed in", () => {
       expect(String(response.headers.vary)).toMatch(/\bCookie\b/);
     }
     // The anonymous prerendered page stays shareable.
-    expect((await getPage(server, "/company/privacy")).headers["cache-control"]).toBe("public, max-age=0, must-revalidate");
+    expect((await getPage(server, "/company/privacy")).headers["cache-control"]).toBe(
+      "public, max-age=0, must-revalidate",
+    );
   });
 
   it("signs out everywhere: every session of the learner ends, with a translated toast", async () => {
@@ -214,14 +288,21 @@ describe("signed in", () => {
     } finally {
       await client.end();
     }
-    const second = { cookie: (await createCookie("__session", { secrets: [TEST_SESSION_SECRET] }).serialize(secondId)).split(";", 1)[0]! };
+    const second = {
+      cookie: (await createCookie("__session", { secrets: [TEST_SESSION_SECRET] }).serialize(secondId)).split(
+        ";",
+        1,
+      )[0]!,
+    };
     expect((await getPage(server, "/account/home", { Cookie: second.cookie })).status).toBe(200);
     const home = await getPage(server, "/de/account/home", { Cookie: first.cookie });
     expect(home.body).toContain("Überall abmelden");
     const out = await postForm(server, "/de/logout", { intent: "everywhere" }, { Cookie: first.cookie });
     expect(out.status).toBe(302);
     expect(cookiesOf(out).get("__session")).toBe("");
-    const landing = await getPage(server, out.headers.location as string, { Cookie: `toast=${cookiesOf(out).get("toast")}` });
+    const landing = await getPage(server, out.headers.location as string, {
+      Cookie: `toast=${cookiesOf(out).get("toast")}`,
+    });
     expect(landing.body).toContain("Überall abgemeldet");
     for (const { cookie } of [first, second]) {
       const response = await getPage(server, "/account/home", { Cookie: cookie });
@@ -236,14 +317,21 @@ describe("signed in", () => {
     const id = await current.parse(cookie);
     const retired = createCookie("__session", { secrets: [RETIRED_KEY] });
     const oldCookie = (await retired.serialize(id)).split(";", 1)[0]!;
-    const oldLanguage = (await createCookie("studyLanguage", { secrets: [RETIRED_KEY] }).serialize("fr")).split(";", 1)[0]!;
+    const oldLanguage = (await createCookie("studyLanguage", { secrets: [RETIRED_KEY] }).serialize("fr")).split(
+      ";",
+      1,
+    )[0]!;
     const response = await getPage(server, "/account/home", { Cookie: `${oldCookie}; ${oldLanguage}` });
     expect(response.status).toBe(200);
     const renewed = cookiesOf(response);
     expect(await current.parse(`__session=${renewed.get("__session")}`)).toBe(id);
     // The anonymous study-language cookie too.
     const anonymous = cookiesOf(await getPage(server, "/explore", { Cookie: oldLanguage }));
-    expect(await createCookie("studyLanguage", { secrets: [TEST_SESSION_SECRET] }).parse(`studyLanguage=${anonymous.get("studyLanguage")}`)).toBe("fr");
+    expect(
+      await createCookie("studyLanguage", { secrets: [TEST_SESSION_SECRET] }).parse(
+        `studyLanguage=${anonymous.get("studyLanguage")}`,
+      ),
+    ).toBe("fr");
   });
 });
 
@@ -251,7 +339,13 @@ describe("TRUST_PROXY=1: the address the proxy saw, not the one the client wrote
   it("rate-limits one client even when it forges the left-most X-Forwarded-For", async () => {
     const fields = await honeypotFields(server);
     // The client writes any address it likes; the proxy appends the one it saw. 20 an hour per client IP.
-    const send = (i: number) => postForm(server, "/form", { ...fields, email: uniqueEmail(`xff${i}`) }, { "X-Forwarded-For": `10.9.${i}.1, 203.0.113.77` });
+    const send = (i: number) =>
+      postForm(
+        server,
+        "/form",
+        { ...fields, email: uniqueEmail(`xff${i}`) },
+        { "X-Forwarded-For": `10.9.${i}.1, 203.0.113.77` },
+      );
     for (let i = 0; i < 20; i++) expect((await send(i)).status).toBe(302);
     const refused = await send(20);
     const page = await getPage(server, "/form", { Cookie: `toast=${cookiesOf(refused).get("toast")}` });

@@ -64,7 +64,10 @@ const canMount = (() => {
 
 async function startFailure(dataDir: string): Promise<string> {
   const server = await startServer({ env: { DATA_DIR: dataDir }, waitForHealthy: false });
-  const code = await Promise.race([server.exited, new Promise<"running">((resolve) => setTimeout(() => resolve("running"), 20_000))]);
+  const code = await Promise.race([
+    server.exited,
+    new Promise<"running">((resolve) => setTimeout(() => resolve("running"), 20_000)),
+  ]);
   if (code === "running") await server.kill("SIGKILL");
   expect(code).toBe(1);
   const line = await server.waitForLog((entry) => entry.json?.message === "cannot start", 1_000);
@@ -74,13 +77,21 @@ async function startFailure(dataDir: string): Promise<string> {
 describe.skipIf(!canMount)("DATA_DIR read-only or full", () => {
   afterAll(() => unmountAll());
 
-  it("refuses to start on a read-only DATA_DIR, naming the directory and the problem", { timeout: 40_000 }, async () => {
-    const mount = mountTmpfs("64m")!;
-    mkdirSync(path.join(mount, "existing"));
-    execFileSync("mount", ["-o", "remount,ro", mount]);
-    expect(await startFailure(path.join(mount, "existing"))).toContain(`DATA_DIR ${path.join(mount, "existing")} is on a read-only file system (EROFS)`);
-    expect(await startFailure(path.join(mount, "new"))).toContain(`DATA_DIR ${path.join(mount, "new")} is on a read-only file system (EROFS)`);
-  });
+  it(
+    "refuses to start on a read-only DATA_DIR, naming the directory and the problem",
+    { timeout: 40_000 },
+    async () => {
+      const mount = mountTmpfs("64m")!;
+      mkdirSync(path.join(mount, "existing"));
+      execFileSync("mount", ["-o", "remount,ro", mount]);
+      expect(await startFailure(path.join(mount, "existing"))).toContain(
+        `DATA_DIR ${path.join(mount, "existing")} is on a read-only file system (EROFS)`,
+      );
+      expect(await startFailure(path.join(mount, "new"))).toContain(
+        `DATA_DIR ${path.join(mount, "new")} is on a read-only file system (EROFS)`,
+      );
+    },
+  );
 
   it("refuses to start on a full DATA_DIR, naming the directory and the problem", { timeout: 40_000 }, async () => {
     const mount = mountTmpfs("64m")!;
@@ -102,48 +113,55 @@ describe.skipIf(!canMount)("DATA_DIR read-only or full", () => {
       await mail?.close();
     });
 
-    it("answers writes with 503, keeps earlier data and works again once there is space", { timeout: 180_000 }, async () => {
-      const start = async () => {
-        const server = await startServer({ env: { DATA_DIR: mount, SMTP_URL: mail.url }, healthTimeoutMs: 80_000 });
-        servers.push(server);
-        return server;
-      };
-      const server = await start();
-      const learner = visitor(server.baseUrl);
-      const asked = Date.now();
-      await learner.requestSignIn("full.disk@example.test");
-      await learner.confirm(signInLink(await mail.waitFor("full.disk@example.test", asked)));
-      const addTerm = (text: string) => learner.request("/account/terms/new", { form: { text, partOfSpeech: "noun", sentence: `Ein Satz mit ${text}.` } });
-      const before = await addTerm("Zuvorgespeichert");
-      expect(before.status).toBe(302);
-      const termPath = before.headers.get("Location")!;
+    it(
+      "answers writes with 503, keeps earlier data and works again once there is space",
+      { timeout: 180_000 },
+      async () => {
+        const start = async () => {
+          const server = await startServer({ env: { DATA_DIR: mount, SMTP_URL: mail.url }, healthTimeoutMs: 80_000 });
+          servers.push(server);
+          return server;
+        };
+        const server = await start();
+        const learner = visitor(server.baseUrl);
+        const asked = Date.now();
+        await learner.requestSignIn("full.disk@example.test");
+        await learner.confirm(signInLink(await mail.waitFor("full.disk@example.test", asked)));
+        const addTerm = (text: string) =>
+          learner.request("/account/terms/new", {
+            form: { text, partOfSpeech: "noun", sentence: `Ein Satz mit ${text}.` },
+          });
+        const before = await addTerm("Zuvorgespeichert");
+        expect(before.status).toBe(302);
+        const termPath = before.headers.get("Location")!;
 
-      const filler = path.join(mount, "filler");
-      fillUp(filler);
-      // A passed health check is trusted for a second before writes check again.
-      await new Promise((resolve) => setTimeout(resolve, 1_100));
-      const refused = await addTerm("Plattevoll");
-      expect(refused.status).toBe(503);
-      expect(refused.headers.get("Retry-After")).toBe("10");
-      const html = await refused.text();
-      expect(html).toContain("Service temporarily unavailable");
-      expect((await fetch(`${server.baseUrl}/healthz`)).status).toBe(503);
+        const filler = path.join(mount, "filler");
+        fillUp(filler);
+        // A passed health check is trusted for a second before writes check again.
+        await new Promise((resolve) => setTimeout(resolve, 1_100));
+        const refused = await addTerm("Plattevoll");
+        expect(refused.status).toBe(503);
+        expect(refused.headers.get("Retry-After")).toBe("10");
+        const html = await refused.text();
+        expect(html).toContain("Service temporarily unavailable");
+        expect((await fetch(`${server.baseUrl}/healthz`)).status).toBe(503);
 
-      rmSync(filler);
-      await server.waitForHealthy(20_000);
-      const page = await learner.page(termPath);
-      expect(page.response.status).toBe(200);
-      expect(page.html).toContain("Zuvorgespeichert");
-      expect((await addTerm("Danachgespeichert")).status).toBe(302);
+        rmSync(filler);
+        await server.waitForHealthy(20_000);
+        const page = await learner.page(termPath);
+        expect(page.response.status).toBe(200);
+        expect(page.html).toContain("Zuvorgespeichert");
+        expect((await addTerm("Danachgespeichert")).status).toBe(302);
 
-      expect(await server.stop()).toBe(0);
-      const restarted = await start();
-      const again = visitor(restarted.baseUrl);
-      for (const [name, value] of learner.jar) again.jar.set(name, value);
-      const home = await again.page("/account/home");
-      expect(home.html).toContain("Zuvorgespeichert");
-      expect(home.html).toContain("Danachgespeichert");
-      expect(home.html).not.toContain("Plattevoll");
-    });
+        expect(await server.stop()).toBe(0);
+        const restarted = await start();
+        const again = visitor(restarted.baseUrl);
+        for (const [name, value] of learner.jar) again.jar.set(name, value);
+        const home = await again.page("/account/home");
+        expect(home.html).toContain("Zuvorgespeichert");
+        expect(home.html).toContain("Danachgespeichert");
+        expect(home.html).not.toContain("Plattevoll");
+      },
+    );
   });
 });

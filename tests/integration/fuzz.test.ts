@@ -9,7 +9,16 @@ import * as fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { splitLocale } from "../../app/i18n/locales";
 import { createDatabase } from "../../scripts/support/postgres.ts";
-import { cookiesOf, getPage, honeypotFields, postForm, rawRequest, signInThroughLog, type RawRequest, type RawResponse } from "../support/raw-http.ts";
+import {
+  cookiesOf,
+  getPage,
+  honeypotFields,
+  postForm,
+  rawRequest,
+  signInThroughLog,
+  type RawRequest,
+  type RawResponse,
+} from "../support/raw-http.ts";
 import { BROWSER_USER_AGENT, startServer, type ServerProcess } from "../support/server-process.ts";
 
 const SEED = 20261123;
@@ -28,7 +37,12 @@ beforeAll(async () => {
   // LOG_LEVEL=warn hides the access log but not the sign-in links.
   session = (await signInThroughLog(server, "fuzz.learner@example.test")).cookie;
   spareSession = (await signInThroughLog(server, "fuzz.spare@example.test")).cookie;
-  const created = await postForm(server, "/account/terms/new", { text: "Haus", meaning: "house", partOfSpeech: "noun", notes: "", sentence: "", translation: "" }, { Cookie: session });
+  const created = await postForm(
+    server,
+    "/account/terms/new",
+    { text: "Haus", meaning: "house", partOfSpeech: "noun", notes: "", sentence: "", translation: "" },
+    { Cookie: session },
+  );
   termId = String(created.headers.location).split("/").pop()!;
   expect(termId).toMatch(/^[0-9a-f-]{36}$/);
   honeypot = await honeypotFields(server);
@@ -39,11 +53,38 @@ afterAll(async () => {
 });
 
 /** Anything a request line or header can carry: characters outside printable ASCII are percent-encoded. */
-const printable = (text: string) => text.replace(/[^\x21-\x7e]/gu, (c) => encodeURIComponent(c).replace(/%EF%BF%BD/g, "%FF"));
+const printable = (text: string) =>
+  text.replace(/[^\x21-\x7e]/gu, (c) => encodeURIComponent(c).replace(/%EF%BF%BD/g, "%FF"));
 const headerSafe = (text: string) => text.replace(/[^\x20-\x7e]/g, "");
 
 const junk = fc.oneof(
-  fc.constantFrom("%E0%A4%A", "%", "%zz", "%00", "%2F%2Fevil.example", "%5C", "%5c%5c", "..", ".", "//evil.example", "\\evil", "%C0%AF", "%FF%FE", "é", "😀", "index.html", ".data", "~", "'", "<script>", "a".repeat(600), "%2e%2e", ";", "?", "#"),
+  fc.constantFrom(
+    "%E0%A4%A",
+    "%",
+    "%zz",
+    "%00",
+    "%2F%2Fevil.example",
+    "%5C",
+    "%5c%5c",
+    "..",
+    ".",
+    "//evil.example",
+    "\\evil",
+    "%C0%AF",
+    "%FF%FE",
+    "é",
+    "😀",
+    "index.html",
+    ".data",
+    "~",
+    "'",
+    "<script>",
+    "a".repeat(600),
+    "%2e%2e",
+    ";",
+    "?",
+    "#",
+  ),
   fc.string({ maxLength: 12 }),
   fc.string({ unit: "binary", maxLength: 8 }),
 );
@@ -51,47 +92,162 @@ const junk = fc.oneof(
 function requestArbitrary() {
   const prefix = fc.constantFrom("", "", "", "/en", "/de", "/es", "/fr", "/tr", "/uk", "/zh", "/xx", "/DE", "/%64e");
   const route = fc.constantFrom(
-    "/", "/form", "/confirm", "/logout", "/explore", "/error", "/subscription", "/subscription/post-purchase", "/crowdfunding-campaign",
-    "/company/privacy", "/company/terms-of-use", "/account", "/account/home", "/account/review", "/account/terms/new", `/account/terms/${termId}`,
-    `/account/terms/${"-".repeat(36)}`, "/account/terms/not-a-uuid", "/account/explore", "/account/explore/member", "/account/explore/public",
-    "/account/player", "/account/player/player-soon", "/locale", "/preferences", "/robots.txt", "/sitemap.xml", "/healthz", "/assets/missing.js",
-    "/favicon.svg", "/company/privacy/index.html", "/__manifest",
+    "/",
+    "/form",
+    "/confirm",
+    "/logout",
+    "/explore",
+    "/error",
+    "/subscription",
+    "/subscription/post-purchase",
+    "/crowdfunding-campaign",
+    "/company/privacy",
+    "/company/terms-of-use",
+    "/account",
+    "/account/home",
+    "/account/review",
+    "/account/terms/new",
+    `/account/terms/${termId}`,
+    `/account/terms/${"-".repeat(36)}`,
+    "/account/terms/not-a-uuid",
+    "/account/explore",
+    "/account/explore/member",
+    "/account/explore/public",
+    "/account/player",
+    "/account/player/player-soon",
+    "/locale",
+    "/preferences",
+    "/robots.txt",
+    "/sitemap.xml",
+    "/healthz",
+    "/assets/missing.js",
+    "/favicon.svg",
+    "/company/privacy/index.html",
+    "/__manifest",
   );
-  const suffix = fc.oneof({ weight: 5, arbitrary: fc.constant("") }, fc.constant(".data"), fc.constant("/"), junk.map((j) => `/${j}`), junk);
-  const queryKey = fc.oneof(
-    fc.constantFrom("token", "token_hash", "type", "q", "page", "sort", "stage", "language", "level", "reveal", "delete", "redirectTo", "index", "_data", "_routes", "lng", "utm_source", "p"),
+  const suffix = fc.oneof(
+    { weight: 5, arbitrary: fc.constant("") },
+    fc.constant(".data"),
+    fc.constant("/"),
+    junk.map((j) => `/${j}`),
     junk,
   );
-  const queryValue = fc.oneof(fc.constantFrom("1", "-1", "99999999999999999999", "email", "de", "//evil.example", "root", "", "a".repeat(3000)), junk);
-  const query = fc.option(fc.array(fc.tuple(queryKey, queryValue), { minLength: 1, maxLength: 4 }).map((pairs) => "?" + pairs.map(([k, v]) => `${k}=${v}`).join("&")), { nil: "" });
+  const queryKey = fc.oneof(
+    fc.constantFrom(
+      "token",
+      "token_hash",
+      "type",
+      "q",
+      "page",
+      "sort",
+      "stage",
+      "language",
+      "level",
+      "reveal",
+      "delete",
+      "redirectTo",
+      "index",
+      "_data",
+      "_routes",
+      "lng",
+      "utm_source",
+      "p",
+    ),
+    junk,
+  );
+  const queryValue = fc.oneof(
+    fc.constantFrom("1", "-1", "99999999999999999999", "email", "de", "//evil.example", "root", "", "a".repeat(3000)),
+    junk,
+  );
+  const query = fc.option(
+    fc
+      .array(fc.tuple(queryKey, queryValue), { minLength: 1, maxLength: 4 })
+      .map((pairs) => "?" + pairs.map(([k, v]) => `${k}=${v}`).join("&")),
+    { nil: "" },
+  );
 
   const cookie = fc.option(
-    fc.array(
-      fc.oneof(
-        fc.constant(session),
-        fc.constantFrom("__session=forged", "__session=eyJhIjoxfQ%3D%3D.AAAA", "toast=forged", "toast=", "lng=de", "lng=xx", "studyLanguage=forged", "=;;==", "__session"),
-        junk.map((j) => `__session=${j}`),
-        fc.constant(`__session=${"x".repeat(4000)}`),
-        fc.constant(Array.from({ length: 120 }, (_, i) => `c${i}=${i}`).join("; ")),
-      ),
-      { minLength: 1, maxLength: 3 },
-    ).map((parts) => parts.join("; ")),
+    fc
+      .array(
+        fc.oneof(
+          fc.constant(session),
+          fc.constantFrom(
+            "__session=forged",
+            "__session=eyJhIjoxfQ%3D%3D.AAAA",
+            "toast=forged",
+            "toast=",
+            "lng=de",
+            "lng=xx",
+            "studyLanguage=forged",
+            "=;;==",
+            "__session",
+          ),
+          junk.map((j) => `__session=${j}`),
+          fc.constant(`__session=${"x".repeat(4000)}`),
+          fc.constant(Array.from({ length: 120 }, (_, i) => `c${i}=${i}`).join("; ")),
+        ),
+        { minLength: 1, maxLength: 3 },
+      )
+      .map((parts) => parts.join("; ")),
     { nil: undefined },
   );
-  const userAgent = fc.oneof({ weight: 8, arbitrary: fc.constant(BROWSER_USER_AGENT) }, fc.constantFrom("Googlebot/2.1 (+http://www.google.com/bot.html)", "curl/8.0", "", "\u00ff\u00fe"));
-  const acceptLanguage = fc.option(fc.oneof(fc.constantFrom("de", "zh-CN,zh;q=0.9", "*", "xx", ";;;q=abc", "de;q=2", "a".repeat(5000), "en-US,en;q=0.5"), fc.string({ maxLength: 30 })), { nil: undefined });
-  const secFetchSite = fc.option(fc.constantFrom("same-origin", "cross-site", "none", "same-site", "garbage"), { nil: undefined });
-  const origin = fc.oneof({ weight: 6, arbitrary: fc.constant("self") }, fc.constantFrom("http://evil.example", "null", "not a url", "", "absent"));
-  const method = fc.oneof({ weight: 6, arbitrary: fc.constant("GET") }, { weight: 6, arbitrary: fc.constant("POST") }, fc.constantFrom("HEAD", "OPTIONS", "PUT", "DELETE", "PATCH", "PROPFIND", "TRACE"));
+  const userAgent = fc.oneof(
+    { weight: 8, arbitrary: fc.constant(BROWSER_USER_AGENT) },
+    fc.constantFrom("Googlebot/2.1 (+http://www.google.com/bot.html)", "curl/8.0", "", "\u00ff\u00fe"),
+  );
+  const acceptLanguage = fc.option(
+    fc.oneof(
+      fc.constantFrom("de", "zh-CN,zh;q=0.9", "*", "xx", ";;;q=abc", "de;q=2", "a".repeat(5000), "en-US,en;q=0.5"),
+      fc.string({ maxLength: 30 }),
+    ),
+    { nil: undefined },
+  );
+  const secFetchSite = fc.option(fc.constantFrom("same-origin", "cross-site", "none", "same-site", "garbage"), {
+    nil: undefined,
+  });
+  const origin = fc.oneof(
+    { weight: 6, arbitrary: fc.constant("self") },
+    fc.constantFrom("http://evil.example", "null", "not a url", "", "absent"),
+  );
+  const method = fc.oneof(
+    { weight: 6, arbitrary: fc.constant("GET") },
+    { weight: 6, arbitrary: fc.constant("POST") },
+    fc.constantFrom("HEAD", "OPTIONS", "PUT", "DELETE", "PATCH", "PROPFIND", "TRACE"),
+  );
 
-  const value = (valid: readonly string[]) => fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...valid) }, junk, fc.constant("\u0000"), fc.constant("x".repeat(3000)), fc.string({ unit: "binary", maxLength: 30 }));
+  const value = (valid: readonly string[]) =>
+    fc.oneof(
+      { weight: 3, arbitrary: fc.constantFrom(...valid) },
+      junk,
+      fc.constant("\u0000"),
+      fc.constant("x".repeat(3000)),
+      fc.string({ unit: "binary", maxLength: 30 }),
+    );
   const fields = {
     email: value(["fuzz.visitor@example.test", "not-an-email", "a@b", "FUZZ.Learner@Example.test"]),
     name__confirm: value(["", "", "bot"]),
     from__confirm: value([honeypot.from__confirm!, honeypot.from__confirm!, "zzz"]),
     lng: value(["en", "de", "zh", "xx"]),
-    redirectTo: value(["/explore", "/de/account/home", "//evil.example", "https://evil.example", "javascript:alert(1)", "/\\evil.example"]),
-    intent: value(["update", "stage", "addExample", "removeExample", "delete", "studyLanguage", "level", "add", "addAll", "everywhere"]),
+    redirectTo: value([
+      "/explore",
+      "/de/account/home",
+      "//evil.example",
+      "https://evil.example",
+      "javascript:alert(1)",
+      "/\\evil.example",
+    ]),
+    intent: value([
+      "update",
+      "stage",
+      "addExample",
+      "removeExample",
+      "delete",
+      "studyLanguage",
+      "level",
+      "add",
+      "addAll",
+      "everywhere",
+    ]),
     stage: value(["tolearn", "inprogress", "needsreview", "learned"]),
     grade: value(["again", "hard", "good", "easy"]),
     termId: value([termId, "-".repeat(36), "00000000-0000-0000-0000-000000000000"]),
@@ -110,11 +266,28 @@ function requestArbitrary() {
     type: value(["email", "magiclink"]),
   };
   const form = fc.record(fields, { requiredKeys: [] });
-  const encoding = fc.oneof({ weight: 8, arbitrary: fc.constant("urlencoded") }, fc.constantFrom("multipart", "json", "text", "none", "no-boundary", "broken-multipart", "oversize", "chunked"));
+  const encoding = fc.oneof(
+    { weight: 8, arbitrary: fc.constant("urlencoded") },
+    fc.constantFrom("multipart", "json", "text", "none", "no-boundary", "broken-multipart", "oversize", "chunked"),
+  );
   const hugeHeader = fc.oneof({ weight: 30, arbitrary: fc.constant(false) }, fc.constant(true));
 
   return fc
-    .record({ prefix, route, suffix, query, cookie, userAgent, acceptLanguage, secFetchSite, origin, method, form, encoding, hugeHeader })
+    .record({
+      prefix,
+      route,
+      suffix,
+      query,
+      cookie,
+      userAgent,
+      acceptLanguage,
+      secFetchSite,
+      origin,
+      method,
+      form,
+      encoding,
+      hugeHeader,
+    })
     .map((r): FuzzRequest => {
       const path = printable(r.prefix + r.route + r.suffix) + printable(r.query);
       const headers: Record<string, string> = { "User-Agent": headerSafe(r.userAgent), Accept: "text/html,*/*" };
@@ -144,7 +317,9 @@ function requestArbitrary() {
           case "multipart":
           case "broken-multipart": {
             headers["Content-Type"] = "multipart/form-data; boundary=fuzzboundary";
-            const parts = entries.map(([k, v]) => `--fuzzboundary\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`).join("");
+            const parts = entries
+              .map(([k, v]) => `--fuzzboundary\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`)
+              .join("");
             body = `${parts}--fuzzboundary--\r\n`;
             if (r.encoding === "broken-multipart") body = body.slice(0, Math.max(1, Math.floor(body.length / 2)));
             break;
@@ -166,7 +341,15 @@ function requestArbitrary() {
             break;
         }
       }
-      return { method: r.method, path, headers, body, chunked, hugeHeaders: r.hugeHeader, label: `${r.method} ${path.slice(0, 200)} (${r.encoding})` };
+      return {
+        method: r.method,
+        path,
+        headers,
+        body,
+        chunked,
+        hugeHeaders: r.hugeHeader,
+        label: `${r.method} ${path.slice(0, 200)} (${r.encoding})`,
+      };
     });
 }
 
@@ -181,55 +364,84 @@ const describeCase = (request: FuzzRequest, response: RawResponse) =>
   `${request.label} -> ${response.status} ${String(response.headers.location ?? "")} ${response.body.slice(0, 200)}`;
 
 describe("fuzzing the production server", () => {
-  it(`answers ${RUNS} generated requests below 500, on the site, in the visitor's language`, { timeout: 300_000 }, async () => {
-    const requests = fc.sample(requestArbitrary(), { seed: SEED, numRuns: RUNS });
-    const classes = new Map<string, number>();
-    const failures: string[] = [];
-    let next = 0;
-    async function worker() {
-      while (next < requests.length) {
-        const request = requests[next++]!;
-        let response: RawResponse;
-        try {
-          response = await rawRequest(server, request);
-        } catch (error) {
-          if (request.hugeHeaders) classes.set("reset", (classes.get("reset") ?? 0) + 1);
-          else failures.push(`${request.label} -> no answer: ${(error as Error).message}`);
-          continue;
-        }
-        if (request.hugeHeaders && response.status !== 431) failures.push(`headers over the limit: ${describeCase(request, response)}`);
-        const statusClass = `${Math.floor(response.status / 100)}xx`;
-        classes.set(statusClass, (classes.get(statusClass) ?? 0) + 1);
-        if (response.status >= 500) failures.push(describeCase(request, response));
-        const location = response.headers.location;
-        if (response.status >= 300 && response.status < 400) {
-          const target = typeof location === "string" ? new URL(location, server.baseUrl) : null;
-          if (!target || target.origin !== server.baseUrl || /^[/\\]{2}/.test(String(location))) failures.push(`off-site redirect: ${describeCase(request, response)}`);
-        }
-        const isHtml = String(response.headers["content-type"] ?? "").startsWith("text/html");
-        if (response.status >= 400 && isHtml && request.method !== "HEAD" && request.headers?.["User-Agent"] === BROWSER_USER_AGENT) {
-          // The server reads its URL as origin + raw path, as the React Router adapter does.
-          const expected = URL.canParse(server.baseUrl + request.path) ? splitLocale(new URL(server.baseUrl + request.path).pathname).locale : "en";
-          if (!response.body.includes(`<html lang="${expected}"`)) failures.push(`not in ${expected}: ${describeCase(request, response)}`);
+  it(
+    `answers ${RUNS} generated requests below 500, on the site, in the visitor's language`,
+    { timeout: 300_000 },
+    async () => {
+      const requests = fc.sample(requestArbitrary(), { seed: SEED, numRuns: RUNS });
+      const classes = new Map<string, number>();
+      const failures: string[] = [];
+      let next = 0;
+      async function worker() {
+        while (next < requests.length) {
+          const request = requests[next++]!;
+          let response: RawResponse;
+          try {
+            response = await rawRequest(server, request);
+          } catch (error) {
+            if (request.hugeHeaders) classes.set("reset", (classes.get("reset") ?? 0) + 1);
+            else failures.push(`${request.label} -> no answer: ${(error as Error).message}`);
+            continue;
+          }
+          if (request.hugeHeaders && response.status !== 431)
+            failures.push(`headers over the limit: ${describeCase(request, response)}`);
+          const statusClass = `${Math.floor(response.status / 100)}xx`;
+          classes.set(statusClass, (classes.get(statusClass) ?? 0) + 1);
+          if (response.status >= 500) failures.push(describeCase(request, response));
+          const location = response.headers.location;
+          if (response.status >= 300 && response.status < 400) {
+            const target = typeof location === "string" ? new URL(location, server.baseUrl) : null;
+            if (!target || target.origin !== server.baseUrl || /^[/\\]{2}/.test(String(location)))
+              failures.push(`off-site redirect: ${describeCase(request, response)}`);
+          }
+          const isHtml = String(response.headers["content-type"] ?? "").startsWith("text/html");
+          if (
+            response.status >= 400 &&
+            isHtml &&
+            request.method !== "HEAD" &&
+            request.headers?.["User-Agent"] === BROWSER_USER_AGENT
+          ) {
+            // The server reads its URL as origin + raw path, as the React Router adapter does.
+            const expected = URL.canParse(server.baseUrl + request.path)
+              ? splitLocale(new URL(server.baseUrl + request.path).pathname).locale
+              : "en";
+            if (!response.body.includes(`<html lang="${expected}"`))
+              failures.push(`not in ${expected}: ${describeCase(request, response)}`);
+          }
         }
       }
-    }
-    await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-    console.log(`fuzz: ${requests.length} requests, seed ${SEED}:`, Object.fromEntries([...classes].sort()));
-    if (process.env.FUZZ_REPORT) {
-      const { writeFileSync } = await import("node:fs");
-      writeFileSync(process.env.FUZZ_REPORT, [...failures, "--- server log (warn and error) ---", ...server.logs().filter((l) => l.json?.level !== "info").map((l) => l.text)].join("\n"));
-    }
-    expect(failures.slice(0, 20)).toEqual([]);
-    expect([...classes.values()].reduce((a, b) => a + b, 0)).toBe(RUNS);
-    expect(classes.get("5xx")).toBeUndefined();
+      await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+      console.log(`fuzz: ${requests.length} requests, seed ${SEED}:`, Object.fromEntries([...classes].sort()));
+      if (process.env.FUZZ_REPORT) {
+        const { writeFileSync } = await import("node:fs");
+        writeFileSync(
+          process.env.FUZZ_REPORT,
+          [
+            ...failures,
+            "--- server log (warn and error) ---",
+            ...server
+              .logs()
+              .filter((l) => l.json?.level !== "info")
+              .map((l) => l.text),
+          ].join("\n"),
+        );
+      }
+      expect(failures.slice(0, 20)).toEqual([]);
+      expect([...classes.values()].reduce((a, b) => a + b, 0)).toBe(RUNS);
+      expect(classes.get("5xx")).toBeUndefined();
 
-    // Still healthy, and still serving a learner.
-    expect((await rawRequest(server, { path: "/healthz" })).status).toBe(200);
-    expect((await getPage(server, "/explore")).status).toBe(200);
-    const home = await getPage(server, "/account/home", { Cookie: session });
-    expect(home.status).toBe(200);
-    expect(cookiesOf(home).has("__session")).toBe(false);
-    expect(server.logs().filter((line) => line.json?.level === "error").map((line) => line.text.slice(0, 300))).toEqual([]);
-  });
+      // Still healthy, and still serving a learner.
+      expect((await rawRequest(server, { path: "/healthz" })).status).toBe(200);
+      expect((await getPage(server, "/explore")).status).toBe(200);
+      const home = await getPage(server, "/account/home", { Cookie: session });
+      expect(home.status).toBe(200);
+      expect(cookiesOf(home).has("__session")).toBe(false);
+      expect(
+        server
+          .logs()
+          .filter((line) => line.json?.level === "error")
+          .map((line) => line.text.slice(0, 300)),
+      ).toEqual([]);
+    },
+  );
 });

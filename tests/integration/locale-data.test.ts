@@ -16,11 +16,14 @@ describe("data requests of a locale's home page", () => {
     if (app) rmSync(app.dataDir, { recursive: true, force: true });
   });
 
-  it.each(["de", "es", "fr", "tr", "uk", "zh"])("/%s.data is answered in that language (the root loader's locale)", async (locale) => {
-    const response = await app.browser().request(`/${locale}.data`);
-    expect(response.status).toBe(200);
-    expect(localeOfData(await response.text())).toBe(locale);
-  });
+  it.each(["de", "es", "fr", "tr", "uk", "zh"])(
+    "/%s.data is answered in that language (the root loader's locale)",
+    async (locale) => {
+      const response = await app.browser().request(`/${locale}.data`);
+      expect(response.status).toBe(200);
+      expect(localeOfData(await response.text())).toBe(locale);
+    },
+  );
 
   it("/_.data (the English home page) is answered in English", async () => {
     const response = await app.browser().request("/_.data");

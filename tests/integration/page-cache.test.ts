@@ -29,22 +29,31 @@ let base: string;
 let learnerCookie: string;
 
 function get(pathAndQuery: string, headers: Record<string, string> = {}, method = "GET"): Promise<Response> {
-  return fetch(base + pathAndQuery, { method, headers: { "User-Agent": BROWSER_UA, "Accept-Encoding": "identity", ...headers }, redirect: "manual" });
+  return fetch(base + pathAndQuery, {
+    method,
+    headers: { "User-Agent": BROWSER_UA, "Accept-Encoding": "identity", ...headers },
+    redirect: "manual",
+  });
 }
 
 /** The raw bytes on the wire (fetch would decode them itself and hide the encoding). */
 function wire(pathAndQuery: string, encoding: string): Promise<{ headers: Headers; bytes: Buffer }> {
   return new Promise((resolve, reject) => {
-    const request = http.get(base + pathAndQuery, { headers: { "User-Agent": BROWSER_UA, "Accept-Encoding": encoding } }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on("data", (chunk: Buffer) => chunks.push(chunk));
-      response.on("end", () => {
-        const headers = new Headers();
-        for (const [name, value] of Object.entries(response.headers)) if (typeof value === "string") headers.set(name, value);
-        resolve({ headers, bytes: Buffer.concat(chunks) });
-      });
-      response.on("error", reject);
-    });
+    const request = http.get(
+      base + pathAndQuery,
+      { headers: { "User-Agent": BROWSER_UA, "Accept-Encoding": encoding } },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("end", () => {
+          const headers = new Headers();
+          for (const [name, value] of Object.entries(response.headers))
+            if (typeof value === "string") headers.set(name, value);
+          resolve({ headers, bytes: Buffer.concat(chunks) });
+        });
+        response.on("error", reject);
+      },
+    );
     request.on("error", reject);
   });
 }
@@ -58,7 +67,10 @@ beforeAll(async () => {
   entry = (build.entry.module as { appServer: Entry }).appServer;
   const web = express();
   web.use(entry.publicPageCache(build));
-  web.all("/{*splat}", createRequestHandler({ build, getLoadContext: () => entry.createLoadContext("203.0.113.9") as never }));
+  web.all(
+    "/{*splat}",
+    createRequestHandler({ build, getLoadContext: () => entry.createLoadContext("203.0.113.9") as never }),
+  );
   server = web.listen(0, "127.0.0.1");
   await new Promise((resolve) => server!.once("listening", resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -131,7 +143,8 @@ describe("the public page cache", () => {
     expect(html).not.toMatch(/\bnonce=/);
     const scripts = [...html.matchAll(/<script\b[^>]*>([\s\S]*?)<\/script>/g)].map(([, content]) => content!);
     expect(scripts.length).toBeGreaterThan(0);
-    for (const content of scripts) expect(csp).toContain(`'sha256-${createHash("sha256").update(content).digest("base64")}'`);
+    for (const content of scripts)
+      expect(csp).toContain(`'sha256-${createHash("sha256").update(content).digest("base64")}'`);
   });
 
   it("keys /explore by its language and level only; any other query is rendered for the visitor", async () => {
@@ -140,7 +153,12 @@ describe("the public page cache", () => {
     expect(isCached(a) && isCached(b)).toBe(true);
     expect(a.headers.get("ETag")).toBe(b.headers.get("ETag"));
     expect(a.headers.get("ETag")).not.toBe((await get("/explore?language=fr&level=advanced")).headers.get("ETag"));
-    for (const uncached of ["/explore?utm_source=forum", "/explore?language=zz", "/explore?level=advanced&level=beginner", "/form?language=es"]) {
+    for (const uncached of [
+      "/explore?utm_source=forum",
+      "/explore?language=zz",
+      "/explore?level=advanced&level=beginner",
+      "/form?language=es",
+    ]) {
       const response = await get(uncached);
       expect(response.status, uncached).toBe(200);
       expect(isCached(response), uncached).toBe(false);
@@ -159,7 +177,9 @@ describe("the public page cache", () => {
 
   it("keys pages by the theme cookie, and renders for a visitor whose sign-in link was just sent", async () => {
     const system = await get("/subscription");
-    const dark = await get("/subscription", { Cookie: `theme=${Buffer.from(JSON.stringify("dark")).toString("base64")}` });
+    const dark = await get("/subscription", {
+      Cookie: `theme=${Buffer.from(JSON.stringify("dark")).toString("base64")}`,
+    });
     expect(isCached(system) && isCached(dark)).toBe(true);
     expect(dark.headers.get("ETag")).not.toBe(system.headers.get("ETag"));
     expect(await dark.text()).toContain('data-theme="dark"');
@@ -171,7 +191,10 @@ describe("the public page cache", () => {
     const german = await get("/", { "Accept-Language": "de-DE,de;q=0.9" });
     expect(german.status).toBe(302);
     expect(german.headers.get("Location")).toBe("/de");
-    const bot = await get("/", { "Accept-Language": "de", "User-Agent": "Googlebot/2.1 (+http://www.google.com/bot.html)" });
+    const bot = await get("/", {
+      "Accept-Language": "de",
+      "User-Agent": "Googlebot/2.1 (+http://www.google.com/bot.html)",
+    });
     expect(bot.status).toBe(200);
     expect(isCached(bot)).toBe(true);
   });

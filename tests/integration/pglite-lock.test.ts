@@ -48,7 +48,9 @@ describe("PGlite DATA_DIR lock", () => {
     const started = Date.now();
     const second = await startServer({ env: { DATA_DIR: dataDir }, waitForHealthy: false });
     let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<"still running">((resolve) => (timer = setTimeout(() => resolve("still running"), FAIL_FAST_MS)));
+    const timeout = new Promise<"still running">(
+      (resolve) => (timer = setTimeout(() => resolve("still running"), FAIL_FAST_MS)),
+    );
     const outcome = await Promise.race([second.exited, timeout]);
     clearTimeout(timer);
     const elapsed = Date.now() - started;
@@ -58,7 +60,13 @@ describe("PGlite DATA_DIR lock", () => {
     expect(outcome).not.toBe(0);
     expect(outcome).not.toBeNull();
     const failure = second.logs().find((line) => line.json?.message === "cannot start");
-    expect(failure, second.logs().map((line) => line.text).join("\n")).toBeDefined();
+    expect(
+      failure,
+      second
+        .logs()
+        .map((line) => line.text)
+        .join("\n"),
+    ).toBeDefined();
     expect(failure?.stream).toBe("stderr");
     const message = String(failure?.json?.error);
     expect(message).toContain(`DATA_DIR ${path.resolve(dataDir)}`);

@@ -43,7 +43,9 @@ describe("PGlite server restarted after kill -9 on the same DATA_DIR", () => {
     expect((await learner.requestSignIn(EMAIL)).status).toBe(302);
     const confirmed = await learner.confirm(signInLink(await mail.waitFor(EMAIL, asked)));
     expect(confirmed.headers.get("Location")).toBe("/account/home");
-    const created = await learner.request("/account/terms/new", { form: { text: "Beständigkeit", meaning: "persistence", partOfSpeech: "noun" } });
+    const created = await learner.request("/account/terms/new", {
+      form: { text: "Beständigkeit", meaning: "persistence", partOfSpeech: "noun" },
+    });
     expect(created.status).toBe(302);
     const termPath = created.headers.get("Location") ?? "";
     expect(termPath).toMatch(/^\/account\/terms\/[0-9a-f-]{36}$/);

@@ -58,69 +58,87 @@ describe("PostgreSQL restarted under load", () => {
     const learner = visitor(server!.baseUrl);
     const asked = Date.now();
     expect((await learner.requestSignIn(email)).status).toBe(302);
-    expect((await learner.confirm(signInLink(await mail!.waitFor(email, asked)))).headers.get("Location")).toBe("/account/home");
+    expect((await learner.confirm(signInLink(await mail!.waitFor(email, asked)))).headers.get("Location")).toBe(
+      "/account/home",
+    );
     return learner;
   }
 
-  it("recovers by itself, answers 503 meanwhile and keeps every accepted write whole", { timeout: 120_000 }, async () => {
-    const learners = await Promise.all([1, 2, 3, 4].map((n) => signedIn(`restart${n}@example.test`)));
-    const outcomes: Outcome[] = [];
-    const pageStatuses: number[] = [];
-    const load = { running: true };
-    const clients = learners.map(async (learner, n) => {
-      for (let i = 0; load.running; i++) {
-        const text = `Wort ${n}-${i}`;
-        const response = await learner.request("/account/terms/new", {
-          form: { text, meaning: "", partOfSpeech: "noun", notes: "", sentence: `Satz mit ${text}.`, translation: "" },
-        });
-        outcomes.push({ text, status: response.status, location: response.headers.get("Location"), body: await response.text() });
-        const page = await learner.request(i % 2 ? "/account/home" : "/explore");
-        await page.body?.cancel();
-        pageStatuses.push(page.status);
+  it(
+    "recovers by itself, answers 503 meanwhile and keeps every accepted write whole",
+    { timeout: 120_000 },
+    async () => {
+      const learners = await Promise.all([1, 2, 3, 4].map((n) => signedIn(`restart${n}@example.test`)));
+      const outcomes: Outcome[] = [];
+      const pageStatuses: number[] = [];
+      const load = { running: true };
+      const clients = learners.map(async (learner, n) => {
+        for (let i = 0; load.running; i++) {
+          const text = `Wort ${n}-${i}`;
+          const response = await learner.request("/account/terms/new", {
+            form: {
+              text,
+              meaning: "",
+              partOfSpeech: "noun",
+              notes: "",
+              sentence: `Satz mit ${text}.`,
+              translation: "",
+            },
+          });
+          outcomes.push({
+            text,
+            status: response.status,
+            location: response.headers.get("Location"),
+            body: await response.text(),
+          });
+          const page = await learner.request(i % 2 ? "/account/home" : "/explore");
+          await page.body?.cancel();
+          pageStatuses.push(page.status);
+        }
+      });
+
+      await sleep(1_000);
+      await postgres!.halt();
+      await waitForHealth(server!, 503, 10_000);
+      await sleep(1_500);
+      await postgres!.resume();
+      await waitForHealth(server!, 200, 20_000);
+      await sleep(1_500);
+      load.running = false;
+      await Promise.all(clients);
+
+      const statuses = [...outcomes.map((outcome) => outcome.status), ...pageStatuses];
+      expect(statuses.filter((status) => status >= 500 && status !== 503)).toEqual([]);
+      const refused = outcomes.filter((outcome) => outcome.status === 503);
+      expect(refused.length, "some writes were tried while the database was away").toBeGreaterThan(0);
+      expect(refused[0]?.body).toContain("Service temporarily unavailable");
+      expect(refused[0]?.body).toContain("Your last change was not saved.");
+
+      const accepted = outcomes.filter((outcome) => outcome.status === 302);
+      expect(accepted.length).toBeGreaterThan(0);
+      expect(accepted.every((outcome) => /^\/account\/terms\/[0-9a-f-]{36}$/.test(outcome.location ?? ""))).toBe(true);
+      // After the restart the app serves writes again, without being restarted itself.
+      expect(outcomes.at(-1)?.status).toBe(302);
+
+      const client = new Client({ connectionString: databaseUrl });
+      await client.connect();
+      try {
+        const { rows } = await client.query<{ id: string; text: string; examples: number }>(
+          "select t.id, t.text, (select count(*)::int from term_examples e where e.term_id = t.id) as examples from terms t",
+        );
+        const stored = new Map(rows.map((row) => [row.id, row]));
+        for (const outcome of accepted) {
+          const id = outcome.location!.split("/").at(-1)!;
+          expect(stored.get(id), `accepted term ${outcome.text}`).toMatchObject({ text: outcome.text, examples: 1 });
+        }
+        // Nothing half-written: every stored term has its example; refused ones are simply absent.
+        expect(rows.filter((row) => row.examples !== 1)).toEqual([]);
+        const refusedTexts = new Set(refused.map((outcome) => outcome.text));
+        expect(rows.filter((row) => refusedTexts.has(row.text))).toEqual([]);
+      } finally {
+        await client.end();
       }
-    });
-
-    await sleep(1_000);
-    await postgres!.halt();
-    await waitForHealth(server!, 503, 10_000);
-    await sleep(1_500);
-    await postgres!.resume();
-    await waitForHealth(server!, 200, 20_000);
-    await sleep(1_500);
-    load.running = false;
-    await Promise.all(clients);
-
-    const statuses = [...outcomes.map((outcome) => outcome.status), ...pageStatuses];
-    expect(statuses.filter((status) => status >= 500 && status !== 503)).toEqual([]);
-    const refused = outcomes.filter((outcome) => outcome.status === 503);
-    expect(refused.length, "some writes were tried while the database was away").toBeGreaterThan(0);
-    expect(refused[0]?.body).toContain("Service temporarily unavailable");
-    expect(refused[0]?.body).toContain("Your last change was not saved.");
-
-    const accepted = outcomes.filter((outcome) => outcome.status === 302);
-    expect(accepted.length).toBeGreaterThan(0);
-    expect(accepted.every((outcome) => /^\/account\/terms\/[0-9a-f-]{36}$/.test(outcome.location ?? ""))).toBe(true);
-    // After the restart the app serves writes again, without being restarted itself.
-    expect(outcomes.at(-1)?.status).toBe(302);
-
-    const client = new Client({ connectionString: databaseUrl });
-    await client.connect();
-    try {
-      const { rows } = await client.query<{ id: string; text: string; examples: number }>(
-        "select t.id, t.text, (select count(*)::int from term_examples e where e.term_id = t.id) as examples from terms t",
-      );
-      const stored = new Map(rows.map((row) => [row.id, row]));
-      for (const outcome of accepted) {
-        const id = outcome.location!.split("/").at(-1)!;
-        expect(stored.get(id), `accepted term ${outcome.text}`).toMatchObject({ text: outcome.text, examples: 1 });
-      }
-      // Nothing half-written: every stored term has its example; refused ones are simply absent.
-      expect(rows.filter((row) => row.examples !== 1)).toEqual([]);
-      const refusedTexts = new Set(refused.map((outcome) => outcome.text));
-      expect(rows.filter((row) => refusedTexts.has(row.text))).toEqual([]);
-    } finally {
-      await client.end();
-    }
-    expect(server!.logs().some((line) => line.json?.message === "database connection lost")).toBe(true);
-  });
+      expect(server!.logs().some((line) => line.json?.message === "database connection lost")).toBe(true);
+    },
+  );
 });

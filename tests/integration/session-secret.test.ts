@@ -10,19 +10,37 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { startMailSink, signInLink } from "../support/mail-sink.ts";
 import { createDatabase } from "../../scripts/support/postgres.ts";
-import { BROWSER_USER_AGENT, PROJECT_ROOT, startServer, type LogLine, type ServerProcess } from "../support/server-process.ts";
+import {
+  BROWSER_USER_AGENT,
+  PROJECT_ROOT,
+  startServer,
+  type LogLine,
+  type ServerProcess,
+} from "../support/server-process.ts";
 import { tempDir } from "../support/temp.ts";
 
-const CREATED = "session secret created in the data directory; restarts keep sessions (set SESSION_SECRET in production)";
+const CREATED =
+  "session secret created in the data directory; restarts keep sessions (set SESSION_SECRET in production)";
 const READ = "session secret read from the data directory (SESSION_SECRET is not set)";
-const said = (server: ServerProcess, message: string) => server.logs().filter((line: LogLine) => line.json?.message === message).length;
+const said = (server: ServerProcess, message: string) =>
+  server.logs().filter((line: LogLine) => line.json?.message === message).length;
 
-function request(server: ServerProcess, pathname: string, init: { cookie?: string; form?: Record<string, string> } = {}) {
+function request(
+  server: ServerProcess,
+  pathname: string,
+  init: { cookie?: string; form?: Record<string, string> } = {},
+) {
   const headers: Record<string, string> = { "User-Agent": BROWSER_USER_AGENT, Accept: "text/html" };
   if (init.cookie) headers.Cookie = init.cookie;
-  if (init.form) Object.assign(headers, { Origin: server.baseUrl, "Content-Type": "application/x-www-form-urlencoded" });
+  if (init.form)
+    Object.assign(headers, { Origin: server.baseUrl, "Content-Type": "application/x-www-form-urlencoded" });
   const body = init.form ? new URLSearchParams(init.form) : undefined;
-  return fetch(new URL(pathname, server.baseUrl), { method: init.form ? "POST" : "GET", headers, body, redirect: "manual" });
+  return fetch(new URL(pathname, server.baseUrl), {
+    method: init.form ? "POST" : "GET",
+    headers,
+    body,
+    redirect: "manual",
+  });
 }
 
 const sessionCookieOf = (response: Response) =>
@@ -35,7 +53,10 @@ describe("the session secret outside production", () => {
   let dataDir: string;
   let mail: Awaited<ReturnType<typeof startMailSink>>;
   let server: ServerProcess | undefined;
-  const start = () => startServer({ env: { SESSION_SECRET: undefined, APP_STAGE: "development", DATA_DIR: dataDir, SMTP_URL: mail.url } });
+  const start = () =>
+    startServer({
+      env: { SESSION_SECRET: undefined, APP_STAGE: "development", DATA_DIR: dataDir, SMTP_URL: mail.url },
+    });
 
   beforeAll(async () => {
     dataDir = tempDir("secret");
@@ -64,7 +85,9 @@ describe("the session secret outside production", () => {
     const form = await (await request(server, "/form")).text();
     const fromConfirm = form.match(/name="from__confirm" value="([^"]+)"/)?.[1] ?? "";
     const started = Date.now();
-    expect((await request(server, "/form", { form: { email, name__confirm: "", from__confirm: fromConfirm } })).status).toBe(302);
+    expect(
+      (await request(server, "/form", { form: { email, name__confirm: "", from__confirm: fromConfirm } })).status,
+    ).toBe(302);
     const token = new URL(signInLink(await mail.waitFor(email, started))).searchParams.get("token") ?? "";
     const cookie = sessionCookieOf(await request(server, "/confirm", { form: { token } }));
     expect(cookie).toBeDefined();
@@ -83,9 +106,15 @@ describe("the session secret outside production", () => {
   it("with DATABASE_URL and no data directory is random for the process, and the server says so", async () => {
     const missing = path.join(dataDir, "not-there");
     const databaseUrl = await createDatabase(inject("pgUrl"), `session_secret_${process.pid}`);
-    const other = await startServer({ env: { SESSION_SECRET: undefined, APP_STAGE: "development", DATABASE_URL: databaseUrl, DATA_DIR: missing } });
+    const other = await startServer({
+      env: { SESSION_SECRET: undefined, APP_STAGE: "development", DATABASE_URL: databaseUrl, DATA_DIR: missing },
+    });
     try {
-      const warning = other.logs().find((line) => String(line.json?.message).includes(`DATABASE_URL is used and there is no data directory ${missing}`));
+      const warning = other
+        .logs()
+        .find((line) =>
+          String(line.json?.message).includes(`DATABASE_URL is used and there is no data directory ${missing}`),
+        );
       expect(warning?.json?.level).toBe("warn");
       expect(String(warning?.json?.message)).toContain("set SESSION_SECRET");
       expect(existsSync(missing)).toBe(false);
@@ -95,7 +124,9 @@ describe("the session secret outside production", () => {
   }, 60_000);
 
   it("and every other setting can come from a .env file: npm start reads one when it exists", () => {
-    const scripts = (JSON.parse(readFileSync(path.join(PROJECT_ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
+    const scripts = (
+      JSON.parse(readFileSync(path.join(PROJECT_ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }
+    ).scripts;
     expect(scripts.start).toContain("--env-file-if-exists=.env");
     expect(scripts.dev).toContain("--env-file-if-exists=.env");
   });

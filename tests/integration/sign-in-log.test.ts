@@ -3,8 +3,10 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApp, toastsIn } from "../support/app";
 
-const pages = (lng: string) => JSON.parse(readFileSync(path.resolve(import.meta.dirname, `../../locales/${lng}/pages.json`), "utf8"));
-const common = (lng: string) => JSON.parse(readFileSync(path.resolve(import.meta.dirname, `../../locales/${lng}/common.json`), "utf8"));
+const pages = (lng: string) =>
+  JSON.parse(readFileSync(path.resolve(import.meta.dirname, `../../locales/${lng}/pages.json`), "utf8"));
+const common = (lng: string) =>
+  JSON.parse(readFileSync(path.resolve(import.meta.dirname, `../../locales/${lng}/common.json`), "utf8"));
 const escapeHtml = (text: string) => text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
 
 // Local development without SMTP_URL: links go to the server log, and the page must not claim that a mail was sent.

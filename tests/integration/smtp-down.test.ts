@@ -29,24 +29,32 @@ describe("sign-in while the mail server is down", () => {
     await mail?.close();
   });
 
-  it("shows the 'Error' toast quickly, and a later request works once the mail server is back", { timeout: 60_000 }, async () => {
-    const learner = visitor(server!.baseUrl);
-    const started = Date.now();
-    const refused = await learner.requestSignIn(EMAIL);
-    const elapsed = Date.now() - started;
-    expect(refused.status).toBe(302);
-    expect(refused.headers.get("Location")).toBe("/form");
-    expect(toastsIn((await learner.page("/form")).html)).toEqual([["Error", "An error occurred while sending the email."]]);
-    expect(elapsed, "a refused connection is not waited on").toBeLessThan(10_000);
-    expect(server!.logs().some((line) => line.json?.message === "sign-in message not sent")).toBe(true);
+  it(
+    "shows the 'Error' toast quickly, and a later request works once the mail server is back",
+    { timeout: 60_000 },
+    async () => {
+      const learner = visitor(server!.baseUrl);
+      const started = Date.now();
+      const refused = await learner.requestSignIn(EMAIL);
+      const elapsed = Date.now() - started;
+      expect(refused.status).toBe(302);
+      expect(refused.headers.get("Location")).toBe("/form");
+      expect(toastsIn((await learner.page("/form")).html)).toEqual([
+        ["Error", "An error occurred while sending the email."],
+      ]);
+      expect(elapsed, "a refused connection is not waited on").toBeLessThan(10_000);
+      expect(server!.logs().some((line) => line.json?.message === "sign-in message not sent")).toBe(true);
 
-    mail = await startMailSink({ port: smtpPort });
-    const asked = Date.now();
-    const sent = await learner.requestSignIn(EMAIL);
-    expect(sent.headers.get("Location")).toBe("/form");
-    expect(toastsIn((await learner.page("/form")).html)).toEqual([["Check your inbox", "An email has been sent to you, please check your inbox to complete login."]]);
-    const confirmed = await learner.confirm(signInLink(await mail.waitFor(EMAIL, asked)));
-    expect(confirmed.headers.get("Location")).toBe("/account/home");
-    expect((await learner.page("/account/home")).html).toContain(EMAIL);
-  });
+      mail = await startMailSink({ port: smtpPort });
+      const asked = Date.now();
+      const sent = await learner.requestSignIn(EMAIL);
+      expect(sent.headers.get("Location")).toBe("/form");
+      expect(toastsIn((await learner.page("/form")).html)).toEqual([
+        ["Check your inbox", "An email has been sent to you, please check your inbox to complete login."],
+      ]);
+      const confirmed = await learner.confirm(signInLink(await mail.waitFor(EMAIL, asked)));
+      expect(confirmed.headers.get("Location")).toBe("/account/home");
+      expect((await learner.page("/account/home")).html).toContain(EMAIL);
+    },
+  );
 });

@@ -21,7 +21,9 @@ const decodeHtml = (text: string) =>
   text.replace(/&(#\d+|#x[0-9a-f]+|amp|lt|gt|quot|apos);/gi, (whole, entity: string) => {
     const named: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" };
     if (entity[0] !== "#") return named[entity.toLowerCase()] ?? whole;
-    return String.fromCodePoint(entity[1]?.toLowerCase() === "x" ? parseInt(entity.slice(2), 16) : Number(entity.slice(1)));
+    return String.fromCodePoint(
+      entity[1]?.toLowerCase() === "x" ? parseInt(entity.slice(2), 16) : Number(entity.slice(1)),
+    );
   });
 
 /** The value attribute of the <input name="..."> in a page, as a browser would submit it. */
@@ -46,7 +48,12 @@ function get(server: ServerProcess, pathAndQuery: string, cookie?: string): Prom
 }
 
 /** A form POST as the browser sends it from a page of that server (same-origin Origin header). */
-function post(server: ServerProcess, pathAndQuery: string, fields: Record<string, string>, cookie?: string): Promise<Response> {
+function post(
+  server: ServerProcess,
+  pathAndQuery: string,
+  fields: Record<string, string>,
+  cookie?: string,
+): Promise<Response> {
   const headers: Record<string, string> = {
     "User-Agent": BROWSER_USER_AGENT,
     Accept: "text/html",
@@ -54,7 +61,12 @@ function post(server: ServerProcess, pathAndQuery: string, fields: Record<string
     "Content-Type": "application/x-www-form-urlencoded",
   };
   if (cookie) headers.Cookie = cookie;
-  return fetch(new URL(pathAndQuery, server.baseUrl), { method: "POST", headers, body: new URLSearchParams(fields), redirect: "manual" });
+  return fetch(new URL(pathAndQuery, server.baseUrl), {
+    method: "POST",
+    headers,
+    body: new URLSearchParams(fields),
+    redirect: "manual",
+  });
 }
 
 /** Opens /form like a browser and submits the e-mail form with the honeypot fields the page carries. */
@@ -62,7 +74,10 @@ async function requestSignInLink(server: ServerProcess, email: string): Promise<
   const page = await get(server, "/form");
   expect(page.status).toBe(200);
   const html = await page.text();
-  const honeypot = { name__confirm: inputValue(html, "name__confirm"), from__confirm: inputValue(html, "from__confirm") };
+  const honeypot = {
+    name__confirm: inputValue(html, "name__confirm"),
+    from__confirm: inputValue(html, "from__confirm"),
+  };
   expect(honeypot.name__confirm).toBe("");
   expect(honeypot.from__confirm).not.toBe("");
   return post(server, "/form", { ...honeypot, email });
@@ -79,7 +94,10 @@ async function tokenRow(token: string): Promise<{ used_at: Date | null } | undef
   await client.connect();
   try {
     const hash = createHash("sha256").update(token).digest("base64url");
-    const result = await client.query<{ used_at: Date | null }>("select used_at from login_tokens where token_hash = $1", [hash]);
+    const result = await client.query<{ used_at: Date | null }>(
+      "select used_at from login_tokens where token_hash = $1",
+      [hash],
+    );
     return result.rows[0];
   } finally {
     await client.end();
@@ -190,7 +208,15 @@ describe("two server instances sharing one PostgreSQL database", () => {
   it("SIGTERM stops each instance with exit code 0", async () => {
     const [codeA, codeB] = await Promise.all([need(a, "instance A").stop(), need(b, "instance B").stop()]);
     expect({ a: codeA, b: codeB }).toEqual({ a: 0, b: 0 });
-    expect(need(a, "instance A").logs().some((line) => line.json?.message === "stopped")).toBe(true);
-    expect(need(b, "instance B").logs().some((line) => line.json?.message === "stopped")).toBe(true);
+    expect(
+      need(a, "instance A")
+        .logs()
+        .some((line) => line.json?.message === "stopped"),
+    ).toBe(true);
+    expect(
+      need(b, "instance B")
+        .logs()
+        .some((line) => line.json?.message === "stopped"),
+    ).toBe(true);
   });
 });

@@ -19,7 +19,14 @@ export type TestDatabase = { execute: (query: unknown) => Promise<{ rows: Record
 export async function startApp(env: Record<string, string | undefined> = {}) {
   const dataDir = tempDir("it");
   const removeDataDir = () => rmSync(dataDir, { recursive: true, force: true });
-  Object.assign(process.env, { APP_URL, DATA_DIR: dataDir, SESSION_SECRET: "integration-secret-0123456789", APP_STAGE: "test", LOG_LEVEL: "info", ...env });
+  Object.assign(process.env, {
+    APP_URL,
+    DATA_DIR: dataDir,
+    SESSION_SECRET: "integration-secret-0123456789",
+    APP_STAGE: "test",
+    LOG_LEVEL: "info",
+    ...env,
+  });
   const buildPath = path.resolve(import.meta.dirname, "../../build/server/index.js");
   let entry: AppServer;
   let handler: ReturnType<typeof createRequestHandler>;
@@ -49,11 +56,16 @@ export async function startApp(env: Record<string, string | undefined> = {}) {
         headers.set("Content-Type", "application/x-www-form-urlencoded");
         if (!headers.has("Origin")) headers.set("Origin", APP_URL);
       }
-      const response = await handler(new Request(APP_URL + pathname, { ...init, headers, body, redirect: "manual" }), entry.createLoadContext(ip));
+      const response = await handler(
+        new Request(APP_URL + pathname, { ...init, headers, body, redirect: "manual" }),
+        entry.createLoadContext(ip),
+      );
       for (const cookie of response.headers.getSetCookie()) {
         const [pair = "", ...attributes] = cookie.split(";");
         const [name = "", ...value] = pair.split("=");
-        const expired = attributes.some((a) => /max-age=0\b/i.test(a.trim()) || /expires=thu, 01 jan 1970/i.test(a.trim()));
+        const expired = attributes.some(
+          (a) => /max-age=0\b/i.test(a.trim()) || /expires=thu, 01 jan 1970/i.test(a.trim()),
+        );
         if (expired) jar.delete(name.trim());
         else jar.set(name.trim(), value.join("="));
       }
@@ -89,7 +101,10 @@ export async function startApp(env: Record<string, string | undefined> = {}) {
 
 /** The toasts rendered on a page: [title, description] pairs. */
 export function toastsIn(html: string): [string, string][] {
-  return [...html.matchAll(/<li class="toast[^"]*"[^>]*><div><strong>([^<]*)<\/strong><p>([^<]*)<\/p>/g)].map((m) => [m[1]!, m[2]!]);
+  return [...html.matchAll(/<li class="toast[^"]*"[^>]*><div><strong>([^<]*)<\/strong><p>([^<]*)<\/p>/g)].map((m) => [
+    m[1]!,
+    m[2]!,
+  ]);
 }
 
 /** A browser signed in through the real flow: the form, the e-mail from the SMTP sink, the confirm POST. */
@@ -103,7 +118,10 @@ export async function signedInBrowser(
   await browser.requestSignIn(email);
   const message = await mail.waitFor(email, started);
   const link = new URL(message.text.match(/https?:\/\/\S+\/confirm\?\S+/)![0]);
-  const response = await browser.request(link.pathname, { method: "POST", form: { token: link.searchParams.get("token")! } });
+  const response = await browser.request(link.pathname, {
+    method: "POST",
+    form: { token: link.searchParams.get("token")! },
+  });
   if (response.status !== 302) throw new Error(`sign-in failed: ${response.status}`);
   await browser.page(response.headers.get("Location")!);
   return browser;
@@ -111,5 +129,11 @@ export async function signedInBrowser(
 
 /** Text content of an HTML fragment (tags removed, entities of quotes decoded). */
 export function textOf(html: string): string {
-  return html.replace(/<script[\s\S]*?<\/script>/g, "").replace(/<[^>]+>/g, " ").replace(/&quot;/g, '"').replace(/&#x27;|&#39;/g, "'").replace(/&amp;/g, "&").replace(/\s+/g, " ");
+  return html
+    .replace(/<script[\s\S]*?<\/script>/g, "")
+    .replace(/<[^>]+>/g, " ")
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/&amp;/g, "&")
+    .replace(/\s+/g, " ");
 }

@@ -10,7 +10,8 @@ let failedInFile = false;
 let testsRan = false;
 
 function show(heading: string, lines: string[]) {
-  if (lines.length) console.error(`${heading} (${lines.length} lines):\n${lines.map((line) => `  ${line}`).join("\n")}`);
+  if (lines.length)
+    console.error(`${heading} (${lines.length} lines):\n${lines.map((line) => `  ${line}`).join("\n")}`);
 }
 
 beforeEach(() => {

@@ -32,7 +32,11 @@ export async function startFakeSupabaseAuth() {
       const failure = otpFailures.shift();
       if (failure) return send(failure, { code: "unexpected_failure", msg: "Simulated failure" });
       const email = String(body.email);
-      otpRequests.push({ email, redirectTo: url.searchParams.get("redirect_to"), apikey: req.headers.apikey as string | null });
+      otpRequests.push({
+        email,
+        redirectTo: url.searchParams.get("redirect_to"),
+        apikey: req.headers.apikey as string | null,
+      });
       issued.set(randomBytes(28).toString("hex"), { email, used: false });
       return send(200, {});
     }
@@ -44,8 +48,20 @@ export async function startFakeSupabaseAuth() {
         return send(403, { code: "otp_expired", msg: "Email link is invalid or has expired" });
       }
       entry.used = true;
-      const user = { id: randomUUID(), aud: "authenticated", role: "authenticated", email: entry.email, created_at: new Date().toISOString() };
-      return send(200, { access_token: "fake-access-token", token_type: "bearer", expires_in: 3600, refresh_token: "fake-refresh", user });
+      const user = {
+        id: randomUUID(),
+        aud: "authenticated",
+        role: "authenticated",
+        email: entry.email,
+        created_at: new Date().toISOString(),
+      };
+      return send(200, {
+        access_token: "fake-access-token",
+        token_type: "bearer",
+        expires_in: 3600,
+        refresh_token: "fake-refresh",
+        user,
+      });
     }
     send(404, { code: "not_found", msg: `fake has no ${req.method} ${url.pathname}` });
   });

@@ -9,7 +9,9 @@ const decodeHtml = (text: string) =>
   text.replace(/&(#\d+|#x[0-9a-f]+|amp|lt|gt|quot|apos);/gi, (whole, entity: string) => {
     const named: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" };
     if (entity[0] !== "#") return named[entity.toLowerCase()] ?? whole;
-    return String.fromCodePoint(entity[1]?.toLowerCase() === "x" ? parseInt(entity.slice(2), 16) : Number(entity.slice(1)));
+    return String.fromCodePoint(
+      entity[1]?.toLowerCase() === "x" ? parseInt(entity.slice(2), 16) : Number(entity.slice(1)),
+    );
   });
 
 /** The value attribute of the <input name="..."> in a page, as a browser would submit it. */
@@ -21,7 +23,10 @@ export function inputValue(html: string, name: string): string {
 
 /** The toasts rendered on a page: [title, description] pairs. */
 export function toastsIn(html: string): [string, string][] {
-  return [...html.matchAll(/<li class="toast[^"]*"[^>]*><div><strong>([^<]*)<\/strong><p>([^<]*)<\/p>/g)].map((m) => [decodeHtml(m[1]!), decodeHtml(m[2]!)]);
+  return [...html.matchAll(/<li class="toast[^"]*"[^>]*><div><strong>([^<]*)<\/strong><p>([^<]*)<\/p>/g)].map((m) => [
+    decodeHtml(m[1]!),
+    decodeHtml(m[2]!),
+  ]);
 }
 
 export type Visitor = ReturnType<typeof visitor>;
@@ -41,7 +46,10 @@ export function visitor(baseUrl: string, options: { timeoutMs?: number } = {}) {
     }
   }
 
-  async function request(pathAndQuery: string, init: { method?: string; form?: Record<string, string> } = {}): Promise<Response> {
+  async function request(
+    pathAndQuery: string,
+    init: { method?: string; form?: Record<string, string> } = {},
+  ): Promise<Response> {
     const headers: Record<string, string> = { "User-Agent": BROWSER_USER_AGENT, Accept: "text/html" };
     if (jar.size) headers.Cookie = [...jar].map(([name, value]) => `${name}=${value}`).join("; ");
     let body: URLSearchParams | undefined;
@@ -73,7 +81,11 @@ export function visitor(baseUrl: string, options: { timeoutMs?: number } = {}) {
     async requestSignIn(email: string) {
       const { html } = await this.page("/form");
       const response = await request("/form", {
-        form: { email, name__confirm: inputValue(html, "name__confirm"), from__confirm: inputValue(html, "from__confirm") },
+        form: {
+          email,
+          name__confirm: inputValue(html, "name__confirm"),
+          from__confirm: inputValue(html, "from__confirm"),
+        },
       });
       await response.body?.cancel();
       return response;

@@ -4,7 +4,15 @@ import path from "node:path";
 import { simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
 
-export type ReceivedMail = { to: string[]; from: string; subject: string; text: string; html: string; language: string | null; receivedAt: number };
+export type ReceivedMail = {
+  to: string[];
+  from: string;
+  subject: string;
+  text: string;
+  html: string;
+  language: string | null;
+  receivedAt: number;
+};
 
 /**
  * A real SMTP server on loopback that keeps what it receives (and, with `dir`, writes each message there as JSON for
@@ -28,7 +36,9 @@ export async function startMailSink(options: { dir?: string; port?: number } = {
     onData(stream, _session, callback) {
       simpleParser(stream)
         .then((parsed) => {
-          const to = (Array.isArray(parsed.to) ? parsed.to : parsed.to ? [parsed.to] : []).flatMap((a) => a.value.map((v) => v.address ?? ""));
+          const to = (Array.isArray(parsed.to) ? parsed.to : parsed.to ? [parsed.to] : []).flatMap((a) =>
+            a.value.map((v) => v.address ?? ""),
+          );
           const mail: ReceivedMail = {
             to,
             from: parsed.from?.text ?? "",
@@ -41,7 +51,10 @@ export async function startMailSink(options: { dir?: string; port?: number } = {
           received.push(mail);
           if (options.dir) {
             mkdirSync(options.dir, { recursive: true });
-            writeFileSync(path.join(options.dir, `${Date.now()}-${Math.random().toString(36).slice(2)}.json`), JSON.stringify(mail));
+            writeFileSync(
+              path.join(options.dir, `${Date.now()}-${Math.random().toString(36).slice(2)}.json`),
+              JSON.stringify(mail),
+            );
           }
           callback();
         })

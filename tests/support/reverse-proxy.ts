@@ -21,12 +21,23 @@ export async function startReverseProxy() {
     const upstream = upstreams[next++ % upstreams.length]!;
     const client = req.socket.remoteAddress ?? "";
     const headers: IncomingHttpHeaders = { ...req.headers, "x-forwarded-proto": "http" };
-    headers["x-forwarded-for"] = req.headers["x-forwarded-for"] ? `${String(req.headers["x-forwarded-for"])}, ${client}` : client;
-    const forward = request(new URL(req.url ?? "/", upstream), { method: req.method, headers, agent: false }, (answer) => {
-      served.push({ method: req.method ?? "", path: (req.url ?? "").split("?")[0] ?? "", upstream, status: answer.statusCode ?? 0 });
-      res.writeHead(answer.statusCode ?? 502, answer.rawHeaders);
-      answer.pipe(res);
-    });
+    headers["x-forwarded-for"] = req.headers["x-forwarded-for"]
+      ? `${String(req.headers["x-forwarded-for"])}, ${client}`
+      : client;
+    const forward = request(
+      new URL(req.url ?? "/", upstream),
+      { method: req.method, headers, agent: false },
+      (answer) => {
+        served.push({
+          method: req.method ?? "",
+          path: (req.url ?? "").split("?")[0] ?? "",
+          upstream,
+          status: answer.statusCode ?? 0,
+        });
+        res.writeHead(answer.statusCode ?? 502, answer.rawHeaders);
+        answer.pipe(res);
+      },
+    );
     forward.on("error", () => {
       if (!res.headersSent) res.writeHead(502);
       res.end();

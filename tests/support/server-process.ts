@@ -70,7 +70,9 @@ export async function startServer(options: ServerOptions = {}): Promise<ServerPr
   if (!existsSync(serverBuild)) throw new Error(`${serverBuild} is missing: run \`npm run build\` before these tests`);
   const major = Number(process.versions.node.split(".")[0]);
   if (major < 24) {
-    throw new Error(`server.ts needs Node 24 but vitest runs on ${process.version} (${process.execPath}): run vitest through npm or npx`);
+    throw new Error(
+      `server.ts needs Node 24 but vitest runs on ${process.version} (${process.execPath}): run vitest through npm or npx`,
+    );
   }
 
   const port = await freePort();
@@ -92,7 +94,11 @@ export async function startServer(options: ServerOptions = {}): Promise<ServerPr
   for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name];
   const dataDir = path.resolve(PROJECT_ROOT, env.DATA_DIR ?? "./data");
 
-  const child: ChildProcess = spawn(process.execPath, ["server.ts"], { cwd: PROJECT_ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child: ChildProcess = spawn(process.execPath, ["server.ts"], {
+    cwd: PROJECT_ROOT,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const lines: LogLine[] = [];
   const listeners = new Set<(line: LogLine) => void>();
   for (const stream of ["stdout", "stderr"] as const) {
@@ -132,7 +138,8 @@ export async function startServer(options: ServerOptions = {}): Promise<ServerPr
       resolve(code);
     });
   });
-  const describe = () => `server ${baseUrl} (pid ${child.pid}); its output:\n${lines.map((line) => `  ${line.text}`).join("\n")}`;
+  const describe = () =>
+    `server ${baseUrl} (pid ${child.pid}); its output:\n${lines.map((line) => `  ${line.text}`).join("\n")}`;
 
   const waitForLog = (predicate: (line: LogLine) => boolean, timeoutMs = 10_000) =>
     new Promise<LogLine>((resolve, reject) => {
@@ -165,7 +172,8 @@ export async function startServer(options: ServerOptions = {}): Promise<ServerPr
   const waitForHealthy = async (timeoutMs = 60_000) => {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      if (exitCode !== undefined) throw new Error(`exited with ${exitCode} before /healthz answered 200; ${describe()}`);
+      if (exitCode !== undefined)
+        throw new Error(`exited with ${exitCode} before /healthz answered 200; ${describe()}`);
       try {
         const response = await fetch(`${baseUrl}/healthz`, { signal: AbortSignal.timeout(5_000) });
         await response.body?.cancel();

@@ -13,7 +13,8 @@ const dirs: string[] = [];
 const children: ReturnType<typeof spawn>[] = [];
 
 afterEach(() => {
-  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  for (const child of children.splice(0))
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -23,7 +24,9 @@ function locker(dir: string, holdMs: number) {
     const { lockDataDir } = await import(${JSON.stringify(LOCK_MODULE)});
     try { await lockDataDir(${JSON.stringify(dir)}); console.log("locked"); setTimeout(() => {}, ${holdMs}); }
     catch (error) { console.log(error.message); process.exitCode = 1; }`;
-  const child = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, ["--input-type=module", "-e", script], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   children.push(child);
   let output = "";
   child.stdout!.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));

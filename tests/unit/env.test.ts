@@ -18,7 +18,9 @@ describe("TRUST_PROXY: whom X-Forwarded-For is believed from", () => {
   });
 
   it("refuses true, which would trust every hop, and says what to use instead", () => {
-    expect(() => parseEnv({ TRUST_PROXY: "true" })).toThrow(/TRUST_PROXY: true would trust every hop; use the number of proxies/);
+    expect(() => parseEnv({ TRUST_PROXY: "true" })).toThrow(
+      /TRUST_PROXY: true would trust every hop; use the number of proxies/,
+    );
   });
 
   it.each(["yes", "10.0.0.0/33", "proxy.example", "1.2.3"])("refuses %s, naming the variable", (value) => {
@@ -28,11 +30,16 @@ describe("TRUST_PROXY: whom X-Forwarded-For is believed from", () => {
 
 describe("SESSION_SECRET and SMTP_URL in production", () => {
   it("starts with long keys and an SMTP server", () => {
-    expect(parseEnv({ ...production, SESSION_SECRET: `${LONG_KEY}1,${LONG_KEY}2` }).sessionSecrets).toEqual([`${LONG_KEY}1`, `${LONG_KEY}2`]);
+    expect(parseEnv({ ...production, SESSION_SECRET: `${LONG_KEY}1,${LONG_KEY}2` }).sessionSecrets).toEqual([
+      `${LONG_KEY}1`,
+      `${LONG_KEY}2`,
+    ]);
   });
 
   it("refuses a key shorter than 32 characters, the retired ones included", () => {
-    expect(() => parseEnv({ ...production, SESSION_SECRET: `${LONG_KEY},short` })).toThrow(/SESSION_SECRET: every key must be at least 32 characters/);
+    expect(() => parseEnv({ ...production, SESSION_SECRET: `${LONG_KEY},short` })).toThrow(
+      /SESSION_SECRET: every key must be at least 32 characters/,
+    );
   });
 
   it.each([",", " , ", ""])("refuses %j: it holds no key, so cookies would go unsigned", (value) => {
@@ -41,11 +48,16 @@ describe("SESSION_SECRET and SMTP_URL in production", () => {
   });
 
   it("refuses the local sign-in provider without SMTP_URL instead of writing links to the log", () => {
-    expect(() => parseEnv({ ...production, SMTP_URL: undefined })).toThrow(/SMTP_URL: is required when APP_STAGE=production/);
+    expect(() => parseEnv({ ...production, SMTP_URL: undefined })).toThrow(
+      /SMTP_URL: is required when APP_STAGE=production/,
+    );
   });
 
   it("needs no SMTP_URL when Supabase sends the mail, nor outside production", () => {
-    expect(parseEnv({ ...production, SMTP_URL: undefined, SUPABASE_URL: "https://x.supabase.co", SUPABASE_ANON_KEY: "k" }).authProvider).toBe("supabase");
+    expect(
+      parseEnv({ ...production, SMTP_URL: undefined, SUPABASE_URL: "https://x.supabase.co", SUPABASE_ANON_KEY: "k" })
+        .authProvider,
+    ).toBe("supabase");
     expect(parseEnv({ SESSION_SECRET: "short" }).sessionSecrets).toEqual(["short"]);
   });
 });

@@ -2,9 +2,12 @@ import { describe, expect, it } from "vitest";
 import { safeTarget } from "../../app/http/navigation";
 
 describe("safeTarget: the one gate every redirect goes through", () => {
-  it.each(["/", "/account/home", "/de/explore?q=haus#top", "/company/privacy"])("keeps the internal path %s", (path) => {
-    expect(safeTarget(path)).toBe(path);
-  });
+  it.each(["/", "/account/home", "/de/explore?q=haus#top", "/company/privacy"])(
+    "keeps the internal path %s",
+    (path) => {
+      expect(safeTarget(path)).toBe(path);
+    },
+  );
 
   const refused = [
     "//evil.example",
@@ -64,6 +67,8 @@ describe("safeTarget: the one gate every redirect goes through", () => {
   });
 
   it("treats an absolute URL on the site's own origin as internal", () => {
-    expect(safeTarget("https://app.example/account/home?x=1", { origin: "https://app.example" })).toBe("/account/home?x=1");
+    expect(safeTarget("https://app.example/account/home?x=1", { origin: "https://app.example" })).toBe(
+      "/account/home?x=1",
+    );
   });
 });

@@ -35,10 +35,13 @@ describe("retry", () => {
   });
   it("returns the first success", async () => {
     let attempts = 0;
-    const value = await retry(async () => {
-      if (++attempts < 2) throw new Error("flaky");
-      return "ok";
-    }, { baseDelayMs: 1 });
+    const value = await retry(
+      async () => {
+        if (++attempts < 2) throw new Error("flaky");
+        return "ok";
+      },
+      { baseDelayMs: 1 },
+    );
     expect([value, attempts]).toEqual(["ok", 2]);
   });
 });

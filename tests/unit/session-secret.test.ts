@@ -19,7 +19,10 @@ describe("the session secret", () => {
 
   it("is SESSION_SECRET when given, a comma-separated list rotating keys, and nothing is written", () => {
     const dir = dataDir();
-    expect(resolveSessionSecrets({ ...base, DATA_DIR: dir, SESSION_SECRET: "new-key, old-key" })).toEqual({ secrets: ["new-key", "old-key"], note: null });
+    expect(resolveSessionSecrets({ ...base, DATA_DIR: dir, SESSION_SECRET: "new-key, old-key" })).toEqual({
+      secrets: ["new-key", "old-key"],
+      note: null,
+    });
     expect(existsSync(path.join(dir, ".session-secret"))).toBe(false);
   });
 
@@ -63,6 +66,8 @@ describe("the session secret", () => {
     expect(result.note?.message).toContain(`DATABASE_URL is used and there is no data directory ${missing}`);
     expect(existsSync(missing)).toBe(false);
     const existing = dataDir();
-    expect(resolveSessionSecrets({ ...base, DATA_DIR: existing, DATABASE_URL: "postgres://db.invalid/app" }).note?.message).toContain("session secret created");
+    expect(
+      resolveSessionSecrets({ ...base, DATA_DIR: existing, DATABASE_URL: "postgres://db.invalid/app" }).note?.message,
+    ).toContain("session secret created");
   });
 });

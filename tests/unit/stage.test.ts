@@ -1,6 +1,13 @@
 import { Rating, State, type Grade } from "ts-fsrs";
 import { describe, expect, it } from "vitest";
-import { applyGrade, cardForStage, LEARNED_INTERVAL_DAYS, newCard, stageOf, type CardFields } from "../../app/learning/stage";
+import {
+  applyGrade,
+  cardForStage,
+  LEARNED_INTERVAL_DAYS,
+  newCard,
+  stageOf,
+  type CardFields,
+} from "../../app/learning/stage";
 
 const start = new Date("2026-03-01T09:00:00Z");
 const days = (n: number) => new Date(start.getTime() + n * 86_400_000);
@@ -31,7 +38,11 @@ describe("stage of an FSRS card (fixed clock)", () => {
   });
 
   it("gives the same schedule for the same grades at the same times (no fuzz)", () => {
-    const run = () => ([Rating.Good, Rating.Good, Rating.Hard, Rating.Easy] as Grade[]).reduce((card, grade) => applyGrade(card, grade, card.due), newCard(start));
+    const run = () =>
+      ([Rating.Good, Rating.Good, Rating.Hard, Rating.Easy] as Grade[]).reduce(
+        (card, grade) => applyGrade(card, grade, card.due),
+        newCard(start),
+      );
     expect(run()).toEqual(run());
   });
 });
@@ -39,7 +50,12 @@ describe("stage of an FSRS card (fixed clock)", () => {
 describe("a manual stage change keeps the schedule consistent", () => {
   const reviewed = applyGrade(applyGrade(newCard(start), Rating.Good, start), Rating.Good, days(0.1));
   it.each(["tolearn", "inprogress", "needsreview", "learned"] as const)("to %s from every other stage", (target) => {
-    for (const from of [newCard(start), applyGrade(newCard(start), Rating.Again, start), reviewed, cardForStage(reviewed, "learned", days(1))]) {
+    for (const from of [
+      newCard(start),
+      applyGrade(newCard(start), Rating.Again, start),
+      reviewed,
+      cardForStage(reviewed, "learned", days(1)),
+    ]) {
       const now = days(2);
       const card = cardForStage(from, target, now);
       expect(stageOf(card, now)).toBe(target);

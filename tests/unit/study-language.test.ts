@@ -61,7 +61,8 @@ describe("study language names", () => {
 });
 
 describe("plural wording", () => {
-  const load = (lng: string) => JSON.parse(readFileSync(path.resolve(import.meta.dirname, `../../locales/${lng}/learning.json`), "utf8"));
+  const load = (lng: string) =>
+    JSON.parse(readFileSync(path.resolve(import.meta.dirname, `../../locales/${lng}/learning.json`), "utf8"));
   it.each(LOCALES)("counts examples in %s for 0, 1, 2, 5, 21 and 1.5", async (lng) => {
     const i18n = createInstance();
     await i18n.init({ lng, resources: { [lng]: { learning: load(lng) } }, defaultNS: "learning" });

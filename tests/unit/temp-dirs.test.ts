@@ -34,6 +34,8 @@ describe("a test run's temp folder", () => {
     const leftovers = closeRunTempDir(root);
     expect(leftovers).toEqual([leaked]);
     expect(existsSync(root)).toBe(false);
-    expect(leftoversError("vitest", root, leftovers).message).toContain(`left 1 folder(s) behind in its temp directory ${root} (now removed): ${leaked}`);
+    expect(leftoversError("vitest", root, leftovers).message).toContain(
+      `left 1 folder(s) behind in its temp directory ${root} (now removed): ${leaked}`,
+    );
   });
 });

@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import { findPostgresBin } from "../../scripts/support/postgres.ts";
 
 const SCRIPT = path.resolve(import.meta.dirname, "../../scripts/test-prerequisites.sh");
-const check = (env: Record<string, string>) => spawnSync("bash", [SCRIPT], { env: { ...process.env, ...env }, encoding: "utf8" });
+const check = (env: Record<string, string>) =>
+  spawnSync("bash", [SCRIPT], { env: { ...process.env, ...env }, encoding: "utf8" });
 
 describe("scripts/test-prerequisites.sh", () => {
   it("accepts the Chromium named by CHROMIUM_PATH and the PostgreSQL named by PG_BIN, as the tests do", () => {

@@ -15,7 +15,8 @@ function flatten(tree: Tree, prefix = ""): Map<string, string> {
   }
   return out;
 }
-const read = (lng: string, ns: string) => flatten(JSON.parse(readFileSync(path.join(root, lng, `${ns}.json`), "utf8")) as Tree);
+const read = (lng: string, ns: string) =>
+  flatten(JSON.parse(readFileSync(path.join(root, lng, `${ns}.json`), "utf8")) as Tree);
 const placeholders = (text: string) => [...text.matchAll(/\{\{\s*(\w+)[^}]*\}\}/g)].map((m) => m[1]).sort();
 /** English has only _one/_other; other languages need their own plural categories instead. */
 const pluralBase = (key: string) => key.replace(/_(zero|one|two|few|many|other)$/, "");
@@ -23,7 +24,8 @@ const pluralBase = (key: string) => key.replace(/_(zero|one|two|few|many|other)$
 describe("translations", () => {
   it("exist for exactly the seven interface locales and the known namespaces", () => {
     expect(readdirSync(root).sort()).toEqual([...LOCALES].sort());
-    for (const lng of LOCALES) expect(readdirSync(path.join(root, lng)).sort()).toEqual(NAMESPACES.map((ns) => `${ns}.json`).sort());
+    for (const lng of LOCALES)
+      expect(readdirSync(path.join(root, lng)).sort()).toEqual(NAMESPACES.map((ns) => `${ns}.json`).sort());
   });
 
   for (const lng of LOCALES.filter((l) => l !== "en")) {
@@ -33,8 +35,14 @@ describe("translations", () => {
         const other = read(lng, ns);
         const enKeys = new Set([...en.keys()].map(pluralBase));
         const otherKeys = new Set([...other.keys()].map(pluralBase));
-        expect([...enKeys].filter((k) => !otherKeys.has(k)), "missing keys").toEqual([]);
-        expect([...otherKeys].filter((k) => !enKeys.has(k)), "extra keys").toEqual([]);
+        expect(
+          [...enKeys].filter((k) => !otherKeys.has(k)),
+          "missing keys",
+        ).toEqual([]);
+        expect(
+          [...otherKeys].filter((k) => !enKeys.has(k)),
+          "extra keys",
+        ).toEqual([]);
         for (const [key, text] of other) {
           const reference = en.get(key) ?? en.get(`${pluralBase(key)}_other`) ?? "";
           expect(placeholders(text), `placeholders of ${key}`).toEqual(placeholders(reference));

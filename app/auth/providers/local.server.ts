@@ -20,7 +20,14 @@ export const localProvider: AuthProvider = {
     const token = randomBytes(32).toString("base64url");
     const now = new Date();
     await db.delete(loginTokens).where(lt(loginTokens.expiresAt, new Date(now.getTime() - 24 * LINK_LIFETIME_MS)));
-    await db.insert(loginTokens).values({ tokenHash: hashToken(token), email, createdAt: now, expiresAt: new Date(now.getTime() + LINK_LIFETIME_MS) });
+    await db
+      .insert(loginTokens)
+      .values({
+        tokenHash: hashToken(token),
+        email,
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + LINK_LIFETIME_MS),
+      });
     const link = `${env.APP_URL}${localePath(locale, PATHS.confirm)}?token=${token}`;
     await sendSignInMail(email, t, link, locale);
   },
@@ -31,7 +38,9 @@ export const localProvider: AuthProvider = {
     const [row] = await db
       .select({ email: loginTokens.email })
       .from(loginTokens)
-      .where(and(eq(loginTokens.tokenHash, hashToken(token)), isNull(loginTokens.usedAt), gt(loginTokens.expiresAt, now)))
+      .where(
+        and(eq(loginTokens.tokenHash, hashToken(token)), isNull(loginTokens.usedAt), gt(loginTokens.expiresAt, now)),
+      )
       .limit(1);
     return row ? { email: row.email } : { email: null, reason: "unusable" };
   },
