@@ -116,15 +116,13 @@ export async function gradeTerm(
       .set({ ...card, updatedAt: now })
       .where(eq(terms.id, id))
       .returning();
-    await tx
-      .insert(reviewLogs)
-      .values({
-        termId: id,
-        rating: GRADES[grade],
-        state: term.state,
-        reviewedAt: now,
-        scheduledDays: card.scheduledDays,
-      });
+    await tx.insert(reviewLogs).values({
+      termId: id,
+      rating: GRADES[grade],
+      state: term.state,
+      reviewedAt: now,
+      scheduledDays: card.scheduledDays,
+    });
     return updated ?? null;
   });
 }

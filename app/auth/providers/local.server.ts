@@ -20,14 +20,12 @@ export const localProvider: AuthProvider = {
     const token = randomBytes(32).toString("base64url");
     const now = new Date();
     await db.delete(loginTokens).where(lt(loginTokens.expiresAt, new Date(now.getTime() - 24 * LINK_LIFETIME_MS)));
-    await db
-      .insert(loginTokens)
-      .values({
-        tokenHash: hashToken(token),
-        email,
-        createdAt: now,
-        expiresAt: new Date(now.getTime() + LINK_LIFETIME_MS),
-      });
+    await db.insert(loginTokens).values({
+      tokenHash: hashToken(token),
+      email,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + LINK_LIFETIME_MS),
+    });
     const link = `${env.APP_URL}${localePath(locale, PATHS.confirm)}?token=${token}`;
     await sendSignInMail(email, t, link, locale);
   },
