@@ -3,7 +3,7 @@
  * one-row header of at most 64 px and main controls of at least 44x44 px, and no axe (WCAG 2.1 AA) violation in the
  * light or the dark theme; the theme choice in the footer, with and without JavaScript. Checks are grouped per page.
  */
-import AxeBuilder from "@axe-core/playwright";
+import { AxeBuilder } from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { forwardedFor, linkIn, mailFor, uniqueAddress } from "./mail";
 import { expect, learnerTest, ROUTES, t, test, waitForHydration } from "./support";
