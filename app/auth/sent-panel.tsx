@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import { Form, Link, useNavigation } from "react-router";
 import { HoneypotInputs } from "remix-utils/honeypot/react";
 import { useLocalePath } from "../i18n/use-locale";
+import { PATHS } from "../http/paths";
 
 /**
  * After a link was requested, /form says where it went (the inbox, or the server log when no mail is set up) and
@@ -19,7 +20,7 @@ export function SentPanel({
 }) {
   const { t } = useTranslation("pages");
   const to = useLocalePath();
-  const action = to("/form");
+  const action = to(PATHS.signIn);
   const navigation = useNavigation();
   const pending = navigation.state !== "idle" && navigation.formAction === action;
   const [wait, setWait] = useState(waitSeconds);

@@ -82,7 +82,7 @@ export async function completeSignIn(
   const result = await authProvider.verify(db, params);
   if (!result.ok) {
     // The error page explains what went wrong and offers a new link.
-    return redirect(`${localePath(locale, "/error")}?reason=${result.reason}`);
+    return redirect(`${localePath(locale, PATHS.error)}?reason=${result.reason}`);
   }
   const user = await findOrCreateUser(db, result.email);
   const headers = new Headers();

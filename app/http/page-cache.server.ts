@@ -14,6 +14,7 @@ import { hashedContentSecurityPolicy } from "./csp";
 import { log } from "../server/log.server";
 import { PUBLIC_PAGES } from "./public-pages";
 import { themeCookie } from "../theme/theme.server";
+import { PATHS } from "./paths";
 
 /**
  * Anonymous public pages from memory. Each page is rendered once by the running app (its runtime configuration) for a
@@ -32,7 +33,7 @@ const VARIANT_HEADERS: Record<string, (value: string) => string | null> = {
 const BYPASS_COOKIES = ["__session", "toast", "sign-in-sent"];
 /** Query parameters a page reads, with the values it accepts; any other query is rendered without the cache. */
 const QUERY_WHITELIST: Record<string, Record<string, (value: string) => boolean>> = {
-  "/explore": { language: isStudyLanguage, level: isLevel },
+  [PATHS.explore]: { language: isStudyLanguage, level: isLevel },
 };
 /** Response headers that vary only in ways the key already covers. */
 const HANDLED_VARY = new Set(["accept-encoding", "cookie", "accept-language", ...Object.keys(VARIANT_HEADERS)]);

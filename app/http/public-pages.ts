@@ -2,11 +2,11 @@ import { PATHS } from "./paths";
 
 /** Pages anyone can see, listed in the sitemap (unprefixed; every locale has each of them). */
 export const PUBLIC_PAGES = [
-  "/",
+  PATHS.home,
   PATHS.signIn,
-  "/explore",
-  "/subscription",
-  "/company/privacy",
-  "/company/terms-of-use",
-  "/crowdfunding-campaign",
+  PATHS.explore,
+  PATHS.subscription,
+  PATHS.privacy,
+  PATHS.termsOfUse,
+  PATHS.crowdfunding,
 ];

@@ -9,10 +9,10 @@ export type RouteRule = { to: string; external?: boolean; status?: 301 | 302 | 3
 export const ROUTE_RULES: Record<string, RouteRule> = {
   "/login": { to: PATHS.signIn },
   "/signin": { to: PATHS.signIn },
-  "/privacy": { to: "/company/privacy" },
-  "/terms": { to: "/company/terms-of-use" },
-  "/pricing": { to: "/subscription" },
-  "/crowdfunding": { to: "/crowdfunding-campaign" },
+  "/privacy": { to: PATHS.privacy },
+  "/terms": { to: PATHS.termsOfUse },
+  "/pricing": { to: PATHS.subscription },
+  "/crowdfunding": { to: PATHS.crowdfunding },
   // How the review scheduler decides when a term is due, explained by the FSRS authors.
   "/about/fsrs": {
     to: "https://github.com/open-spaced-repetition/fsrs4anki/wiki/ABC-of-FSRS",

@@ -21,6 +21,7 @@ import {
   updateTerm,
 } from "./terms.server";
 import { isStage } from "./vocabulary";
+import { PATHS, termPath } from "../http/paths";
 
 type Context = Readonly<RouterContextProvider>;
 
@@ -73,7 +74,7 @@ export async function termPageAction(request: Request, context: Context, id: str
   const db = await getDatabase();
   const { t } = getInstance(context);
   const locale = requestLocale(context);
-  const here = localePath(locale, `/account/terms/${term.id}`);
+  const here = localePath(locale, termPath(term.id));
   const form = await readForm(request);
   const intent = String(form.get("intent") ?? "");
   const toast = (key: string, values: Record<string, string> = {}) =>
@@ -117,7 +118,7 @@ export async function termPageAction(request: Request, context: Context, id: str
     }
     case "delete": {
       await deleteTerm(db, user.id, term.id);
-      return redirectWithToast(request, localePath(locale, "/account/explore/member"), toast("deleted"));
+      return redirectWithToast(request, localePath(locale, PATHS.memberTerms), toast("deleted"));
     }
     default:
       return data({ intent, errors: {} as FieldErrors, message: t("learning:errors.invalidAction") }, { status: 400 });

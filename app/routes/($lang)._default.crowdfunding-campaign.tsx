@@ -2,6 +2,7 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { useLocalePath } from "../i18n/use-locale";
 import type { PageHandle } from "../ui/seo";
+import { PATHS } from "../http/paths";
 
 export const handle: PageHandle = { title: "titles.crowdfunding", description: "descriptions.crowdfunding" };
 
@@ -23,7 +24,7 @@ export default function CrowdfundingPage() {
       <h2>{t("crowdfunding.howTitle")}</h2>
       <p>{t("crowdfunding.how")}</p>
       <p>
-        <Link className="button" to={to("/subscription")}>
+        <Link className="button" to={to(PATHS.subscription)}>
           {t("crowdfunding.cta")}
         </Link>
       </p>

@@ -3,6 +3,7 @@ import type { Route } from "./+types/($lang)._default.explore";
 import { publicPageAction, publicPageData } from "../learning/public-page.server";
 import { PublicLists } from "../learning/public-lists";
 import type { PageHandle } from "../ui/seo";
+import { PATHS } from "../http/paths";
 
 export const handle: PageHandle = { title: "titles.explore", description: "descriptions.explore" };
 
@@ -11,7 +12,7 @@ export function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export function action({ request, context }: Route.ActionArgs) {
-  return publicPageAction(request, context, "/explore");
+  return publicPageAction(request, context, PATHS.explore);
 }
 
 export default function ExplorePage({ loaderData }: Route.ComponentProps) {

@@ -11,6 +11,7 @@ import { getInstance, requestLocale } from "../i18n/i18n.server";
 import { useLocalePath } from "../i18n/use-locale";
 import type { PageHandle } from "../ui/seo";
 import { readForm } from "../http/request-body.server";
+import { PATHS } from "../http/paths";
 
 export const handle: PageHandle = { title: "titles.form", description: "descriptions.form" };
 
@@ -52,8 +53,8 @@ export default function SignInPage({ loaderData }: Route.ComponentProps) {
         </>
       )}
       <p className="hint">
-        {t("form.privacyNote")} <Link to={to("/company/terms-of-use")}>{t("common:footer.termsOfUse")}</Link> ·{" "}
-        <Link to={to("/company/privacy")}>{t("common:footer.privacy")}</Link>
+        {t("form.privacyNote")} <Link to={to(PATHS.termsOfUse)}>{t("common:footer.termsOfUse")}</Link> ·{" "}
+        <Link to={to(PATHS.privacy)}>{t("common:footer.privacy")}</Link>
       </p>
     </section>
   );

@@ -2,6 +2,7 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { useLocalePath } from "../i18n/use-locale";
 import type { PageHandle } from "../ui/seo";
+import { PATHS } from "../http/paths";
 
 export const handle: PageHandle = { title: "titles.player" };
 
@@ -13,7 +14,7 @@ export default function PlayerPage() {
       <h1>{t("common:titles.player")}</h1>
       <p className="lead">{t("account.playerIntro")}</p>
       <p>
-        <Link className="button" to={to("/account/player/player-soon")}>
+        <Link className="button" to={to(PATHS.playerSoon)}>
           {t("account.playerSoonLink")}
         </Link>
       </p>

@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { useLocalePath } from "../i18n/use-locale";
+import { PATHS } from "../http/paths";
 
 // No title of its own: the page is titled after its last path segment ("Player Soon").
 export default function PlayerSoonPage() {
@@ -12,7 +13,7 @@ export default function PlayerSoonPage() {
       <h1>{t("account.playerSoon")}</h1>
       <p className="lead">{t("account.playerSoonBody")}</p>
       <p>
-        <Link className="button" to={to("/crowdfunding-campaign")}>
+        <Link className="button" to={to(PATHS.crowdfunding)}>
           {t("common:titles.crowdfunding")}
         </Link>
       </p>

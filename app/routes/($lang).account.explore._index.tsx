@@ -2,6 +2,7 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { useLocalePath } from "../i18n/use-locale";
 import type { PageHandle } from "../ui/seo";
+import { PATHS } from "../http/paths";
 
 export const handle: PageHandle = { title: "titles.accountExplore" };
 
@@ -15,13 +16,13 @@ export default function AccountExplorePage() {
       <ul className="cards">
         <li className="card">
           <h2>
-            <Link to={to("/account/explore/member")}>{t("common:titles.member")}</Link>
+            <Link to={to(PATHS.memberTerms)}>{t("common:titles.member")}</Link>
           </h2>
           <p>{t("account.memberIntro")}</p>
         </li>
         <li className="card">
           <h2>
-            <Link to={to("/account/explore/public")}>{t("common:titles.public")}</Link>
+            <Link to={to(PATHS.publicLists)}>{t("common:titles.public")}</Link>
           </h2>
           <p>{t("account.publicIntro")}</p>
         </li>

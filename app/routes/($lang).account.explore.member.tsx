@@ -10,6 +10,7 @@ import { StageBadge } from "../learning/ui";
 import { isPartOfSpeech, isStage, PARTS_OF_SPEECH, SORTS, STAGES, type Sort } from "../learning/vocabulary";
 import { useLocalePath } from "../i18n/use-locale";
 import type { PageHandle } from "../ui/seo";
+import { PATHS, termPath } from "../http/paths";
 
 export const handle: PageHandle = { title: "titles.member" };
 
@@ -59,7 +60,7 @@ export default function MemberExplorePage({ loaderData }: Route.ComponentProps) 
   const { t } = useTranslation("learning");
   const to = useLocalePath();
   const navigation = useNavigation();
-  const pending = navigation.state === "loading" && navigation.location?.pathname === to("/account/explore/member");
+  const pending = navigation.state === "loading" && navigation.location?.pathname === to(PATHS.memberTerms);
   const { query, counts, rows, total, pages, language } = loaderData;
   const pageLink = (page: number) => {
     const params = new URLSearchParams();
@@ -141,7 +142,7 @@ export default function MemberExplorePage({ loaderData }: Route.ComponentProps) 
             {rows.map((row) => (
               <tr key={row.id}>
                 <td data-label={t("member.columns.text")}>
-                  <Link to={to(`/account/terms/${row.id}`)} lang={language}>
+                  <Link to={to(termPath(row.id))} lang={language}>
                     {row.text}
                   </Link>
                 </td>
@@ -172,7 +173,7 @@ export default function MemberExplorePage({ loaderData }: Route.ComponentProps) 
         </nav>
       ) : null}
       <p>
-        <Link className="button" to={to("/account/terms/new")}>
+        <Link className="button" to={to(PATHS.newTerm)}>
           {t("home.addTerm")}
         </Link>
       </p>

@@ -3,6 +3,7 @@ import type { Route } from "./+types/($lang).account.explore.public";
 import { publicPageAction, publicPageData } from "../learning/public-page.server";
 import { PublicLists } from "../learning/public-lists";
 import type { PageHandle } from "../ui/seo";
+import { PATHS } from "../http/paths";
 
 export const handle: PageHandle = { title: "titles.public" };
 
@@ -11,7 +12,7 @@ export function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export function action({ request, context }: Route.ActionArgs) {
-  return publicPageAction(request, context, "/account/explore/public");
+  return publicPageAction(request, context, PATHS.publicLists);
 }
 
 export default function PublicExplorePage({ loaderData }: Route.ComponentProps) {

@@ -12,6 +12,7 @@ import { STAGES, STUDY_LANGUAGES } from "../learning/vocabulary";
 import { useLocalePath } from "../i18n/use-locale";
 import type { PageHandle } from "../ui/seo";
 import { SignOutEverywhere } from "../auth/sign-out-everywhere";
+import { PATHS, termPath } from "../http/paths";
 
 export const handle: PageHandle = { title: "titles.accountHome" };
 
@@ -46,7 +47,7 @@ export default function AccountHomePage({ loaderData }: Route.ComponentProps) {
       <p>{t("due", { count: due })}</p>
       {due > 0 ? (
         <p>
-          <Link className="button button-large" to={to("/account/review")}>
+          <Link className="button button-large" to={to(PATHS.review)}>
             {t("home.startReview")}
           </Link>
         </p>
@@ -59,16 +60,16 @@ export default function AccountHomePage({ loaderData }: Route.ComponentProps) {
         {STAGES.map((stage) => (
           <li key={stage} data-stage={stage}>
             <strong>{counts[stage]}</strong>
-            <Link to={to(`/account/explore/member?stage=${stage}`)}>{t(`stages.${stage}`)}</Link>
+            <Link to={to(`${PATHS.memberTerms}?stage=${stage}`)}>{t(`stages.${stage}`)}</Link>
           </li>
         ))}
       </ul>
       <p className="actions">
-        <Link className="button" to={to("/account/terms/new")}>
+        <Link className="button" to={to(PATHS.newTerm)}>
           {t("home.addTerm")}
         </Link>{" "}
-        <Link to={to("/account/explore/member")}>{t("home.allTerms")}</Link> ·{" "}
-        <Link to={to("/account/explore/public")}>{t("home.browsePublic")}</Link>
+        <Link to={to(PATHS.memberTerms)}>{t("home.allTerms")}</Link> ·{" "}
+        <Link to={to(PATHS.publicLists)}>{t("home.browsePublic")}</Link>
       </p>
 
       <h2>{t("home.recentTitle")}</h2>
@@ -78,7 +79,7 @@ export default function AccountHomePage({ loaderData }: Route.ComponentProps) {
         <ul className="link-list">
           {recent.map((term) => (
             <li key={term.id}>
-              <Link to={to(`/account/terms/${term.id}`)} lang={studyLanguage}>
+              <Link to={to(termPath(term.id))} lang={studyLanguage}>
                 {term.text}
               </Link>{" "}
               — {term.meaning} <StageBadge stage={term.stage} />

@@ -54,7 +54,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { user } = requireLearner(context);
   const { t } = getInstance(context);
   const form = await readForm(request);
-  const back = localePath(requestLocale(context), "/account/review");
+  const back = localePath(requestLocale(context), PATHS.review);
   if (form.get("intent") === "shortcuts") {
     const choice = form.get("shortcuts");
     if (choice !== "on" && choice !== "off")

@@ -7,6 +7,7 @@ import { StageBadge } from "../learning/ui";
 import { STAGES } from "../learning/vocabulary";
 import { useLocalePath } from "../i18n/use-locale";
 import type { PageHandle } from "../ui/seo";
+import { PATHS, termPath } from "../http/paths";
 
 export const handle: PageHandle = { title: "titles.term" };
 
@@ -25,7 +26,7 @@ export default function TermPage({ loaderData, actionData }: Route.ComponentProp
   const pending = navigation.state === "submitting";
   const { term, stage, examples, confirmDelete } = loaderData;
   const errorsFor = (intent: string) => (actionData?.intent === intent ? actionData.errors : undefined);
-  const here = to(`/account/terms/${term.id}`);
+  const here = to(termPath(term.id));
   return (
     <article>
       <p className="eyebrow">
@@ -132,7 +133,7 @@ export default function TermPage({ loaderData, actionData }: Route.ComponentProp
         )}
       </section>
       <p>
-        <Link to={to("/account/explore/member")}>{t("term.back")}</Link>
+        <Link to={to(PATHS.memberTerms)}>{t("term.back")}</Link>
       </p>
     </article>
   );

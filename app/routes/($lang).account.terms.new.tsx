@@ -12,6 +12,7 @@ import { createTerm, isDuplicate } from "../learning/terms.server";
 import { redirectWithToast, translatedToast } from "../toasts/toast.server";
 import type { PageHandle } from "../ui/seo";
 import { readForm } from "../http/request-body.server";
+import { termPath } from "../http/paths";
 
 export const handle: PageHandle = { title: "learning:term.newTitle" };
 
@@ -43,7 +44,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const created = await createTerm(await getDatabase(), owner, term.value, example.value ?? undefined);
     return redirectWithToast(
       request,
-      localePath(locale, `/account/terms/${created.id}`),
+      localePath(locale, termPath(created.id)),
       translatedToast(t, "success", "learning:toasts.created", { text: created.text }),
     );
   } catch (error) {

@@ -2,6 +2,7 @@ import { Outlet, redirect } from "react-router";
 import type { Route } from "./+types/($lang)";
 import { pageNotFound } from "../http/errors";
 import { safeTarget } from "../http/navigation";
+import { requestPath } from "../http/request-path";
 import { DEFAULT_LOCALE, isLocale } from "../i18n/locales";
 
 /**
@@ -12,8 +13,7 @@ export function loader({ params, request }: Route.LoaderArgs) {
   if (params.lang === undefined) return null;
   if (params.lang === DEFAULT_LOCALE) {
     // English has no prefix: /en/explore is /explore. Through the gate: /en//evil.example must not become //evil.example.
-    const url = new URL(request.url);
-    const target = safeTarget((url.pathname.replace(/^\/en(?=\/|$)/, "") || "/") + url.search);
+    const target = safeTarget((requestPath(request).replace(/^\/en(?=\/|$)/, "") || "/") + new URL(request.url).search);
     if (!target) pageNotFound(request);
     throw redirect(target, 301);
   }

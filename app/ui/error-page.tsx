@@ -4,6 +4,7 @@ import { isErrorPayload } from "../http/errors";
 import { splitLocale } from "../i18n/locales";
 import { useLocalePath } from "../i18n/use-locale";
 import { ErrorTitle } from "./seo";
+import { PATHS } from "../http/paths";
 
 const CLIENT_ERROR_KEYS: Record<number, string> = {
   403: "errors.forbidden",
@@ -60,7 +61,7 @@ export function ErrorPage() {
           <Link to={to("/")}>{t("errors.backHome")}</Link>
         </li>
         <li>
-          <Link to={to("/explore")}>{t("errors.explore")}</Link>
+          <Link to={to(PATHS.explore)}>{t("errors.explore")}</Link>
         </li>
       </ul>
       {detail ? <pre className="error-detail">{detail}</pre> : null}

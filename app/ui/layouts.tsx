@@ -30,7 +30,7 @@ function SignOutButton() {
   const { t } = useTranslation();
   const to = useLocalePath();
   return (
-    <Form method="post" action={to("/logout")}>
+    <Form method="post" action={to(PATHS.logout)}>
       <button type="submit" className="button button-secondary">
         {t("nav.signOut")}
       </button>
@@ -97,13 +97,13 @@ function Footer() {
       <nav aria-label={t("footer.company")}>
         <ul>
           <li>
-            <Link to={to("/company/privacy")}>{t("footer.privacy")}</Link>
+            <Link to={to(PATHS.privacy)}>{t("footer.privacy")}</Link>
           </li>
           <li>
-            <Link to={to("/company/terms-of-use")}>{t("footer.termsOfUse")}</Link>
+            <Link to={to(PATHS.termsOfUse)}>{t("footer.termsOfUse")}</Link>
           </li>
           <li>
-            <Link to={to("/crowdfunding-campaign")}>{t("footer.crowdfunding")}</Link>
+            <Link to={to(PATHS.crowdfunding)}>{t("footer.crowdfunding")}</Link>
           </li>
         </ul>
       </nav>
@@ -129,13 +129,13 @@ export function DefaultLayout({ children }: { children: ReactNode }) {
           <nav aria-label={t("nav.main")}>
             <ul>
               <li>
-                <NavLink to={to("/explore")}>{t("nav.explore")}</NavLink>
+                <NavLink to={to(PATHS.explore)}>{t("nav.explore")}</NavLink>
               </li>
               <li>
-                <NavLink to={to("/subscription")}>{t("nav.subscription")}</NavLink>
+                <NavLink to={to(PATHS.subscription)}>{t("nav.subscription")}</NavLink>
               </li>
               <li>
-                <NavLink to={to("/crowdfunding-campaign")}>{t("nav.crowdfunding")}</NavLink>
+                <NavLink to={to(PATHS.crowdfunding)}>{t("nav.crowdfunding")}</NavLink>
               </li>
             </ul>
           </nav>
@@ -168,13 +168,13 @@ export function AccountLayout({ children }: { children: ReactNode }) {
                 <NavLink to={to(PATHS.learnerHome)}>{t("nav.accountHome")}</NavLink>
               </li>
               <li>
-                <NavLink to={to("/account/explore/member")}>{t("nav.member")}</NavLink>
+                <NavLink to={to(PATHS.memberTerms)}>{t("nav.member")}</NavLink>
               </li>
               <li>
-                <NavLink to={to("/account/explore/public")}>{t("nav.public")}</NavLink>
+                <NavLink to={to(PATHS.publicLists)}>{t("nav.public")}</NavLink>
               </li>
               <li>
-                <NavLink to={to("/account/player")}>{t("nav.player")}</NavLink>
+                <NavLink to={to(PATHS.player)}>{t("nav.player")}</NavLink>
               </li>
             </ul>
           </nav>
