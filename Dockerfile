@@ -4,17 +4,22 @@
 # Ops set APP_STAGE=production together with SESSION_SECRET and SMTP_URL (required then) and APP_URL; see the
 # configuration table in README.md. No secret is baked into the image.
 
-# --- deps: production dependencies only -------------------------------------------------------------
+# --- deps: production dependencies only, without what nothing runs -----------------------------------
 FROM node:24-bookworm-slim AS deps
 # Lets npm trust the build machine's TLS chain (a path, passed with --build-arg; nothing is stored in the image).
 ARG NODE_EXTRA_CA_CERTS
 WORKDIR /app
 COPY package.json package-lock.json ./
 # typescript (+ its native binary) and @types/* come in only as optional peers of react-router/i18next: nothing
-# imports them at runtime, so they are dropped (~35 MB).
+# imports them at runtime, so they are dropped (~35 MB), as are source maps, type declarations and TypeScript sources
+# (Node never strips types inside node_modules), READMEs and PGlite's extension archives (the app loads none). The
+# `node` devDependency (a 120 MB binary) is never installed here: the base image has Node 24.
 RUN npm ci --omit=dev --no-audit --no-fund \
  && npm cache clean --force \
- && rm -rf node_modules/typescript node_modules/@typescript node_modules/@types node_modules/.bin/tsc
+ && rm -rf node_modules/typescript node_modules/@typescript node_modules/@types node_modules/.bin/tsc \
+    node_modules/zod/src node_modules/@electric-sql/pglite/dist/*.tar.gz \
+ && find node_modules -type f \( -name "*.map" -o -name "*.ts" -o -name "*.cts" -o -name "*.mts" \
+    -o \( -iname "*.md" ! -iname "licen*" \) \) -delete
 
 # --- build: full install (scripts enabled: the `node` devDependency needs its preinstall) and build ---
 FROM node:24-bookworm-slim AS build
@@ -23,22 +28,44 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY . .
-# drizzle/ (SQL migrations) may not exist yet: make sure there is always a folder to copy.
-RUN npm run build && mkdir -p drizzle
+RUN npm run build
 
-# --- runtime ---------------------------------------------------------------------------------------------
-FROM node:24-bookworm-slim AS runtime
-ENV NODE_ENV=production \
-    PORT=3000 \
-    HOST=0.0.0.0 \
-    DATA_DIR=/data
+# --- template: the embedded database initialised and migrated once, by the app's own code and PGlite ---
+# An empty /data volume gets a copy on first start (DATA_TEMPLATE_DIR) instead of PGlite's initdb, which takes seconds.
+FROM deps AS template
+COPY package.json ./
+COPY drizzle ./drizzle
+COPY app/db ./app/db
+COPY scripts/data-template.ts ./scripts/
+RUN node scripts/data-template.ts /app/data-template && chmod -R a+rX /app/data-template
+
+# --- runtime files: the base without what a running server never uses, and the app --------------------------
+FROM node:24-bookworm-slim AS runtime-files
+# npm and corepack (the app runs with node alone), manuals, documentation (copyright notices stay) and translations of
+# system messages. Removing them in a layer of their own would not make the image smaller: the runtime stage below
+# copies this whole file system into a single layer.
+RUN rm -rf /usr/local/lib/node_modules /usr/local/bin/npm /usr/local/bin/npx /usr/local/bin/corepack \
+    /usr/local/include /usr/share/man /usr/share/info /usr/share/locale /var/lib/apt/lists/* /var/cache/* /root/.npm \
+ && find /usr/share/doc -type f ! -name copyright -delete
 WORKDIR /app
 # Application files stay root-owned (read-only for the app); only /data is writable by the `node` user.
 COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/build ./build
 COPY --from=build /app/drizzle ./drizzle
+COPY --from=template /app/data-template ./data-template
 COPY package.json package-lock.json server.ts ./
 RUN mkdir -p /data && chown node:node /data
+
+# --- runtime ---------------------------------------------------------------------------------------------
+FROM scratch AS runtime
+COPY --from=runtime-files / /
+ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+    NODE_ENV=production \
+    PORT=3000 \
+    HOST=0.0.0.0 \
+    DATA_DIR=/data \
+    DATA_TEMPLATE_DIR=/app/data-template
+WORKDIR /app
 VOLUME /data
 USER node
 EXPOSE 3000

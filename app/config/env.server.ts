@@ -1,5 +1,6 @@
 import { isIP } from "node:net";
 import { z } from "zod";
+import { holdsDatabase } from "../db/template.server";
 import { resolveSessionSecrets, type StartupNote } from "./session-secret.server";
 
 /** `npm run build` renders pages with this placeholder origin (server.ts swaps in APP_URL): a build, not a server. */
@@ -61,6 +62,9 @@ const schema = z
     APP_URL: optionalUrl,
     SESSION_SECRET: optionalString,
     DATA_DIR: z.string().min(1).default("./data"),
+    DATA_TEMPLATE_DIR: optionalString.refine((dir) => dir === undefined || holdsDatabase(dir), {
+      message: "holds no embedded database (pglite/PG_VERSION): make one with `node scripts/data-template.ts DIR`",
+    }),
     DATABASE_URL: optionalUrl,
     SMTP_URL: optionalUrl,
     MAIL_FROM: optionalString,

@@ -14,6 +14,7 @@ function open(): Promise<Handle> {
     const handle = await openDatabase({
       databaseUrl: env.DATABASE_URL,
       dataDir: env.DATA_DIR,
+      templateDir: env.DATA_TEMPLATE_DIR,
       // A restarted or unreachable PostgreSQL breaks connections: logged, the pool opens new ones, the process runs on.
       onConnectionError: (error) => log.warn("database connection lost", { error }),
     });

@@ -1,5 +1,8 @@
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseEnv } from "../../app/config/env.server";
+import { tempDir } from "../support/temp.ts";
 
 const LONG_KEY = "a-production-key-of-at-least-32-characters";
 const production = { APP_STAGE: "production", SESSION_SECRET: LONG_KEY, SMTP_URL: "smtp://mail.example:587" };
@@ -72,5 +75,33 @@ describe("the configuration", () => {
   it("is a server start otherwise", () => {
     const env = parseEnv({ APP_URL: "http://localhost:3000", NODE_ENV: "test" });
     expect(env.building).toBe(false);
+  });
+});
+
+describe("DATA_TEMPLATE_DIR", () => {
+  it("is optional", () => {
+    expect(parseEnv({}).DATA_TEMPLATE_DIR).toBeUndefined();
+    expect(parseEnv({ DATA_TEMPLATE_DIR: "" }).DATA_TEMPLATE_DIR).toBeUndefined();
+  });
+
+  it("refuses a directory without an embedded database, naming the variable", () => {
+    const dir = tempDir("no-template");
+    try {
+      expect(() => parseEnv({ DATA_TEMPLATE_DIR: dir })).toThrow(/DATA_TEMPLATE_DIR: holds no embedded database/);
+      expect(() => parseEnv({ DATA_TEMPLATE_DIR: path.join(dir, "missing") })).toThrow(/DATA_TEMPLATE_DIR/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("accepts a data directory holding one", () => {
+    const dir = tempDir("template-shape");
+    try {
+      mkdirSync(path.join(dir, "pglite"));
+      writeFileSync(path.join(dir, "pglite", "PG_VERSION"), "17\n");
+      expect(parseEnv({ DATA_TEMPLATE_DIR: dir }).DATA_TEMPLATE_DIR).toBe(dir);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
