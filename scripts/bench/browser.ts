@@ -57,22 +57,31 @@ async function freshPage(browser: Browser, headers: Record<string, string> = {})
 
 /** The script bytes on the wire (body only, gzip) of a cold load of `/` until it is hydrated and the network is idle. */
 async function firstLoadJs(browser: Browser, baseUrl: string): Promise<{ bytes: number; files: number }> {
-  const { context, page, cdp } = await freshPage(browser);
+  // gzip becomes the only encoding the browser offers; each script's encoding is checked below.
+  const { context, page } = await freshPage(browser, { "Accept-Encoding": "gzip" });
   try {
-    // Not in Playwright's protocol types yet, but in Chromium's: gzip becomes the only encoding the browser accepts.
-    const send = cdp.send.bind(cdp) as (method: string, params: object) => Promise<unknown>;
-    await send("Network.setAcceptedEncodings", { encodings: ["gzip"] });
     await page.addInitScript(watchHydration);
-    const sizes: Promise<number>[] = [];
+    const sizes: Promise<number | Error>[] = [];
     page.on("requestfinished", (request) => {
       if (request.resourceType() !== "script" || !request.url().startsWith(baseUrl)) return;
-      sizes.push(request.sizes().then((s) => s.responseBodySize));
+      sizes.push(
+        request
+          .response()
+          .then(async (response) => {
+            const encoding = (await response?.allHeaders())?.["content-encoding"];
+            // Files too small to be worth compressing come as they are.
+            if (encoding && encoding !== "gzip") throw new Error(`${request.url()} came with encoding ${encoding}`);
+            return (await request.sizes()).responseBodySize;
+          })
+          .catch((error: unknown) => (error instanceof Error ? error : new Error(String(error)))),
+      );
     });
     await page.goto(`${baseUrl}/`, { waitUntil: "networkidle" });
     await page.waitForFunction(() => window.__benchHydratedAt !== undefined);
     await page.waitForLoadState("networkidle");
     const all = await Promise.all(sizes);
-    return { bytes: all.reduce((sum, n) => sum + n, 0), files: all.length };
+    for (const size of all) if (size instanceof Error) throw size;
+    return { bytes: (all as number[]).reduce((sum, n) => sum + n, 0), files: all.length };
   } finally {
     await context.close();
   }
@@ -85,10 +94,15 @@ async function slowLoad(browser: Browser, url: string): Promise<{ fcp: number; h
     await cdp.send("Network.emulateNetworkConditions", SLOW_NETWORK);
     await page.addInitScript(watchHydration);
     await page.goto(url, { waitUntil: "commit", timeout: 60_000 });
-    await page.waitForFunction(() => window.__benchHydratedAt !== undefined, null, { timeout: 60_000 });
+    // A page that never hydrates is a missed budget, not a crash of the bench.
+    await page
+      .waitForFunction(() => window.__benchHydratedAt !== undefined, null, { timeout: 30_000 })
+      .catch((error: unknown) =>
+        console.error(`${url}: ${error instanceof Error ? error.message.split("\n")[0] : error}`),
+      );
     return await page.evaluate(() => ({
       fcp: Math.round(performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? Number.NaN),
-      hydrated: Math.round(window.__benchHydratedAt!),
+      hydrated: Math.round(window.__benchHydratedAt ?? Number.NaN),
     }));
   } finally {
     await context.close();
