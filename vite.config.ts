@@ -1,7 +1,20 @@
 import { reactRouter } from "@react-router/dev/vite";
 import { defineConfig } from "vite";
 
+/** `locales/de/common.json` becomes `assets/i18n-de-common-[hash].js`, so the server can preload a page's translations. */
+const TRANSLATION_FILE = /\/locales\/([a-z]+)\/([a-z]+)\.json$/;
+
 export default defineConfig({
   plugins: [reactRouter()],
-  build: { target: "es2022" },
+  build: {
+    target: "es2022",
+    rollupOptions: {
+      output: {
+        chunkFileNames(chunk) {
+          const translation = chunk.facadeModuleId?.match(TRANSLATION_FILE);
+          return translation ? `assets/i18n-${translation[1]}-${translation[2]}-[hash].js` : "assets/[name]-[hash].js";
+        },
+      },
+    },
+  },
 });

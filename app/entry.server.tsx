@@ -16,7 +16,10 @@ import { BasicModeContext } from "./http/basic-mode";
 import { basicModeContext } from "./http/basic-mode.server";
 import { contentSecurityPolicy, NonceContext } from "./http/csp";
 import { log } from "./server/log.server";
-import { getInstance } from "./i18n/i18n.server";
+import { getInstance, requestLocale } from "./i18n/i18n.server";
+import { TranslationPreloads } from "./i18n/translation-preloads.server";
+import { StylesheetContext } from "./ui/inline-stylesheet";
+import { stylesheet } from "./ui/stylesheet.server";
 
 /** The one object server.ts takes from the build: see app-server.server.ts. */
 export { appServer } from "./app-server.server";
@@ -65,9 +68,12 @@ export default function handleRequest(
   const app = (
     <BasicModeContext.Provider value={basic}>
       <NonceContext.Provider value={nonce}>
-        <I18nextProvider i18n={i18n}>
-          <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
-        </I18nextProvider>
+        <StylesheetContext.Provider value={stylesheet}>
+          <I18nextProvider i18n={i18n}>
+            {basic ? null : <TranslationPreloads locale={requestLocale(loadContext)} nonce={nonce} />}
+            <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+          </I18nextProvider>
+        </StylesheetContext.Provider>
       </NonceContext.Provider>
     </BasicModeContext.Provider>
   );

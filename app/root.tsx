@@ -34,10 +34,10 @@ import { localeDirection, splitLocale } from "./i18n/locales";
 import { rootRedirectMiddleware } from "./i18n/root-redirect.server";
 import { ErrorPage } from "./ui/error-page";
 import { DefaultLayout } from "./ui/layouts";
+import { InlineStylesheet } from "./ui/inline-stylesheet";
 import { LanguageLinks } from "./ui/seo";
 import { toastContext, toastMiddleware } from "./toasts/toast.server";
 import { Toaster } from "./toasts/toaster";
-import stylesheet from "./styles.css?url";
 import { colorScheme } from "./theme/theme";
 import { readTheme } from "./theme/theme.server";
 
@@ -75,10 +75,7 @@ const switchLanguage: MiddlewareFunction = async ({ request }, next) => {
 };
 export const clientMiddleware = [switchLanguage];
 
-export const links: Route.LinksFunction = () => [
-  { rel: "stylesheet", href: stylesheet },
-  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
-];
+export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = context.get(userContext);
@@ -110,6 +107,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="color-scheme" content={colorScheme(theme)} />
+        <InlineStylesheet />
         <Meta />
         <Links />
         <LanguageLinks />

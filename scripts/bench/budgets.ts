@@ -1,8 +1,10 @@
 /**
- * The issue-8 budgets measured side by side with bare node:http (public pages, account pages on PGlite), printed as
- * tables; resolves false when a budget is missed. Run by `npm run bench` after its own report.
+ * The issue-8 budgets measured side by side with bare node:http (public pages, account pages on PGlite) and in Chromium
+ * (first-load JS, first paint and hydration on a slow link, basic mode), printed as tables; resolves false when a budget
+ * is missed. Run by `npm run bench` after its own report; BENCH_BROWSER=0 leaves out the browser.
  */
 import { accountPagesBench, ACCOUNT_BUDGET } from "./account-pages.ts";
+import { browserBench, browserTable, type BrowserRow } from "./browser.ts";
 import { publicPagesBench, publicPagesTable } from "./public-pages.ts";
 
 export async function runBudgets(): Promise<boolean> {
@@ -17,5 +19,12 @@ export async function runBudgets(): Promise<boolean> {
       `| ${row.page} | ${row.rps} | ${(row.share * 100).toFixed(2)} % | ${row.p99} ms | ${row.errors} | ≥ ${ACCOUNT_BUDGET[row.page]! * 100} %, p99 ≤ 300 ms: ${row.ok ? "met" : "MISSED"} |`,
     );
   }
-  return [...publicPages.rows, ...account.rows].every((row) => row.ok);
+  let browser: BrowserRow[] = [];
+  if (process.env.BENCH_BROWSER === "0") console.log("\nBrowser: skipped (BENCH_BROWSER=0)");
+  else {
+    browser = await browserBench();
+    console.log("\nBrowser, Chromium (slow link: 400 kbit/s, 400 ms latency, cold cache)");
+    console.log(browserTable(browser));
+  }
+  return [...publicPages.rows, ...account.rows, ...browser].every((row) => row.ok);
 }

@@ -17,7 +17,7 @@ test("a script chunk that fails to load is reported as an application event and 
   // German translations are a chunk of their own: the first request for one fails, as after a deploy.
   consoleGuard.allowFailedChunk();
   let failed = 0;
-  await page.route(/\/assets\/(common|pages|learning)-[\w-]+\.js$/, async (route) => {
+  await page.route(/\/assets\/i18n-de-(common|pages|learning)-[\w-]+\.js$/, async (route) => {
     if (failed++ === 0) return route.abort("failed");
     return route.continue();
   });

@@ -281,16 +281,32 @@ test.describe("headers", () => {
   test("hashed assets are cached for a year as immutable", async ({ request }) => {
     const html = await (await request.get("/explore")).text();
     const assets = [...html.matchAll(/<link[^>]*href="(\/assets\/[^"]+)"/g)].map(([, href]) => href!);
-    expect(assets.some((u) => u.endsWith(".css"))).toBe(true);
     expect(assets.some((u) => u.endsWith(".js"))).toBe(true);
-    for (const url of [
-      ...assets.filter((u) => u.endsWith(".css")),
-      ...assets.filter((u) => u.endsWith(".js")).slice(0, 3),
-    ]) {
+    for (const url of assets.filter((u) => u.endsWith(".js")).slice(0, 3)) {
       const response = await request.get(url);
       expect(response.status(), url).toBe(200);
       expect(response.headers()["cache-control"], url).toBe("public, max-age=31536000, immutable");
     }
+  });
+});
+
+test.describe("first paint", () => {
+  test("the stylesheet travels inside the document, and the page's translations are preloaded from its head", async ({
+    request,
+  }) => {
+    const html = await (await request.get("/de/form")).text();
+    const head = html.slice(0, html.indexOf("</head>"));
+    expect(head).toMatch(/<style id="stylesheet">[^<]{1000,}<\/style>/);
+    expect(html).not.toMatch(/<link[^>]*rel="stylesheet"/);
+    const preloads = [...head.matchAll(/<link\b[^>]*rel="modulepreload"[^>]*href="(\/assets\/i18n-[^"]+)"/g)].map(
+      ([, href]) => href!,
+    );
+    expect(preloads.map((url) => /i18n-([a-z]+-[a-z]+)-/.exec(url)?.[1]).sort()).toEqual([
+      "de-common",
+      "de-learning",
+      "de-pages",
+    ]);
+    for (const url of preloads) expect((await request.get(url)).status(), url).toBe(200);
   });
 });
 
