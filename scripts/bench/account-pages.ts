@@ -9,7 +9,8 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { get, load, startBare, startServer, stopChild } from "./public-pages.ts";
+import { get, load, startServer, stopChild } from "./public-pages.ts";
+import { startBareServer } from "./throughput.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const EMAIL = "bench.account@example.test";
@@ -91,13 +92,11 @@ export async function accountPagesBench() {
     children.push(server.child);
     const cookie = await signIn(server.baseUrl, path.join(tmp, "server.log"));
     const sample = await get(`${server.baseUrl}/`);
-    const bare = await startBare(tmp, sample.body, {
+    const bare = await startBareServer(tmp, sample.body, {
       "content-type": "text/html; charset=utf-8",
       "content-encoding": String(sample.headers["content-encoding"] ?? "identity"),
     });
-    children.push(bare.child);
-    const bareResult = await load(bare.url);
-    await stopChild(bare.child);
+    const bareResult = await load(bare.url).finally(bare.stop);
     const rows = [];
     for (const page of Object.keys(ACCOUNT_BUDGET)) {
       const check = await get(server.baseUrl + page, { Cookie: cookie });

@@ -16,6 +16,7 @@ import os from "node:os";
 import path from "node:path";
 import { BROWSER_USER_AGENT } from "../support/app-process.ts";
 import { freePort } from "../support/postgres.ts";
+import { startBareServer } from "./throughput.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
@@ -115,38 +116,6 @@ export async function startServer(
   throw new Error("server did not become healthy in 120 s");
 }
 
-const BARE_SERVER = `
-import http from "node:http";
-import { readFileSync } from "node:fs";
-const body = readFileSync(process.env.BARE_BODY);
-const headers = JSON.parse(readFileSync(process.env.BARE_HEADERS, "utf8"));
-const server = http.createServer((req, res) => {
-  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-  res.end(body);
-});
-server.keepAliveTimeout = 65_000;
-server.listen(0, "127.0.0.1", () => console.log(server.address().port));
-process.on("SIGTERM", () => process.exit(0));
-`;
-
-export async function startBare(
-  tmp: string,
-  body: Buffer,
-  headers: Record<string, string>,
-): Promise<{ url: string; child: ChildProcess }> {
-  writeFileSync(path.join(tmp, "bare-body"), body);
-  writeFileSync(path.join(tmp, "bare-headers.json"), JSON.stringify(headers));
-  const child = spawn(process.execPath, ["--input-type=module", "-e", BARE_SERVER], {
-    env: { ...process.env, BARE_BODY: path.join(tmp, "bare-body"), BARE_HEADERS: path.join(tmp, "bare-headers.json") },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.stdout?.once("data", (chunk: Buffer) => resolve(Number(String(chunk).trim())));
-    child.once("exit", (code) => reject(new Error(`bare server exited with ${code}`)));
-  });
-  return { url: `http://127.0.0.1:${port}/`, child };
-}
-
 export async function load(url: string, extra: Record<string, string> = {}) {
   const headers = { ...HEADERS, ...extra };
   await autocannon({ url, connections: 10, duration: 2, headers });
@@ -162,6 +131,7 @@ export async function load(url: string, extra: Record<string, string> = {}) {
 export async function publicPagesBench(): Promise<{ bare: { rps: number; p99: number }; rows: PageRow[] }> {
   const tmp = mkdtempSync(path.join(os.tmpdir(), "polyglot-bench-public-"));
   const children: ChildProcess[] = [];
+  let stopBare: (() => Promise<void>) | null = null;
   try {
     const server = await startServer(tmp);
     children.push(server.child);
@@ -175,14 +145,14 @@ export async function publicPagesBench(): Promise<{ bare: { rps: number; p99: nu
         headers[name] = Array.isArray(value) ? value.join(", ") : value;
       }
     }
-    const bare = await startBare(tmp, sample.body, headers);
-    children.push(bare.child);
+    const bare = await startBareServer(tmp, sample.body, headers);
+    stopBare = bare.stop;
     // Bare is measured before and after the pages and the faster run counts: on a busy machine one run can be unlucky.
     const bareBefore = await load(bare.url);
     const results = [];
     for (const page of PUBLIC_PAGE_PATHS) results.push({ page, ...(await load(server.baseUrl + page)) });
     const bareAfter = await load(bare.url);
-    await stopChild(bare.child);
+    await bare.stop();
     const bareResult = bareBefore.rps >= bareAfter.rps ? bareBefore : bareAfter;
     const rows: PageRow[] = results.map((result) => {
       const share = result.rps / bareResult.rps;
@@ -194,6 +164,7 @@ export async function publicPagesBench(): Promise<{ bare: { rps: number; p99: nu
     });
     return { bare: bareResult, rows };
   } finally {
+    await stopBare?.();
     await Promise.all(children.map(stopChild));
     rmSync(tmp, { recursive: true, force: true });
   }
