@@ -1,6 +1,6 @@
 import { env } from "../config/env.server";
 import { log } from "../server/log.server";
-import { onHealthCheck, onShutdown } from "../server/lifecycle.server";
+import { noteConnectionLost, onHealthCheck, onShutdown } from "../server/lifecycle.server";
 import { openDatabase, type Database, type DatabaseHandle } from "./open.server";
 
 export type { Database };
@@ -16,7 +16,10 @@ function open(): Promise<Handle> {
       dataDir: env.DATA_DIR,
       templateDir: env.DATA_TEMPLATE_DIR,
       // A restarted or unreachable PostgreSQL breaks connections: logged, the pool opens new ones, the process runs on.
-      onConnectionError: (error) => log.warn("database connection lost", { error }),
+      onConnectionError: (error) => {
+        noteConnectionLost();
+        log.warn("database connection lost", { error });
+      },
     });
     log.info("database ready", { kind: handle.kind, ms: Date.now() - started });
     onShutdown(handle.close);

@@ -1,9 +1,18 @@
 import { data, isRouteErrorResponse, type MiddlewareFunction } from "react-router";
 import type { ErrorPayload } from "./errors";
-import { checkHealth } from "../server/lifecycle.server";
+import { checkHealth, connectionLostWithin } from "../server/lifecycle.server";
 
 /** How long the health check may take when a request failed; a dependency slower than this counts as down. */
 const CHECK_DEADLINE_MS = 1_000;
+/**
+ * A request that failed this soon after a dropped connection failed because of it, even when the database already
+ * answers again by the time it is checked (a quick PostgreSQL restart).
+ */
+const LOST_CONNECTION_WINDOW_MS = 10_000;
+
+async function failedForDependency(): Promise<boolean> {
+  return connectionLostWithin(LOST_CONNECTION_WINDOW_MS) || (await dependenciesDown());
+}
 
 async function dependenciesDown(): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
@@ -50,9 +59,9 @@ export const unavailableMiddleware: MiddlewareFunction<Response> = async ({ requ
   try {
     response = await next();
   } catch (error) {
-    if (error instanceof Response || isRouteErrorResponse(error) || !(await dependenciesDown())) throw error;
+    if (error instanceof Response || isRouteErrorResponse(error) || !(await failedForDependency())) throw error;
     unavailable(request);
   }
-  if (response.status === 500 && (await dependenciesDown())) unavailable(request);
+  if (response.status === 500 && (await failedForDependency())) unavailable(request);
   return response;
 };

@@ -21,3 +21,15 @@ export async function checkHealth(): Promise<void> {
 export async function shutdown(): Promise<void> {
   await Promise.allSettled(closers.reverse().map((close) => close()));
 }
+
+let lastConnectionLost = Number.NEGATIVE_INFINITY;
+
+/** A dependency dropped a connection (PostgreSQL restarting): requests failing around now were not the visitor's fault. */
+export function noteConnectionLost(): void {
+  lastConnectionLost = Date.now();
+}
+
+/** True when a dependency dropped a connection within the last `ms` milliseconds. */
+export function connectionLostWithin(ms: number): boolean {
+  return Date.now() - lastConnectionLost <= ms;
+}
