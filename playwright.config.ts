@@ -1,20 +1,8 @@
 import { defineConfig } from "@playwright/test";
+import { CHROMIUM_LAUNCH_OPTIONS } from "./scripts/support/chromium.ts";
 
 const PORT = Number(process.env.E2E_PORT ?? 3210);
 export const BASE_URL = `http://127.0.0.1:${PORT}`;
-
-const launchOptions = {
-  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-  args: [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-  ],
-};
 
 // Headless Chromium announces itself as "HeadlessChrome", which counts as a bot; learners use a regular browser.
 const userAgent =
@@ -29,7 +17,7 @@ export default defineConfig({
   // The server-log reporter shows the e2e server's log for failed tests only.
   reporter: [["list"], ["./tests/e2e/server-log.ts"]],
   timeout: 30_000,
-  use: { baseURL: BASE_URL, launchOptions, userAgent, trace: "retain-on-failure" },
+  use: { baseURL: BASE_URL, launchOptions: CHROMIUM_LAUNCH_OPTIONS, userAgent, trace: "retain-on-failure" },
   projects: [
     { name: "js-on", use: { javaScriptEnabled: true } },
     { name: "js-off", use: { javaScriptEnabled: false } },

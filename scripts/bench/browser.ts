@@ -16,6 +16,7 @@ import path from "node:path";
 import type { Browser, BrowserContext, Page } from "@playwright/test";
 import { BROWSER_USER_AGENT } from "../support/app-process.ts";
 import { startServer, stopChild } from "./public-pages.ts";
+import { CHROMIUM_LAUNCH_OPTIONS } from "../support/chromium.ts";
 
 export const BROWSER_BUDGET = { firstLoadJsBytes: 110_000, fcpMs: 1_200, hydratedMs: 3_500, basicModeScripts: 0 };
 /** The slow profile of point 6, as Chromium's network emulation takes it (bytes per second, milliseconds). */
@@ -135,10 +136,7 @@ export async function browserBench(): Promise<BrowserRow[]> {
   let browser: Browser | undefined;
   try {
     server = await startServer(tmp);
-    browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking"],
-    });
+    browser = await chromium.launch(CHROMIUM_LAUNCH_OPTIONS);
     const baseUrl = server.baseUrl;
     const rows: BrowserRow[] = [];
     const row = (measure: string, value: number, unit: BrowserRow["unit"], budget: number) =>

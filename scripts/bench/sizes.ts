@@ -1,6 +1,7 @@
 import { BROWSER_USER_AGENT } from "../support/app-process.ts";
 import { gzip9, rawGet } from "./http.ts";
 import { BASE_HEADERS, onCleanup, USE_BROWSER } from "./run.ts";
+import { CHROMIUM_LAUNCH_OPTIONS } from "../support/chromium.ts";
 
 // 1. Size budgets
 
@@ -64,18 +65,7 @@ export async function browserFirstLoad(
   const t0 = performance.now();
   let browser: Awaited<ReturnType<typeof playwright.chromium.launch>>;
   try {
-    browser = await playwright.chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-    });
+    browser = await playwright.chromium.launch(CHROMIUM_LAUNCH_OPTIONS);
   } catch (error) {
     return {
       skipped: `Chromium did not start: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`,
