@@ -24,6 +24,11 @@ export const PATHS = {
   newTerm: "/account/terms/new",
   review: "/account/review",
   player: "/account/player",
+  /** The learner's e-mail, sessions, data export and account deletion. */
+  profile: "/account/profile",
+  deleteAccount: "/account/profile/delete",
+  /** The data export (`?format=json` or `?format=csv`). */
+  export: "/account/export",
   playerSoon: "/account/player/player-soon",
 } as const;
 
