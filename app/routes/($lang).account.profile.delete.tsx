@@ -29,6 +29,14 @@ export default function DeleteAccountPage({ loaderData, actionData }: Route.Comp
       <h1>{t("common:titles.deleteAccount")}</h1>
       <p className="lead">{t("profile.delete.intro", { email: loaderData.email })}</p>
       <p>{t("profile.delete.exportFirst")}</p>
+      <p className="actions">
+        <a className="button button-secondary" href={`${to(PATHS.export)}?format=json`} download>
+          {t("profile.exportJson")}
+        </a>
+        <a className="button button-secondary" href={`${to(PATHS.export)}?format=csv`} download>
+          {t("profile.exportCsv")}
+        </a>
+      </p>
       <Form method="post" className="stack">
         <label htmlFor="confirmation">{t("profile.delete.label", { word })}</label>
         <input

@@ -50,7 +50,7 @@ export function LegalPage({ document }: { document: LegalDocument }) {
           <h2>{section.title}</h2>
           <p>{section.body}</p>
           {section.links ? (
-            <ul>
+            <ul className="link-list">
               {section.links.map((link) => (
                 <li key={link.to}>
                   <Link to={link.to}>{link.label}</Link>
