@@ -49,6 +49,10 @@ export async function loadPublicLists(db: Database): Promise<void> {
             exampleTranslations: sql`excluded.example_translations`,
             position: sql`excluded.position`,
           },
+          // An unchanged term is not rewritten: a start after no change of the files writes nothing.
+          setWhere: sql`(public_terms.meanings, public_terms.part_of_speech, public_terms.example_sentence,
+            public_terms.example_translations, public_terms.position) is distinct from (excluded.meanings,
+            excluded.part_of_speech, excluded.example_sentence, excluded.example_translations, excluded.position)`,
         });
     }
     const loaded = await tx
