@@ -28,6 +28,7 @@ export async function deleteAccount(db: Database, user: User): Promise<void> {
     await tx.delete(users).where(eq(users.id, user.id));
     await tx.delete(loginTokens).where(eq(loginTokens.email, user.email));
     await tx.delete(rateLimitEvents).where(inArray(rateLimitEvents.key, addressKeys));
+    // Data of other capabilities keyed by the address rather than the user id is forgotten here too.
   });
 }
 
