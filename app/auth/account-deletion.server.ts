@@ -12,8 +12,7 @@ import type { User } from "./session.server";
  * surrounding spaces, so a phone keyboard's capital or Turkish dotted İ still counts.
  */
 export function confirmsDeletion(t: TFunction, typed: unknown): boolean {
-  const normalise = (text: string) =>
-    text.normalize("NFKD").replace(/\p{M}/gu, "").trim().toLowerCase();
+  const normalise = (text: string) => text.normalize("NFKD").replace(/\p{M}/gu, "").trim().toLowerCase();
   return typeof typed === "string" && typed !== "" && normalise(typed) === normalise(t("pages:profile.delete.word"));
 }
 

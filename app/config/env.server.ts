@@ -83,7 +83,10 @@ const schema = z
     WEB_ANALYTICS_SRC: optionalUrl,
     TRUST_PROXY: trustProxy.default(false),
     LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
-    LEGAL_NAME: z.preprocess((value) => (value === "" ? undefined : value), z.string().trim().min(2).max(200).optional()),
+    LEGAL_NAME: z.preprocess(
+      (value) => (value === "" ? undefined : value),
+      z.string().trim().min(2).max(200).optional(),
+    ),
     CONTACT_EMAIL: z.preprocess((value) => (value === "" ? undefined : value), z.email().optional()),
   })
   .superRefine((env, ctx) => {

@@ -33,7 +33,8 @@ export async function loadPublicLists(db: Database): Promise<void> {
       position,
     })),
   );
-  const keyOf = (row: { language: string; level: string; text: string }) => `${row.language}\n${row.level}\n${row.text}`;
+  const keyOf = (row: { language: string; level: string; text: string }) =>
+    `${row.language}\n${row.level}\n${row.text}`;
   const shipped = new Set(rows.map(keyOf));
   await db.transaction(async (tx) => {
     for (let i = 0; i < rows.length; i += 500) {
@@ -143,13 +144,11 @@ export async function addPublicTerms(
         .returning({ id: terms.id });
       if (!term) continue;
       added++;
-      await tx
-        .insert(termExamples)
-        .values({
-          termId: term.id,
-          sentence: item.exampleSentence,
-          translation: inLocale(item.exampleTranslations, locale),
-        });
+      await tx.insert(termExamples).values({
+        termId: term.id,
+        sentence: item.exampleSentence,
+        translation: inLocale(item.exampleTranslations, locale),
+      });
     }
   });
   return added;

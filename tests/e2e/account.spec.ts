@@ -38,7 +38,10 @@ test("the profile shows the address, this device and the data export; ending thi
   javaScriptEnabled,
 }) => {
   const email = await signIn(page, javaScriptEnabled);
-  await page.getByRole("link", { name: t("en", "nav.profile") }).first().click();
+  await page
+    .getByRole("link", { name: t("en", "nav.profile") })
+    .first()
+    .click();
   await expect(page).toHaveURL(/\/account\/profile$/);
   await expect(page.locator("main h1")).toHaveText(t("en", "titles.profile"));
   await expect(page.locator("main")).toContainText(email);

@@ -79,7 +79,10 @@ export function defineAccountSuite(databaseName: string, databaseEnv: () => Prom
       expect((await phone.request("/account/profile")).status).toBe(302);
       expect((await tablet.request("/account/profile")).status).toBe(200);
 
-      const others = await desktop.request("/de/account/profile", { method: "POST", form: { intent: "signOutOthers" } });
+      const others = await desktop.request("/de/account/profile", {
+        method: "POST",
+        form: { intent: "signOutOthers" },
+      });
       expect(others.status).toBe(302);
       expect(toastsIn((await desktop.page("/de/account/profile")).html)[0]).toEqual([
         "Andere Geräte abgemeldet",
@@ -139,11 +142,16 @@ export function defineAccountSuite(databaseName: string, databaseEnv: () => Prom
       const page = await browser.page("/de/account/profile/delete");
       expect(textOf(page.html)).toContain("Gib zur Bestätigung LÖSCHEN ein");
       for (const confirmation of ["", "DELETE", "löschen bitte"]) {
-        const response = await browser.request("/de/account/profile/delete", { method: "POST", form: { confirmation } });
+        const response = await browser.request("/de/account/profile/delete", {
+          method: "POST",
+          form: { confirmation },
+        });
         expect(response.status, confirmation).toBe(400);
         expect(textOf(await response.text())).toContain("Gib LÖSCHEN ein, um das Löschen zu bestätigen.");
       }
-      const { rows } = await app.db.execute(sql`select count(*)::int as n from users where email = 'hesitant@example.com'`);
+      const { rows } = await app.db.execute(
+        sql`select count(*)::int as n from users where email = 'hesitant@example.com'`,
+      );
       expect(rows[0]!.n).toBe(1);
     });
 
@@ -155,7 +163,14 @@ export function defineAccountSuite(databaseName: string, databaseEnv: () => Prom
       for (const learner of [browser, stays]) {
         await learner.request("/account/terms/new", {
           method: "POST",
-          form: { text: "farewell", meaning: "goodbye", partOfSpeech: "noun", notes: "", sentence: "A long farewell.", translation: "" },
+          form: {
+            text: "farewell",
+            meaning: "goodbye",
+            partOfSpeech: "noun",
+            notes: "",
+            sentence: "A long farewell.",
+            translation: "",
+          },
         });
         await learner.request("/account/explore/public", {
           method: "POST",
@@ -210,7 +225,10 @@ export function defineAccountSuite(databaseName: string, databaseEnv: () => Prom
 
     it("accepts the confirmation word of the page's language, ignoring case and accents", async () => {
       const browser = await signIn("ayrilan@example.com");
-      const response = await browser.request("/tr/account/profile/delete", { method: "POST", form: { confirmation: "sil" } });
+      const response = await browser.request("/tr/account/profile/delete", {
+        method: "POST",
+        form: { confirmation: "sil" },
+      });
       expect(response.status).toBe(302);
       expect(response.headers.get("Location")).toBe("/tr");
       expect((await mail.waitFor("ayrilan@example.com", Date.now() - 5_000)).subject).toBe("Polyglot hesabın silindi");
