@@ -23,6 +23,9 @@ export const PATHS = {
   publicLists: "/account/explore/public",
   newTerm: "/account/terms/new",
   review: "/account/review",
+  statistics: "/account/statistics",
+  import: "/account/import",
+  export: "/account/export",
   player: "/account/player",
   playerSoon: "/account/player/player-soon",
 } as const;
