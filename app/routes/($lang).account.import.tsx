@@ -12,7 +12,7 @@ import { isId } from "../learning/ids";
 import { requireLearner } from "../learning/learner.server";
 import { studyLanguageName } from "../learning/study-language";
 import { ImportPreview } from "../transfer/import-preview";
-import { readImportOptions } from "../transfer/import-options";
+import { readImportOptions } from "../transfer/import-options.server";
 import { commitImport, deleteDraft, findDraft, previewImport, saveDraft } from "../transfer/import.server";
 import { redirectWithToast, translatedToast } from "../toasts/toast.server";
 import type { PageHandle } from "../ui/seo";

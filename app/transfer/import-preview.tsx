@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { Form } from "react-router";
 import { PARTS_OF_SPEECH } from "../learning/vocabulary";
-import { TARGETS, type RowProblem, type Target } from "./import-rows";
+import { TARGETS, type RowProblem, type Target } from "./targets";
 
 export type PreviewData = {
   draftId: string;

@@ -6,8 +6,9 @@ import { newCard } from "../learning/stage";
 import type { Owner } from "../learning/terms.server";
 import type { PartOfSpeech } from "../learning/vocabulary";
 import { exportEnvelope, exportedTerm, looksLikeJsonExport, type ExportedTerm } from "./export-document";
-import { readTable } from "./import-file";
-import { guessMapping, mapRows, type ImportRow, type RowProblem, type Target } from "./import-rows";
+import { readTable } from "./import-file.server";
+import { guessMapping, mapRows, type ImportRow } from "./import-rows.server";
+import type { RowProblem, Target } from "./targets";
 import { importDrafts } from "./transfer.schema";
 
 /** More rows than this are refused as a whole (the limit is far above the 10,000 a learner moves at once). */

@@ -1,5 +1,5 @@
 import { isPartOfSpeech, type PartOfSpeech } from "../learning/vocabulary";
-import { isTarget, type Target } from "./import-rows";
+import { isTarget, type Target } from "./targets";
 import type { ImportOptions } from "./import.server";
 
 /** At most this many columns are mapped; more are ignored. */

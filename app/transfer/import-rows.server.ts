@@ -1,11 +1,6 @@
 import { isPartOfSpeech, type PartOfSpeech } from "../learning/vocabulary";
-import { htmlToText, type ImportTable } from "./import-file";
-
-/** What a column of the file becomes. */
-export const TARGETS = ["ignore", "text", "meaning", "partOfSpeech", "notes", "example"] as const;
-export type Target = (typeof TARGETS)[number];
-export const isTarget = (value: unknown): value is Target =>
-  typeof value === "string" && (TARGETS as readonly string[]).includes(value);
+import { htmlToText, type ImportTable } from "./import-file.server";
+import type { RowProblem, RowReason, Target } from "./targets";
 
 /** Column names other tools use, by target (Anki's Front/Back, LingQ's term/hint/fragment, our own CSV export). */
 const SYNONYMS: [RegExp, Target][] = [
@@ -46,15 +41,6 @@ const POS_ALIASES: Record<string, PartOfSpeech> = {
   interj: "interjection",
 };
 
-export type RowProblem = { line: number; reason: RowReason; value?: string };
-export type RowReason =
-  | "invalidEntry"
-  | "textRequired"
-  | "textTooLong"
-  | "meaningTooLong"
-  | "notesTooLong"
-  | "sentenceTooLong"
-  | "partOfSpeech";
 export type ImportedExample = { sentence: string; translation: string };
 export type ImportRow = {
   line: number;
