@@ -71,7 +71,7 @@ export function BarChart({
                   return (
                     <rect
                       key={s.key}
-                      className={`chart-bar chart-${s.key}`}
+                      className={`chart-bar chart-${s.key}${series.length > 1 ? " chart-stacked" : ""}`}
                       x={i * slot + gap / 2}
                       y={base}
                       width={slot - gap}

@@ -109,8 +109,8 @@ export function ImportPreview({
           </ul>
           {preview.sample.length > 0 ? (
             <div>
-              <table className="import-sample stacked-table">
-                <caption>{t("import.sampleCaption", { count: preview.sample.length })}</caption>
+              <h3 id="import-sample-title">{t("import.sampleCaption", { count: preview.sample.length })}</h3>
+              <table className="import-sample stacked-table" aria-labelledby="import-sample-title">
                 <thead>
                   <tr>
                     <th scope="col">{t("import.line")}</th>
