@@ -13,7 +13,9 @@ const SYNONYMS: [RegExp, Target][] = [
 
 /** The mapping guessed from the header; without one, the first column is the term and the second its meaning. */
 export function guessMapping(table: ImportTable): Target[] {
-  const width = Math.max(table.headers.length, ...table.rows.slice(0, 50).map((row) => row.cells.length), 1);
+  const widest = Math.max(table.headers.length, ...table.rows.slice(0, 50).map((row) => row.cells.length), 1);
+  // The preview offers a choice per column; beyond 50 columns the rest are ignored.
+  const width = Math.min(widest, 50);
   if (table.headers.length === 0)
     return Array.from({ length: width }, (_, i) => (["text", "meaning"][i] ?? "ignore") as Target);
   const used = new Set<Target>();
