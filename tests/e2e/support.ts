@@ -117,6 +117,9 @@ export const ROUTES: RouteSpec[] = [
   { path: "/account/explore", ...titled("accountExplore", "account") },
   { path: "/account/explore/member", ...titled("member", "account") },
   { path: "/account/explore/public", ...titled("public", "account") },
+  { path: "/account/statistics", ...titled("statistics", "account") },
+  { path: "/account/import", ...titled("import", "account") },
+  { path: "/account/export", ...titled("export", "account") },
   { path: "/account/player", ...titled("player", "play") },
   {
     path: "/account/player/player-soon",
