@@ -252,7 +252,9 @@ export function defineDataSuite(databaseName: string, databaseEnv: () => Promise
         form: { intent: "upload", pasted: "y".repeat(5 * 1024 * 1024 + 1) },
       });
       expect(tooBig.status).toBe(413);
-      expect(await tooBig.text()).toContain('lang="de"');
+      expect(textOf(await tooBig.text())).toContain(
+        "Die Datei war zu groß. Der Import nimmt Dateien bis höchstens 5 MB an",
+      );
     });
 
     it("refuses an empty upload with a translated 400 and names an unreadable file", async () => {
