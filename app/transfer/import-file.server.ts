@@ -59,9 +59,20 @@ export function readTable(content: string): ImportTable {
     relax_quotes: true,
     skip_empty_lines: true,
     info: true,
+    raw: true,
     bom: true,
-  }) as unknown as { record: string[]; info: { lines: number } }[];
-  let rows = records.map(({ record, info }) => ({ line: info.lines, cells: record.map((cell) => cell.trim()) }));
+  }) as unknown as { record: string[]; raw: string; info: { lines: number } }[];
+  // csv-parse counts the line a record ends on; a quoted field may span lines, so the row starts that many earlier.
+  const startLine = (raw: string, end: number) =>
+    end -
+    (raw
+      .replace(/^[\r\n]+/, "")
+      .replace(/\r?\n$/, "")
+      .match(/\n/g)?.length ?? 0);
+  let rows = records.map(({ record, raw, info }) => ({
+    line: startLine(raw, info.lines),
+    cells: record.map((cell) => cell.trim()),
+  }));
   let headers = anki.columns ?? [];
   const first = rows[0];
   if (!anki.columns && first && first.cells.filter((cell) => HEADER_WORDS.test(cell)).length >= 2) {

@@ -29,11 +29,11 @@ describe("reading an import file", () => {
     expect(guessMapping(named)).toEqual(["text", "meaning", "example", "ignore"]);
   });
 
-  it("counts lines of quoted fields that span lines, and names every bad row", () => {
+  it("names every bad row by the line it starts on, also after a quoted field that spans lines", () => {
     const table = readTable('text,meaning,pos\n"two\nlines",x,noun\n,empty,noun\nok,fine,verbb\nfast,quick,adj\n');
     const { rows, problems } = mapRows(table, ["text", "meaning", "partOfSpeech"], "noun");
     expect(rows.map((r) => [r.line, r.text, r.partOfSpeech])).toEqual([
-      [3, "two lines", "noun"],
+      [2, "two lines", "noun"],
       [6, "fast", "adjective"],
     ]);
     expect(problems).toEqual([
