@@ -117,7 +117,8 @@ const refuseOtherMethods: express.RequestHandler = (req, res, next) => {
  */
 const guardBodyAndOrigin: express.RequestHandler = (req, res, next) => {
   const length = Number(req.headers["content-length"] ?? 0);
-  if (!(length <= entry.BODY_LIMIT_BYTES) || req.headers["transfer-encoding"]) res.setHeader("Connection", "close");
+  if (!(length <= entry.bodyLimitFor(req.path)) || req.headers["transfer-encoding"])
+    res.setHeader("Connection", "close");
   const origin = req.headers.origin;
   if (origin !== undefined && origin !== "null" && !URL.canParse(origin)) req.headers.origin = "null";
   next();

@@ -4,7 +4,7 @@ import { env } from "./config/env.server";
 import { getDatabase, type Database } from "./db/db.server";
 import { contentSecurityPolicy } from "./http/csp";
 import { invalidatePublicPages, publicPageCache } from "./http/page-cache.server";
-import { BODY_LIMIT_BYTES } from "./http/request-body.server";
+import { BODY_LIMIT_BYTES, bodyLimitFor } from "./http/request-body.server";
 import { precompressedAssets } from "./http/static-assets.server";
 import { loadPublicLists } from "./learning/public-lists.server";
 import { createLoadContext } from "./server/client-ip.server";
@@ -42,6 +42,8 @@ export const appServer = {
   contentSecurityPolicy,
   /** The largest request body read; server.ts answers 413 before reading a larger one. */
   BODY_LIMIT_BYTES,
+  /** The body limit of a path: BODY_LIMIT_BYTES except for the few pages that take files (the import). */
+  bodyLimitFor,
   /** Where log lines go instead of stdout/stderr (tests capture them); null restores the default. */
   setLogSink,
   /** Per-request context for React Router: the client's address as Express sees it (trusting proxies per TRUST_PROXY). */

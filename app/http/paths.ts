@@ -23,6 +23,9 @@ export const PATHS = {
   publicLists: "/account/explore/public",
   newTerm: "/account/terms/new",
   review: "/account/review",
+  statistics: "/account/statistics",
+  import: "/account/import",
+  export: "/account/export",
   player: "/account/player",
   /** The learner's e-mail, sessions, data export and account deletion. */
   profile: "/account/profile",

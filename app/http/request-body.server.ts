@@ -1,7 +1,20 @@
 import { data, type MiddlewareFunction } from "react-router";
+import { pagePath } from "./request-path";
 
 /** The largest request body accepted (forms are a few KiB; a long term with notes stays far below). */
 export const BODY_LIMIT_BYTES = 64 * 1024;
+
+/** The import page takes files: 10,000 rows of vocabulary, or a JSON export with its review history. */
+export const IMPORT_BODY_LIMIT_BYTES = 5 * 1024 * 1024;
+
+/** Pages (without their locale prefix) allowed a larger body than BODY_LIMIT_BYTES. */
+const LARGER_BODIES: [RegExp, number][] = [[/^(?:\/[a-z]{2})?\/account\/import$/, IMPORT_BODY_LIMIT_BYTES]];
+
+/** The body limit of a request path (document or `.data` request alike). */
+export function bodyLimitFor(pathname: string): number {
+  const page = pagePath(pathname);
+  return LARGER_BODIES.find(([pattern]) => pattern.test(page))?.[1] ?? BODY_LIMIT_BYTES;
+}
 
 const FORM_TYPES = /^\s*(application\/x-www-form-urlencoded|multipart\/form-data)\s*(;|$)/i;
 
@@ -10,7 +23,8 @@ const tooLarge = () => data(null, { status: 413 });
 /** A body announced as larger than the limit is refused before anything reads it. */
 export const bodyLimitMiddleware: MiddlewareFunction<Response> = ({ request }, next) => {
   const length = Number(request.headers.get("Content-Length") ?? 0);
-  if (request.body && (!Number.isFinite(length) || length > BODY_LIMIT_BYTES)) throw tooLarge();
+  const limit = bodyLimitFor(new URL(request.url).pathname);
+  if (request.body && (!Number.isFinite(length) || length > limit)) throw tooLarge();
   return next();
 };
 
@@ -35,8 +49,8 @@ async function readCapped(body: ReadableStream<Uint8Array>, limit: number): Prom
 
 /**
  * A form POST's fields. Anything else is the client's mistake and answers with the translated error page: 415 for a
- * body that is not a form (JSON, text), 413 above the limit (also for a streamed body without a length), 400 for a
- * broken one.
+ * body that is not a form (JSON, text), 413 above the path's limit (bodyLimitFor; also for a streamed body without a
+ * length), 400 for a broken one.
  */
 export async function readForm(request: Request): Promise<FormData> {
   const type = request.headers.get("Content-Type") ?? "";
@@ -44,7 +58,7 @@ export async function readForm(request: Request): Promise<FormData> {
   if (!request.body) return new FormData();
   let bytes: Buffer | null;
   try {
-    bytes = await readCapped(request.body, BODY_LIMIT_BYTES);
+    bytes = await readCapped(request.body, bodyLimitFor(new URL(request.url).pathname));
   } catch {
     throw data(null, { status: 400 });
   }

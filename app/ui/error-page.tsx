@@ -23,6 +23,9 @@ export function useErrorDescription(): { status: number; message: string; detail
     const key = payload.kind === "invalid-param" ? "errors.invalidParam" : "errors.notFound";
     return { status: 404, message: t(key, { path: payload.path }) };
   }
+  // The import page takes files, with a larger limit than forms: its 413 names that limit.
+  if (isRouteErrorResponse(error) && error.status === 413 && splitLocale(location.pathname).path === PATHS.import)
+    return { status: 413, message: t("errors.importTooLarge") };
   if (isRouteErrorResponse(error) && error.status < 500) {
     return { status: error.status, message: t(CLIENT_ERROR_KEYS[error.status] ?? "errors.badRequest") };
   }

@@ -177,6 +177,8 @@ export function AccountLayout({ children }: { children: ReactNode }) {
                 <NavLink to={to(PATHS.player)}>{t("nav.player")}</NavLink>
               </li>
               <li><NavLink to={to(PATHS.profile)}>{t("nav.profile")}</NavLink></li>
+              <li><NavLink to={to(PATHS.statistics)}>{t("nav.statistics")}</NavLink></li>
+              <li><NavLink to={to(PATHS.import)}>{t("nav.import")}</NavLink></li>
             </ul>
           </nav>
           <LanguageSwitch />

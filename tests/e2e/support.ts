@@ -119,6 +119,9 @@ export const ROUTES: RouteSpec[] = [
   { path: "/account/explore/public", ...titled("public", "account") },
   { path: "/account/profile", ...titled("profile", "account") },
   { path: "/account/profile/delete", ...titled("deleteAccount", "account") },
+  { path: "/account/statistics", ...titled("statistics", "account") },
+  { path: "/account/import", ...titled("import", "account") },
+  { path: "/account/export", ...titled("export", "account") },
   { path: "/account/player", ...titled("player", "play") },
   {
     path: "/account/player/player-soon",

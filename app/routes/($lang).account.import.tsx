@@ -1,0 +1,157 @@
+import { useTranslation } from "react-i18next";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
+import type { Route } from "./+types/($lang).account.import";
+import { getDatabase } from "../db/db.server";
+import { pageNotFound } from "../http/errors";
+import { PATHS } from "../http/paths";
+import { readForm } from "../http/request-body.server";
+import { getInstance, requestLocale } from "../i18n/i18n.server";
+import { localePath } from "../i18n/locales";
+import { useLocalePath } from "../i18n/use-locale";
+import { isId } from "../learning/ids";
+import { requireLearner } from "../learning/learner.server";
+import { studyLanguageName } from "../learning/study-language";
+import { ImportPreview } from "../transfer/import-preview";
+import { readImportOptions } from "../transfer/import-options.server";
+import { commitImport, deleteDraft, findDraft, previewImport, saveDraft } from "../transfer/import.server";
+import { redirectWithToast, translatedToast } from "../toasts/toast.server";
+import type { PageHandle } from "../ui/seo";
+
+export const handle: PageHandle = { title: "titles.import" };
+
+/** Rows of the preview table and problems listed on the page (the counts cover all of them). */
+const SAMPLE_ROWS = 5;
+const LISTED_PROBLEMS = 100;
+
+/** Without `?draft=` the upload form; with it, the preview of that upload under the chosen column mapping. */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { user, owner } = requireLearner(context);
+  const locale = requestLocale(context);
+  const params = new URL(request.url).searchParams;
+  const languageName = studyLanguageName(owner.language, locale);
+  const draftId = params.get("draft");
+  if (draftId === null) return { languageName, preview: null };
+  if (!isId(draftId)) pageNotFound(request);
+  const db = await getDatabase();
+  const draft = await findDraft(db, user.id, draftId);
+  if (!draft) pageNotFound(request);
+  const options = readImportOptions(params);
+  const preview = await previewImport(db, user.id, draft, options);
+  return {
+    languageName: studyLanguageName(draft.language, locale),
+    preview: {
+      draftId: draft.id,
+      fileName: draft.fileName,
+      kind: preview.kind,
+      fileError: preview.fileError,
+      headers: preview.headers,
+      mapping: preview.mapping,
+      partOfSpeech: options.partOfSpeech,
+      firstCells: preview.firstCells,
+      toImport: preview.fresh.length,
+      duplicates: preview.duplicates,
+      problemCount: preview.problems.length,
+      problems: preview.problems.slice(0, LISTED_PROBLEMS),
+      sample: preview.fresh.slice(0, SAMPLE_ROWS).map(({ line, language, row, exported }) => {
+        const term = row ?? exported!;
+        return {
+          line,
+          language,
+          text: term.text,
+          meaning: term.meaning,
+          partOfSpeech: term.partOfSpeech,
+          notes: term.notes,
+          example: term.examples[0]?.sentence ?? "",
+          reviews: exported?.reviews.length ?? 0,
+        };
+      }),
+    },
+  };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const { user, owner } = requireLearner(context);
+  const { t } = getInstance(context);
+  const locale = requestLocale(context);
+  const form = await readForm(request);
+  const db = await getDatabase();
+  const here = localePath(locale, PATHS.import);
+  const intent = form.get("intent");
+  if (intent === "upload") {
+    const file = form.get("file");
+    const pasted = String(form.get("pasted") ?? "");
+    const upload = file instanceof File && file.size > 0 ? file : null;
+    const content = upload ? await upload.text() : pasted;
+    if (!content.trim()) return data({ message: t("learning:import.nothingToImport") }, { status: 400 });
+    const id = await saveDraft(db, owner, upload?.name.slice(0, 200) ?? "", content);
+    return redirect(`${here}?draft=${id}`, 303);
+  }
+  const draftId = String(form.get("draft") ?? "");
+  if (intent !== "confirm" && intent !== "cancel")
+    return data({ message: t("common:errors.badRequest") }, { status: 400 });
+  if (!isId(draftId)) pageNotFound(request);
+  const draft = await findDraft(db, user.id, draftId);
+  if (!draft) pageNotFound(request);
+  if (intent === "cancel") {
+    await deleteDraft(db, user.id, draft.id);
+    return redirect(here, 303);
+  }
+  const result = await commitImport(db, { userId: user.id, language: draft.language }, draft, readImportOptions(form));
+  if (result.fileError) return data({ message: t(`learning:import.fileErrors.${result.fileError}`) }, { status: 400 });
+  return redirectWithToast(
+    request,
+    localePath(locale, PATHS.memberTerms),
+    translatedToast(t, "success", "learning:toasts.imported", {
+      count: result.imported,
+      duplicates: result.duplicates,
+    }),
+  );
+}
+
+export default function ImportPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation("learning");
+  const to = useLocalePath();
+  const navigation = useNavigation();
+  const pending = navigation.state === "submitting";
+  const { preview, languageName } = loaderData;
+  return (
+    <section className="narrow import">
+      <h1>{t("common:titles.import")}</h1>
+      {actionData?.message ? (
+        <p className="error-text" role="alert">
+          {actionData.message}
+        </p>
+      ) : null}
+      {preview ? (
+        <ImportPreview preview={preview} languageName={languageName} pending={pending} />
+      ) : (
+        <>
+          <p className="lead">{t("import.intro", { language: languageName })}</p>
+          <p className="hint">{t("import.formats")}</p>
+          <Form method="post" encType="multipart/form-data" className="stack" aria-busy={pending}>
+            <input type="hidden" name="intent" value="upload" />
+            <div className="field">
+              <label htmlFor="file">{t("import.file")}</label>
+              <input
+                id="file"
+                name="file"
+                type="file"
+                accept=".csv,.tsv,.txt,.json,text/csv,text/plain,application/json"
+              />
+            </div>
+            <div className="field">
+              <label htmlFor="pasted">{t("import.paste")}</label>
+              <textarea id="pasted" name="pasted" rows={8} spellCheck={false} />
+            </div>
+            <button type="submit" className="button" disabled={pending}>
+              {t("import.preview")}
+            </button>
+          </Form>
+        </>
+      )}
+      <p>
+        <Link to={to(PATHS.export)}>{t("import.exportLink")}</Link>
+      </p>
+    </section>
+  );
+}

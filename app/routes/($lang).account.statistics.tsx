@@ -1,0 +1,105 @@
+import { useTranslation } from "react-i18next";
+import { data, Form } from "react-router";
+import type { Route } from "./+types/($lang).account.statistics";
+import { getDatabase } from "../db/db.server";
+import { requestLocale } from "../i18n/i18n.server";
+import { requireLearner } from "../learning/learner.server";
+import { learnerTimeZone } from "../learning/time-zone.server";
+import { STAGES } from "../learning/vocabulary";
+import { BarChart } from "../progress/charts";
+import { parseRange, RANGES } from "../progress/range";
+import { learnerStatistics } from "../progress/statistics.server";
+import type { PageHandle } from "../ui/seo";
+
+export const handle: PageHandle = { title: "titles.statistics" };
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { user } = requireLearner(context);
+  const range = parseRange(new URL(request.url).searchParams.get("days"));
+  if (range === null) throw data(null, { status: 400 });
+  const db = await getDatabase();
+  const statistics = await learnerStatistics(db, user.id, await learnerTimeZone(db, user.id), range);
+  return { range, locale: requestLocale(context), ...statistics };
+}
+
+/** "23 Nov" in the interface language; days are calendar days, so they are formatted in UTC. */
+function dayLabel(locale: string) {
+  const format = new Intl.DateTimeFormat(locale, { month: "short", day: "numeric", timeZone: "UTC" });
+  return (day: string) => format.format(new Date(`${day}T00:00:00Z`));
+}
+
+export default function StatisticsPage({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation("learning");
+  const { range, locale, streak, reviewsPerDay, forecast, retention, stages } = loaderData;
+  const label = dayLabel(locale);
+  const total = reviewsPerDay.reduce((sum, d) => sum + d.reviews, 0);
+  const busiest = reviewsPerDay.reduce((best, d) => (d.reviews > best.reviews ? d : best), reviewsPerDay[0]!);
+  const dueSoon = forecast.reduce((sum, d) => sum + d.due, 0);
+  const measured = retention.filter((w) => w.percent !== null);
+  const passed = measured.reduce((sum, w) => sum + w.passed, 0);
+  const graded = measured.reduce((sum, w) => sum + w.reviews, 0);
+  const latest = stages.at(-1)!;
+  return (
+    <section className="statistics">
+      <h1>{t("common:titles.statistics")}</h1>
+      <p className="lead streak">{t("statistics.streak", { count: streak })}</p>
+      <Form method="get" className="inline-form">
+        <label htmlFor="days">{t("statistics.rangeLabel")}</label>
+        <select id="days" name="days" defaultValue={String(range)}>
+          {RANGES.map((days) => (
+            <option key={days} value={days}>
+              {t("statistics.range", { count: days })}
+            </option>
+          ))}
+        </select>
+        <button type="submit" className="button button-secondary">
+          {t("statistics.show")}
+        </button>
+      </Form>
+
+      <BarChart
+        title={t("statistics.reviewsTitle", { count: range })}
+        summary={
+          total
+            ? t("statistics.reviewsSummary", { count: total, most: busiest.reviews, day: label(busiest.day) })
+            : t("statistics.noReviews")
+        }
+        labels={reviewsPerDay.map((d) => label(d.day))}
+        series={[{ key: "reviews", label: t("statistics.reviews"), values: reviewsPerDay.map((d) => d.reviews) }]}
+      />
+      <BarChart
+        title={t("statistics.forecastTitle")}
+        summary={t("statistics.forecastSummary", { count: dueSoon, today: forecast[0]!.due })}
+        labels={forecast.map((d) => label(d.day))}
+        series={[{ key: "due", label: t("statistics.due"), values: forecast.map((d) => d.due) }]}
+      />
+      <BarChart
+        title={t("statistics.retentionTitle")}
+        summary={
+          graded
+            ? t("statistics.retentionSummary", { percent: Math.round((passed / graded) * 100), count: graded })
+            : t("statistics.noReviews")
+        }
+        labels={retention.map((w) => t("statistics.weekOf", { day: label(w.week) }))}
+        series={[{ key: "retention", label: t("statistics.retention"), values: retention.map((w) => w.percent) }]}
+        max={100}
+        unit="%"
+      />
+      <BarChart
+        title={t("statistics.stagesTitle")}
+        summary={t("statistics.stagesSummary", {
+          tolearn: latest.tolearn,
+          inprogress: latest.inprogress,
+          needsreview: latest.needsreview,
+          learned: latest.learned,
+        })}
+        labels={stages.map((d) => label(d.day))}
+        series={STAGES.map((stage) => ({
+          key: stage,
+          label: t(`stages.${stage}`),
+          values: stages.map((d) => d[stage]),
+        }))}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,135 @@
+import { asc, eq } from "drizzle-orm";
+import { stringify } from "csv-stringify/sync";
+import type { Database } from "../db/db.server";
+import { reviewLogs, termExamples, terms } from "../learning/learning.schema";
+import { stageOf } from "../learning/stage";
+import { EXPORT_FORMAT, EXPORT_VERSION } from "./export-document";
+
+const iso = (value: Date | null) => (value ? value.toISOString() : null);
+
+/** Everything the learner owns in the learning area, all study languages: terms, examples, FSRS cards, reviews. */
+export async function exportDocument(db: Database, userId: string, now = new Date()) {
+  const rows = await db
+    .select()
+    .from(terms)
+    .where(eq(terms.userId, userId))
+    .orderBy(asc(terms.language), asc(terms.createdAt), asc(terms.id));
+  const examples = await db
+    .select({
+      termId: termExamples.termId,
+      sentence: termExamples.sentence,
+      translation: termExamples.translation,
+      createdAt: termExamples.createdAt,
+    })
+    .from(termExamples)
+    .innerJoin(terms, eq(terms.id, termExamples.termId))
+    .where(eq(terms.userId, userId))
+    .orderBy(asc(termExamples.createdAt), asc(termExamples.id));
+  const reviews = await db
+    .select({
+      termId: reviewLogs.termId,
+      rating: reviewLogs.rating,
+      state: reviewLogs.state,
+      reviewedAt: reviewLogs.reviewedAt,
+      scheduledDays: reviewLogs.scheduledDays,
+    })
+    .from(reviewLogs)
+    .innerJoin(terms, eq(terms.id, reviewLogs.termId))
+    .where(eq(terms.userId, userId))
+    .orderBy(asc(reviewLogs.reviewedAt), asc(reviewLogs.id));
+  const byTerm = <T extends { termId: string }>(items: T[]) => {
+    const map = new Map<string, Omit<T, "termId">[]>();
+    for (const { termId, ...item } of items) {
+      const list = map.get(termId) ?? [];
+      list.push(item);
+      map.set(termId, list);
+    }
+    return map;
+  };
+  const examplesByTerm = byTerm(examples);
+  const reviewsByTerm = byTerm(reviews);
+  return {
+    format: EXPORT_FORMAT,
+    version: EXPORT_VERSION,
+    exportedAt: now.toISOString(),
+    terms: rows.map((term) => ({
+      language: term.language,
+      text: term.text,
+      meaning: term.meaning,
+      partOfSpeech: term.partOfSpeech,
+      notes: term.notes,
+      stage: stageOf(term, now),
+      createdAt: iso(term.createdAt),
+      updatedAt: iso(term.updatedAt),
+      card: {
+        due: iso(term.due),
+        stability: term.stability,
+        difficulty: term.difficulty,
+        elapsedDays: term.elapsedDays,
+        scheduledDays: term.scheduledDays,
+        learningSteps: term.learningSteps,
+        reps: term.reps,
+        lapses: term.lapses,
+        state: term.state,
+        lastReview: iso(term.lastReview),
+      },
+      examples: (examplesByTerm.get(term.id) ?? []).map((e) => ({ ...e, createdAt: iso(e.createdAt) })),
+      reviews: (reviewsByTerm.get(term.id) ?? []).map((r) => ({ ...r, reviewedAt: iso(r.reviewedAt) })),
+    })),
+  };
+}
+
+export type ExportDocument = Awaited<ReturnType<typeof exportDocument>>;
+
+/** The terms as CSV, one row a term; the examples column holds one example a line, its translation after " | ". */
+export function termsCsv(document: ExportDocument): string {
+  const records = document.terms.map((term) => [
+    term.language,
+    term.text,
+    term.meaning,
+    term.partOfSpeech,
+    term.notes,
+    term.examples.map((e) => (e.translation ? `${e.sentence} | ${e.translation}` : e.sentence)).join("\n"),
+    term.stage,
+    term.createdAt,
+    term.card.due,
+    term.card.stability,
+    term.card.difficulty,
+    term.card.elapsedDays,
+    term.card.scheduledDays,
+    term.card.learningSteps,
+    term.card.reps,
+    term.card.lapses,
+    term.card.state,
+    term.card.lastReview ?? "",
+  ]);
+  const header = [
+    "language",
+    "text",
+    "meaning",
+    "part_of_speech",
+    "notes",
+    "examples",
+    "stage",
+    "created_at",
+    "due",
+    "stability",
+    "difficulty",
+    "elapsed_days",
+    "scheduled_days",
+    "learning_steps",
+    "reps",
+    "lapses",
+    "state",
+    "last_review",
+  ];
+  return stringify([header, ...records]);
+}
+
+/** The review history as CSV, one row a grade (rating 1 Again … 4 Easy; state before the review, as FSRS logs it). */
+export function reviewsCsv(document: ExportDocument): string {
+  const records = document.terms.flatMap((term) =>
+    term.reviews.map((r) => [term.language, term.text, r.reviewedAt, r.rating, r.state, r.scheduledDays]),
+  );
+  return stringify([["language", "text", "reviewed_at", "rating", "state", "scheduled_days"], ...records]);
+}

@@ -1,0 +1,99 @@
+import { isPartOfSpeech, type PartOfSpeech } from "../learning/vocabulary";
+import { htmlToText, type ImportTable } from "./import-file.server";
+import type { RowProblem, RowReason, Target } from "./targets";
+
+/** Column names other tools use, by target (Anki's Front/Back, LingQ's term/hint/fragment, our own CSV export). */
+const SYNONYMS: [RegExp, Target][] = [
+  [/^(text|term|word|front|expression|vocab(ulary)?)$/i, "text"],
+  [/^(meaning|hint|translation|definition|back|gloss)$/i, "meaning"],
+  [/^(part[ _]?of[ _]?speech|pos|word[ _]?class)$/i, "partOfSpeech"],
+  [/^(notes?|comment|remarks?)$/i, "notes"],
+  [/^(examples?|sentence|fragment|context|phrase)$/i, "example"],
+];
+
+/** The mapping guessed from the header; without one, the first column is the term and the second its meaning. */
+export function guessMapping(table: ImportTable): Target[] {
+  const widest = Math.max(table.headers.length, ...table.rows.slice(0, 50).map((row) => row.cells.length), 1);
+  // The preview offers a choice per column; beyond 50 columns the rest are ignored.
+  const width = Math.min(widest, 50);
+  if (table.headers.length === 0)
+    return Array.from({ length: width }, (_, i) => (["text", "meaning"][i] ?? "ignore") as Target);
+  const used = new Set<Target>();
+  return Array.from({ length: width }, (_, i) => {
+    const name = (table.headers[i] ?? "").trim();
+    const target = SYNONYMS.find(([pattern]) => pattern.test(name))?.[1];
+    if (!target || used.has(target)) return "ignore";
+    used.add(target);
+    return target;
+  });
+}
+
+const POS_ALIASES: Record<string, PartOfSpeech> = {
+  n: "noun",
+  v: "verb",
+  adj: "adjective",
+  adv: "adverb",
+  prep: "adposition",
+  preposition: "adposition",
+  conj: "coordinating_conjunction",
+  conjunction: "coordinating_conjunction",
+  pron: "pronoun",
+  num: "numeral",
+  det: "determiner",
+  interj: "interjection",
+};
+
+export type ImportedExample = { sentence: string; translation: string };
+export type ImportRow = {
+  line: number;
+  text: string;
+  meaning: string;
+  partOfSpeech: PartOfSpeech;
+  notes: string;
+  examples: ImportedExample[];
+};
+
+/**
+ * Our CSV export's examples column: one example a line, the translation after " | ". A plain sentence is one example.
+ */
+function examplesOf(cell: string): ImportedExample[] {
+  return cell
+    .split("\n")
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .map((line) => {
+      const at = line.indexOf(" | ");
+      return at === -1
+        ? { sentence: line, translation: "" }
+        : { sentence: line.slice(0, at).trim(), translation: line.slice(at + 3).trim() };
+    });
+}
+
+/** The rows of a table under a mapping: valid terms and the problems of the others, each with its line number. */
+export function mapRows(table: ImportTable, mapping: Target[], defaultPartOfSpeech: PartOfSpeech) {
+  const rows: ImportRow[] = [];
+  const problems: RowProblem[] = [];
+  const clean = (value: string | undefined) => {
+    const text = table.html ? htmlToText(value ?? "") : (value ?? "");
+    return text.trim();
+  };
+  for (const { line, cells } of table.rows) {
+    const field = (target: Target) => clean(cells[mapping.indexOf(target)]);
+    const text = field("text").replace(/\s+/g, " ");
+    const meaning = field("meaning");
+    const notes = field("notes");
+    const posCell = mapping.includes("partOfSpeech") ? field("partOfSpeech").toLowerCase().replace(/[ -]/g, "_") : "";
+    const partOfSpeech = !posCell ? defaultPartOfSpeech : isPartOfSpeech(posCell) ? posCell : POS_ALIASES[posCell];
+    const examples = mapping.includes("example") ? examplesOf(field("example")) : [];
+    let problem: RowReason | null = null;
+    if (!text) problem = "textRequired";
+    else if (text.length > 200) problem = "textTooLong";
+    else if (meaning.length > 500) problem = "meaningTooLong";
+    else if (notes.length > 2000) problem = "notesTooLong";
+    else if (!partOfSpeech) problem = "partOfSpeech";
+    else if (examples.some((e) => e.sentence.length > 500 || e.translation.length > 500)) problem = "sentenceTooLong";
+    if (problem) problems.push({ line, reason: problem, ...(problem === "partOfSpeech" ? { value: posCell } : {}) });
+    else rows.push({ line, text, meaning, partOfSpeech: partOfSpeech!, notes, examples });
+  }
+  return { rows, problems };
+}

@@ -1,0 +1,241 @@
+import { randomUUID } from "node:crypto";
+import { and, eq, lt, sql } from "drizzle-orm";
+import type { Database } from "../db/db.server";
+import { terms } from "../learning/learning.schema";
+import { newCard } from "../learning/stage";
+import type { Owner } from "../learning/terms.server";
+import type { PartOfSpeech } from "../learning/vocabulary";
+import { exportEnvelope, exportedTerm, looksLikeJsonExport, type ExportedTerm } from "./export-document";
+import { readTable } from "./import-file.server";
+import { guessMapping, mapRows, type ImportRow } from "./import-rows.server";
+import type { RowProblem, Target } from "./targets";
+import { importDrafts } from "./transfer.schema";
+
+/** More rows than this are refused as a whole (the limit is far above the 10,000 a learner moves at once). */
+export const MAX_ROWS = 20_000;
+const DRAFT_LIFETIME_MS = 24 * 60 * 60 * 1000;
+const BATCH = 2000;
+
+export type Draft = typeof importDrafts.$inferSelect;
+export type ImportOptions = { mapping: Target[] | null; partOfSpeech: PartOfSpeech };
+
+/** Keeps an upload until it is confirmed; the learner's older drafts and any draft older than a day are dropped. */
+export async function saveDraft(db: Database, owner: Owner, fileName: string, content: string, now = new Date()) {
+  await db
+    .delete(importDrafts)
+    .where(
+      sql`${importDrafts.userId} = ${owner.userId} or ${lt(importDrafts.createdAt, new Date(now.getTime() - DRAFT_LIFETIME_MS))}`,
+    );
+  const [draft] = await db
+    .insert(importDrafts)
+    .values({
+      userId: owner.userId,
+      language: owner.language,
+      fileName,
+      content: content.replaceAll("\u0000", ""),
+      createdAt: now,
+    })
+    .returning({ id: importDrafts.id });
+  return draft!.id;
+}
+
+export async function findDraft(db: Database, userId: string, id: string): Promise<Draft | null> {
+  const [draft] = await db
+    .select()
+    .from(importDrafts)
+    .where(and(eq(importDrafts.id, id), eq(importDrafts.userId, userId)))
+    .limit(1);
+  return draft ?? null;
+}
+
+export async function deleteDraft(db: Database, userId: string, id: string) {
+  await db.delete(importDrafts).where(and(eq(importDrafts.id, id), eq(importDrafts.userId, userId)));
+}
+
+/** A candidate term of either source: a table row (new card) or an entry of a JSON export (everything kept). */
+type Candidate = { line: number; language: string; row?: ImportRow; exported?: ExportedTerm };
+
+export type Parsed = {
+  kind: "csv" | "tsv" | "anki" | "json";
+  headers: string[];
+  mapping: Target[];
+  /** The cells of the first row, shown beside the mapping so the learner recognises each column. */
+  firstCells: string[];
+  candidates: Candidate[];
+  problems: RowProblem[];
+  /** The whole file is unusable: a translation key. */
+  fileError: "unreadable" | "empty" | "tooManyRows" | null;
+};
+
+/** Reads a draft under a mapping (a table) or as a JSON export; nothing touches the database. */
+export function parseDraft(draft: Draft, options: ImportOptions): Parsed {
+  const none = { headers: [], mapping: [], firstCells: [], candidates: [], problems: [] };
+  if (looksLikeJsonExport(draft.content)) {
+    let envelope;
+    try {
+      envelope = exportEnvelope.safeParse(JSON.parse(draft.content));
+    } catch {
+      return { kind: "json", ...none, fileError: "unreadable" };
+    }
+    if (!envelope.success) return { kind: "json", ...none, fileError: "unreadable" };
+    if (envelope.data.terms.length > MAX_ROWS) return { kind: "json", ...none, fileError: "tooManyRows" };
+    const candidates: Candidate[] = [];
+    const problems: RowProblem[] = [];
+    envelope.data.terms.forEach((entry, index) => {
+      const term = exportedTerm.safeParse(entry);
+      if (term.success) candidates.push({ line: index + 1, language: term.data.language, exported: term.data });
+      else problems.push({ line: index + 1, reason: "invalidEntry" });
+    });
+    if (candidates.length + problems.length === 0) return { kind: "json", ...none, fileError: "empty" };
+    return { kind: "json", headers: [], mapping: [], firstCells: [], candidates, problems, fileError: null };
+  }
+  let table;
+  try {
+    table = readTable(draft.content);
+  } catch {
+    return { kind: "csv", ...none, fileError: "unreadable" };
+  }
+  if (table.rows.length === 0) return { kind: table.kind, ...none, fileError: "empty" };
+  if (table.rows.length > MAX_ROWS) return { kind: table.kind, ...none, fileError: "tooManyRows" };
+  const guessed = guessMapping(table);
+  const mapping = options.mapping && options.mapping.length === guessed.length ? options.mapping : guessed;
+  const { rows, problems } = mapRows(table, mapping, options.partOfSpeech);
+  return {
+    kind: table.kind,
+    headers: table.headers,
+    mapping,
+    firstCells: table.rows[0]!.cells.slice(0, mapping.length),
+    candidates: rows.map((row) => ({ line: row.line, language: draft.language, row })),
+    problems,
+    fileError: null,
+  };
+}
+
+const key = (language: string, text: string) => `${language}\u0000${text.toLowerCase()}`;
+
+/** Splits candidates into new terms and duplicates (already the learner's, or earlier in the same file). */
+async function withoutDuplicates(db: Database, userId: string, candidates: Candidate[]) {
+  const existing = await db
+    .select({ language: terms.language, text: sql<string>`lower(${terms.text})` })
+    .from(terms)
+    .where(eq(terms.userId, userId));
+  const seen = new Set(existing.map((row) => key(row.language, row.text)));
+  const fresh: Candidate[] = [];
+  let duplicates = 0;
+  for (const candidate of candidates) {
+    const k = key(candidate.language, candidate.row?.text ?? candidate.exported!.text);
+    if (seen.has(k)) duplicates++;
+    else {
+      seen.add(k);
+      fresh.push(candidate);
+    }
+  }
+  return { fresh, duplicates };
+}
+
+/** What the preview page shows: the mapping, the first rows, every problem and the counts. */
+export async function previewImport(db: Database, userId: string, draft: Draft, options: ImportOptions) {
+  const parsed = parseDraft(draft, options);
+  const { fresh, duplicates } = await withoutDuplicates(db, userId, parsed.candidates);
+  return { ...parsed, fresh, duplicates };
+}
+
+/**
+ * Imports a draft in one transaction (all or nothing): new terms with their examples and, from a JSON export, their
+ * FSRS cards and review history. Duplicates and bad rows are skipped, as the preview said. Rows travel as one JSON
+ * parameter per batch (jsonb_to_recordset), which PGlite and PostgreSQL take far faster than thousands of parameters.
+ */
+export async function commitImport(db: Database, owner: Owner, draft: Draft, options: ImportOptions, now = new Date()) {
+  const parsed = parseDraft(draft, options);
+  if (parsed.fileError)
+    return { imported: 0, duplicates: 0, problems: parsed.problems.length, fileError: parsed.fileError };
+  const result = await db.transaction(async (tx) => {
+    const { fresh, duplicates } = await withoutDuplicates(tx, owner.userId, parsed.candidates);
+    for (let start = 0; start < fresh.length; start += BATCH) {
+      const batch = fresh.slice(start, start + BATCH).map((candidate) => ({ id: randomUUID(), candidate }));
+      await insertTerms(
+        tx,
+        batch.map(({ id, candidate }) => ({ id, ...termValues(owner.userId, candidate, now) })),
+      );
+      await insertExamples(
+        tx,
+        batch.flatMap(({ id, candidate }) =>
+          (candidate.exported?.examples ?? candidate.row?.examples ?? []).map((e) => ({
+            term_id: id,
+            sentence: e.sentence,
+            translation: e.translation,
+            created_at: "createdAt" in e ? (e.createdAt as Date) : now,
+          })),
+        ),
+      );
+      await insertReviews(
+        tx,
+        batch.flatMap(({ id, candidate }) =>
+          (candidate.exported?.reviews ?? []).map((r) => ({
+            term_id: id,
+            rating: r.rating,
+            state: r.state,
+            reviewed_at: r.reviewedAt,
+            scheduled_days: r.scheduledDays,
+          })),
+        ),
+      );
+    }
+    await tx.delete(importDrafts).where(eq(importDrafts.id, draft.id));
+    return { imported: fresh.length, duplicates };
+  });
+  return { ...result, problems: parsed.problems.length, fileError: null };
+}
+
+const json = (rows: object[]) => sql`${JSON.stringify(rows)}::jsonb`;
+
+async function insertTerms(tx: Database, rows: (ReturnType<typeof termValues> & { id: string })[]) {
+  if (rows.length === 0) return;
+  await tx.execute(sql`insert into terms (id, user_id, language, text, meaning, part_of_speech, notes, created_at,
+    updated_at, due, stability, difficulty, elapsed_days, scheduled_days, learning_steps, reps, lapses, state, last_review)
+    select id, user_id, language, text, meaning, part_of_speech, notes, created_at, updated_at, due, stability,
+    difficulty, elapsed_days, scheduled_days, learning_steps, reps, lapses, state, last_review
+    from jsonb_to_recordset(${json(rows)}) as x(id uuid, user_id uuid, language text, text text, meaning text,
+    part_of_speech text, notes text, created_at timestamptz, updated_at timestamptz, due timestamptz,
+    stability float8, difficulty float8, elapsed_days int, scheduled_days int, learning_steps int, reps int, lapses int,
+    state smallint, last_review timestamptz)`);
+}
+
+async function insertExamples(tx: Database, rows: object[]) {
+  if (rows.length === 0) return;
+  await tx.execute(sql`insert into term_examples (term_id, sentence, translation, created_at)
+    select * from jsonb_to_recordset(${json(rows)}) as x(term_id uuid, sentence text, translation text, created_at timestamptz)`);
+}
+
+async function insertReviews(tx: Database, rows: object[]) {
+  if (rows.length === 0) return;
+  await tx.execute(sql`insert into review_logs (term_id, rating, state, reviewed_at, scheduled_days)
+    select * from jsonb_to_recordset(${json(rows)}) as x(term_id uuid, rating smallint, state smallint,
+    reviewed_at timestamptz, scheduled_days int)`);
+}
+
+/** A term row in the column names of the table (snake case, as jsonb_to_recordset reads them). */
+function termValues(userId: string, candidate: Candidate, now: Date) {
+  const card = candidate.exported?.card ?? newCard(now);
+  const term = candidate.exported ?? { ...candidate.row!, createdAt: now, updatedAt: now };
+  return {
+    user_id: userId,
+    language: candidate.language,
+    text: term.text,
+    meaning: term.meaning,
+    part_of_speech: term.partOfSpeech,
+    notes: term.notes,
+    created_at: term.createdAt,
+    updated_at: term.updatedAt,
+    due: card.due,
+    stability: card.stability,
+    difficulty: card.difficulty,
+    elapsed_days: card.elapsedDays,
+    scheduled_days: card.scheduledDays,
+    learning_steps: card.learningSteps,
+    reps: card.reps,
+    lapses: card.lapses,
+    state: card.state,
+    last_review: card.lastReview,
+  };
+}

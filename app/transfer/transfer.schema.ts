@@ -1,0 +1,23 @@
+import { index, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+// `.ts`: scripts load the tables with plain `node` (see db/open.server.ts).
+import { users } from "../auth/auth.schema.ts";
+
+/**
+ * An uploaded or pasted file between its preview and the learner's confirmation, so the preview survives page loads
+ * without JavaScript. Drafts older than a day are removed when the learner uploads the next one.
+ */
+export const importDrafts = pgTable(
+  "import_drafts",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** The study language the rows go into (a JSON export names its own languages). */
+    language: text("language").notNull(),
+    fileName: text("file_name").notNull().default(""),
+    content: text("content").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("import_drafts_user_idx").on(table.userId, table.createdAt)],
+);

@@ -1,0 +1,3 @@
+import { defineDataSuite } from "./data-suite";
+
+defineDataSuite("PGlite", async () => ({}));
