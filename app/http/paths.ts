@@ -25,13 +25,12 @@ export const PATHS = {
   review: "/account/review",
   statistics: "/account/statistics",
   import: "/account/import",
+  /** The data export (`?format=json` or `?format=csv`). */
   export: "/account/export",
   player: "/account/player",
   /** The learner's e-mail, sessions, data export and account deletion. */
   profile: "/account/profile",
   deleteAccount: "/account/profile/delete",
-  /** The data export (`?format=json` or `?format=csv`). */
-  export: "/account/export",
   playerSoon: "/account/player/player-soon",
 } as const;
 
