@@ -23,6 +23,8 @@ export const PATHS = {
   publicLists: "/account/explore/public",
   newTerm: "/account/terms/new",
   review: "/account/review",
+  /** Daily limits, time zone and review modes. */
+  settings: "/account/settings",
   player: "/account/player",
   playerSoon: "/account/player/player-soon",
 } as const;
