@@ -124,7 +124,6 @@ export async function dayAndQueue(db: Database, owner: Owner, settings: LearnerS
   return { day, queue: await queueOf(db, owner, day, now) };
 }
 
-
 export type DaySummary = {
   dueNow: number;
   dueToday: number;

@@ -13,7 +13,12 @@ export type ReviewCard = {
   partOfSpeech: string;
   stage: Stage;
   /** What the front shows: the term (forward), its meaning (reverse, typed) or the example with a gap (cloze). */
-  prompt: { text: string | null; meaning: string | null; cloze: { before: string; after: string } | null; hint: string };
+  prompt: {
+    text: string | null;
+    meaning: string | null;
+    cloze: { before: string; after: string } | null;
+    hint: string;
+  };
   /** Only once revealed. */
   answer: {
     text: string;
@@ -27,7 +32,13 @@ export type ReviewCard = {
 
 export type ReviewState =
   | { card: ReviewCard; remaining: number }
-  | { card: null; nextDueAt: string | null; minutes: number | null; newLimitReached: boolean; reviewLimitReached: boolean };
+  | {
+      card: null;
+      nextDueAt: string | null;
+      minutes: number | null;
+      newLimitReached: boolean;
+      reviewLimitReached: boolean;
+    };
 
 /**
  * The review page at a moment: the next card within today's limits in the mode its turn gives, the answer when revealed

@@ -50,7 +50,11 @@ export async function adoptTimeZone(db: Database, userId: string, timeZone: stri
   await db
     .insert(learnerSettings)
     .values({ userId, timeZone })
-    .onConflictDoUpdate({ target: learnerSettings.userId, set: { timeZone }, setWhere: isNull(learnerSettings.timeZone) });
+    .onConflictDoUpdate({
+      target: learnerSettings.userId,
+      set: { timeZone },
+      setWhere: isNull(learnerSettings.timeZone),
+    });
 }
 
 /** Field errors as translation keys in the `learning` namespace. */

@@ -40,8 +40,19 @@ function formatter(timeZone: string): Intl.DateTimeFormat {
 
 /** The wall-clock fields of an instant in a zone. */
 function wallClock(instant: number, timeZone: string) {
-  const parts = Object.fromEntries(formatter(timeZone).formatToParts(instant).map((p) => [p.type, Number(p.value)]));
-  return { year: parts.year!, month: parts.month!, day: parts.day!, hour: parts.hour!, minute: parts.minute!, second: parts.second! };
+  const parts = Object.fromEntries(
+    formatter(timeZone)
+      .formatToParts(instant)
+      .map((p) => [p.type, Number(p.value)]),
+  );
+  return {
+    year: parts.year!,
+    month: parts.month!,
+    day: parts.day!,
+    hour: parts.hour!,
+    minute: parts.minute!,
+    second: parts.second!,
+  };
 }
 
 /** How far the zone's wall clock is ahead of UTC at an instant, in milliseconds. */

@@ -176,7 +176,9 @@ export function AccountLayout({ children }: { children: ReactNode }) {
               <li>
                 <NavLink to={to(PATHS.player)}>{t("nav.player")}</NavLink>
               </li>
-              <li><NavLink to={to(PATHS.settings)}>{t("nav.settings")}</NavLink></li>
+              <li>
+                <NavLink to={to(PATHS.settings)}>{t("nav.settings")}</NavLink>
+              </li>
             </ul>
           </nav>
           <LanguageSwitch />

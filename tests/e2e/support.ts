@@ -117,6 +117,7 @@ export const ROUTES: RouteSpec[] = [
   { path: "/account/explore", ...titled("accountExplore", "account") },
   { path: "/account/explore/member", ...titled("member", "account") },
   { path: "/account/explore/public", ...titled("public", "account") },
+  { path: "/account/settings", ...titled("settings", "account") },
   { path: "/account/player", ...titled("player", "play") },
   {
     path: "/account/player/player-soon",

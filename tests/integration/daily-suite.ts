@@ -132,7 +132,9 @@ export function defineDailySuite(databaseName: string, databaseEnv: () => Promis
       for (const text of ["alpha", "beta", "gamma"]) ids.push(await addTerm(who.browser, { text, meaning: text }));
       // Three review cards due at noon, graded Easy once a week earlier.
       for (const id of ids) await gradeTerm(db, who.userId, id, "easy", new Date("2026-05-01T10:00:00Z"));
-      await app.db.execute(sql`update terms set due = ${noon.toISOString()}::timestamptz where user_id = ${who.userId}`);
+      await app.db.execute(
+        sql`update terms set due = ${noon.toISOString()}::timestamptz where user_id = ${who.userId}`,
+      );
       const settings = await readSettings(db, who.userId);
       let day = await today(db, who.userId, settings, noon);
       const first = await nextInQueue(db, who.owner, day, noon);
@@ -156,7 +158,12 @@ export function defineDailySuite(databaseName: string, databaseEnv: () => Promis
       const id = await addTerm(who.browser, { text: "ubiquitous", meaning: "found everywhere" });
       const at = new Date("2026-04-02T09:00:00Z");
       await gradeTerm(db, who.userId, id, "good", at);
-      const state = await reviewState(db, who.owner, { revealed: false, answer: null }, new Date(at.getTime() + 60_000));
+      const state = await reviewState(
+        db,
+        who.owner,
+        { revealed: false, answer: null },
+        new Date(at.getTime() + 60_000),
+      );
       expect(state).toMatchObject({ card: null, minutes: 9, nextDueAt: "2026-04-02T09:10:00.000Z" });
       // Through the page, on the real clock: a zone where the day is not about to end, so the step falls in it.
       const zone = new Date().getUTCHours() < 22 ? "UTC" : "Asia/Tokyo";
@@ -170,7 +177,9 @@ export function defineDailySuite(databaseName: string, databaseEnv: () => Promis
         method: "POST",
         form: { ...SETTINGS, timeZone: zone, newPerDay: "1" },
       });
-      expect(textOf((await live.browser.page("/uk/account/review")).html)).toContain("Наступна картка через 10 хвилин.");
+      expect(textOf((await live.browser.page("/uk/account/review")).html)).toContain(
+        "Наступна картка через 10 хвилин.",
+      );
     });
 
     it("asks meaning → term and grades what the learner chose", async () => {
@@ -182,7 +191,10 @@ export function defineDailySuite(databaseName: string, databaseEnv: () => Promis
       expect(front).not.toContain("gregarious");
       const back = textOf((await who.browser.page("/account/review?reveal=1")).html);
       expect(back).toContain("gregarious");
-      const graded = await who.browser.request("/account/review", { method: "POST", form: { termId: id, grade: "hard" } });
+      const graded = await who.browser.request("/account/review", {
+        method: "POST",
+        form: { termId: id, grade: "hard" },
+      });
       expect(graded.status).toBe(303);
       const { rows } = await app.db.execute(sql`select rating from review_logs where term_id = ${id}`);
       expect(rows).toEqual([{ rating: 2 }]);
