@@ -19,7 +19,7 @@ export function ReviewPrompt({ card }: { card: ReviewCard }) {
           {prompt.text}
         </p>
       ) : null}
-      {prompt.meaning !== null ? <p className="review-term">{prompt.meaning}</p> : null}
+      {prompt.meaning !== null ? <p className="review-term review-meaning">{prompt.meaning}</p> : null}
       {prompt.cloze ? (
         <>
           <p className="review-cloze" lang={card.language}>

@@ -105,8 +105,10 @@ export function SettingsForm({
         <legend>{t("settings.modes")}</legend>
         {REVIEW_MODES.map((mode) => (
           <label key={mode} className="checkbox">
-            <input type="checkbox" name="modes" value={mode} defaultChecked={values.modes.includes(mode)} />{" "}
-            {t(`review.modes.${mode}`)} <span className="hint">— {t(`settings.modeHints.${mode}`)}</span>
+            <input type="checkbox" name="modes" value={mode} defaultChecked={values.modes.includes(mode)} />
+            <span>
+              {t(`review.modes.${mode}`)} <span className="hint">— {t(`settings.modeHints.${mode}`)}</span>
+            </span>
           </label>
         ))}
         <FieldError id="modes-error" error={errors?.modes} />

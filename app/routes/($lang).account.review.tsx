@@ -124,11 +124,13 @@ export default function ReviewPage({ loaderData, actionData }: Route.ComponentPr
             </div>
             <Form method="post" ref={gradeForm} aria-busy={pending}>
               <input type="hidden" name="termId" value={current.id} />
-              <fieldset className="grades">
+              {current.suggested ? (
+                <p className="hint" id="suggested-grade">
+                  {t("review.suggested", { grade: t(`review.grades.${current.suggested}`) })}
+                </p>
+              ) : null}
+              <fieldset className="grades" aria-describedby={current.suggested ? "suggested-grade" : undefined}>
                 <legend>{t("review.gradeLegend")}</legend>
-                {current.suggested ? (
-                  <p className="hint">{t("review.suggested", { grade: t(`review.grades.${current.suggested}`) })}</p>
-                ) : null}
                 {GRADE_NAMES.map((grade, index) => (
                   <button
                     key={grade}

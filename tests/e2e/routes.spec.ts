@@ -77,6 +77,7 @@ for (const lng of MATRIX_LOCALES) {
       "/account/explore/public",
       "/account/player",
       "/account/player/player-soon",
+      "/account/settings",
       "/account/terms/abc",
     ]) {
       const response = await request.get(localePath(lng, pathname), { maxRedirects: 0 });
