@@ -76,11 +76,14 @@ export default function ReviewPage({ loaderData, actionData }: Route.ComponentPr
   const showAnswer = useRef<HTMLAnchorElement>(null);
   useReviewShortcuts({ enabled: shortcuts && !!card, revealed, card: cardElement, gradeForm, grades: GRADE_NAMES });
 
-  // Focus follows the card: the revealed answer, else the next card's "Show answer" (autofocus does it without JavaScript).
+  // Focus follows the card: the revealed answer, else the next card's "Show answer" or, for a typed answer, its field
+  // (autofocus does it without JavaScript).
   const termId = card?.id;
   useEffect(() => {
-    if (termId && card?.mode !== "typed") (revealed ? answer.current : showAnswer.current)?.focus();
-  }, [termId, revealed, card?.mode]);
+    if (!termId) return;
+    if (revealed) answer.current?.focus();
+    else showAnswer.current?.focus();
+  }, [termId, revealed]);
 
   const shortcutsSetting = (
     <Form method="post" className="inline-form shortcuts-setting">

@@ -123,10 +123,13 @@ test("reviews by typing the term: an accent-only slip suggests Hard, the learner
   await addTerm(page, { text: "café", meaning: "a small restaurant" });
   await startReview(page);
   await expect(page.locator(".review-card")).toContainText("a small restaurant");
+  await expect(page.getByLabel(t("en", "learning:review.typeTheTerm"))).toBeFocused();
   await page.getByLabel(t("en", "learning:review.typeTheTerm")).fill("Cafe");
   await page.getByLabel(t("en", "learning:review.typeTheTerm")).press("Enter");
   await expect(page.locator(".answer-check")).toContainText("Almost");
   await expect(page.locator(".button-suggested")).toHaveText(/Hard/);
+  // The focus moves to the answer, where the digits grade (review-shortcuts.ts).
+  await expect(page.locator(".review-answer")).toBeFocused();
   if (javaScriptEnabled) await page.keyboard.press("3");
   else await page.getByRole("button", { name: /Good/ }).click();
   await expect(page.getByText(nextIn10)).toBeVisible();
