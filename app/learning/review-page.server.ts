@@ -1,5 +1,5 @@
 import type { Database } from "../db/db.server";
-import { dayAndQueue, nextInQueue, today } from "./daily.server";
+import { nextInQueue, queueOf, today } from "./daily.server";
 import { checkAnswer, clozeOf, modeFor, SUGGESTED_GRADE, type AnswerCheck, type ReviewMode } from "./review-modes";
 import type { GradeName } from "./stage";
 import { readSettings } from "./settings.server";
@@ -54,8 +54,7 @@ export async function reviewState(
   const day = await today(db, owner.userId, settings, now);
   const term = await nextInQueue(db, owner, day, now);
   if (!term) {
-    const { queue } = await dayAndQueue(db, owner, settings, now);
-    const next = queue.nextLaterToday;
+    const next = (await queueOf(db, owner, day, now)).nextLaterToday;
     return {
       card: null,
       nextDueAt: next ? next.toISOString() : null,
@@ -70,7 +69,7 @@ export async function reviewState(
   const clozeExample = mode === "cloze" ? gapped[term.reps % gapped.length]! : null;
   const given = mode === "typed" && view.revealed ? (view.answer ?? "").slice(0, 200) : null;
   const check = given === null ? null : checkAnswer(term.text, given, term.language);
-  const { queue } = await dayAndQueue(db, owner, settings, now);
+  const queue = await queueOf(db, owner, day, now);
   return {
     remaining: queue.dueNow,
     card: {
