@@ -48,6 +48,9 @@ function isIpOrRange(entry: string): boolean {
   return /^\d{1,3}$/.test(bits) && Number(bits) <= (version === 4 ? 32 : 128);
 }
 
+/** Outside production the legal pages may name a placeholder operator. */
+const DEVELOPMENT_OPERATOR = { name: "Polyglot (development installation)", email: "contact@polyglot.invalid" };
+
 /** In production every signing key is long enough to resist guessing. */
 const MIN_SECRET_LENGTH = 32;
 
@@ -80,6 +83,11 @@ const schema = z
     WEB_ANALYTICS_SRC: optionalUrl,
     TRUST_PROXY: trustProxy.default(false),
     LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+    LEGAL_NAME: z.preprocess(
+      (value) => (value === "" ? undefined : value),
+      z.string().trim().min(2).max(200).optional(),
+    ),
+    CONTACT_EMAIL: z.preprocess((value) => (value === "" ? undefined : value), z.email().optional()),
   })
   .superRefine((env, ctx) => {
     if (env.APP_STAGE === "production" && !env.SESSION_SECRET) {
@@ -99,6 +107,15 @@ const schema = z
         path: ["SESSION_SECRET"],
         message: `every key must be at least ${MIN_SECRET_LENGTH} characters when APP_STAGE=production`,
       });
+    }
+    for (const name of ["LEGAL_NAME", "CONTACT_EMAIL"] as const) {
+      if (env.APP_STAGE === "production" && !env[name]) {
+        ctx.addIssue({
+          code: "custom",
+          path: [name],
+          message: "is required when APP_STAGE=production (the privacy notice and terms of use name the operator)",
+        });
+      }
     }
     const provider = env.AUTH_PROVIDER ?? (env.SUPABASE_URL ? "supabase" : "local");
     if (env.APP_STAGE === "production" && provider === "local" && !env.SMTP_URL) {
@@ -151,6 +168,11 @@ export function parseEnv(source: Record<string, string | undefined>) {
     sessionSecrets: session.secrets,
     authProvider: env.AUTH_PROVIDER ?? (env.SUPABASE_URL ? "supabase" : "local"),
     analyticsEnabled: env.APP_STAGE === "production",
+    /** Who runs this installation and how to reach them, named on the legal pages. */
+    legalOperator: {
+      name: env.LEGAL_NAME ?? DEVELOPMENT_OPERATOR.name,
+      email: env.CONTACT_EMAIL ?? DEVELOPMENT_OPERATOR.email,
+    },
     /** Origins the browser may contact for analytics; only in production. */
     analyticsHosts:
       env.APP_STAGE === "production"

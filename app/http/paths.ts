@@ -26,6 +26,11 @@ export const PATHS = {
   /** Daily limits, time zone and review modes. */
   settings: "/account/settings",
   player: "/account/player",
+  /** The learner's e-mail, sessions, data export and account deletion. */
+  profile: "/account/profile",
+  deleteAccount: "/account/profile/delete",
+  /** The data export (`?format=json` or `?format=csv`). */
+  export: "/account/export",
   playerSoon: "/account/player/player-soon",
 } as const;
 

@@ -179,6 +179,9 @@ export function AccountLayout({ children }: { children: ReactNode }) {
               <li>
                 <NavLink to={to(PATHS.settings)}>{t("nav.settings")}</NavLink>
               </li>
+              <li>
+                <NavLink to={to(PATHS.profile)}>{t("nav.profile")}</NavLink>
+              </li>
             </ul>
           </nav>
           <LanguageSwitch />

@@ -78,6 +78,8 @@ for (const lng of MATRIX_LOCALES) {
       "/account/player",
       "/account/player/player-soon",
       "/account/settings",
+      "/account/profile",
+      "/account/profile/delete",
       "/account/terms/abc",
     ]) {
       const response = await request.get(localePath(lng, pathname), { maxRedirects: 0 });
