@@ -79,6 +79,18 @@ export function defineDailySuite(databaseName: string, databaseEnv: () => Promis
       expect(unchanged).toMatchObject({ newPerDay: 20, reviewsPerDay: 200, timeZone: "UTC", modes: ["forward"] });
     });
 
+    it("deletes a learner's settings with the account", async () => {
+      const { userId } = await learner("leaving@example.com", { newPerDay: "7" });
+      const count = async () =>
+        Number(
+          (await app.db.execute(sql`select count(*)::int as n from learner_settings where user_id = ${userId}`))
+            .rows[0]!.n,
+        );
+      expect(await count()).toBe(1);
+      await app.db.execute(sql`delete from users where id = ${userId}`);
+      expect(await count()).toBe(0);
+    });
+
     it("takes the browser's zone only while the learner has none", async () => {
       const browser = await signedInBrowser(app, mail, "zone@example.com");
       const { rows } = await app.db.execute(sql`select id from users where email = 'zone@example.com'`);
