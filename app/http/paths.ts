@@ -27,6 +27,8 @@ export const PATHS = {
   import: "/account/import",
   /** The data export (`?format=json` or `?format=csv`). */
   export: "/account/export",
+  /** Daily limits, time zone and review modes. */
+  settings: "/account/settings",
   player: "/account/player",
   /** The learner's e-mail, sessions, data export and account deletion. */
   profile: "/account/profile",

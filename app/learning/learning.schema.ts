@@ -100,3 +100,17 @@ export const publicTerms = pgTable(
     index("public_terms_list_idx").on(table.language, table.level, table.position),
   ],
 );
+
+/** A learner's daily routine: how many new terms and reviews a day, the time zone days are counted in, review modes. */
+export const learnerSettings = pgTable("learner_settings", {
+  userId: uuid("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  newPerDay: integer("new_per_day").notNull().default(20),
+  reviewsPerDay: integer("reviews_per_day").notNull().default(200),
+  /** An IANA zone; null until the learner (or their browser) names one. */
+  timeZone: text("time_zone"),
+  /** Comma-separated review modes (see review-modes.ts). */
+  reviewModes: text("review_modes").notNull().default("forward"),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});

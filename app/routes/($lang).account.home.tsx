@@ -7,6 +7,8 @@ import { LevelForm, StudyLanguageForm } from "../learning/preference-forms";
 import { studyLanguageName, studyLanguageOptions } from "../learning/study-language";
 import { requestLocale } from "../i18n/i18n.server";
 import { recentTerms, stageCountsAndDue, stageOf } from "../learning/terms.server";
+import { daySummary } from "../learning/daily.server";
+import { DayPanel } from "../learning/day-panel";
 import { StageBadge } from "../learning/ui";
 import { STAGES, STUDY_LANGUAGES } from "../learning/vocabulary";
 import { useLocalePath } from "../i18n/use-locale";
@@ -20,7 +22,11 @@ export async function loader({ context }: Route.LoaderArgs) {
   const { user, owner } = requireLearner(context);
   const db = await getDatabase();
   const now = new Date();
-  const [{ counts, due }, recent] = await Promise.all([stageCountsAndDue(db, owner, now), recentTerms(db, owner)]);
+  const [{ counts }, recent, day] = await Promise.all([
+    stageCountsAndDue(db, owner, now),
+    recentTerms(db, owner),
+    daySummary(db, owner, now),
+  ]);
   const locale = requestLocale(context);
   return {
     studyLanguage: owner.language,
@@ -28,7 +34,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     languageOptions: studyLanguageOptions(STUDY_LANGUAGES, locale),
     level: user.level,
     counts,
-    due,
+    day,
     recent: recent.map((term) => ({ id: term.id, text: term.text, meaning: term.meaning, stage: stageOf(term, now) })),
   };
 }
@@ -36,24 +42,14 @@ export async function loader({ context }: Route.LoaderArgs) {
 export default function AccountHomePage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("learning");
   const to = useLocalePath();
-  const { counts, due, recent, studyLanguage, level, languageName: language, languageOptions } = loaderData;
+  const { counts, day, recent, studyLanguage, level, languageName: language, languageOptions } = loaderData;
   const total = STAGES.reduce((sum, stage) => sum + counts[stage], 0);
   return (
     <section>
       <h1>{t("common:titles.accountHome")}</h1>
       <p className="lead">{t("studyLanguage.current", { language })}</p>
 
-      <h2>{t("home.reviewTitle")}</h2>
-      <p>{t("due", { count: due })}</p>
-      {due > 0 ? (
-        <p>
-          <Link className="button button-large" to={to(PATHS.review)}>
-            {t("home.startReview")}
-          </Link>
-        </p>
-      ) : (
-        <p className="hint">{t("home.nothingDue")}</p>
-      )}
+      <DayPanel day={day} />
 
       <h2>{t("home.stagesTitle")}</h2>
       <ul className="stage-counts">

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Form, Link, redirect, useNavigation, useRevalidator } from "react-router";
 import type { Route } from "./+types/($lang).account.review";
 import { getDatabase } from "../db/db.server";
 import { pageNotFound } from "../http/errors";
@@ -9,9 +9,10 @@ import { localePath } from "../i18n/locales";
 import { isId } from "../learning/ids";
 import { requireLearner } from "../learning/learner.server";
 import { GRADES, type GradeName } from "../learning/stage";
-import { dueCount, examplesOf, gradeTerm, nextDue, stageOf } from "../learning/terms.server";
+import { gradeTerm } from "../learning/terms.server";
+import { reviewState, type ReviewState } from "../learning/review-page.server";
+import { ReviewAnswer, ReviewPrompt, RevealAction } from "../learning/review-card";
 import { reviewShortcutsHeader, reviewShortcutsOn } from "../learning/review-shortcuts.server";
-import { StageBadge } from "../learning/ui";
 import { useReviewShortcuts } from "../learning/review-shortcuts";
 import { useLocalePath } from "../i18n/use-locale";
 import type { PageHandle } from "../ui/seo";
@@ -22,32 +23,18 @@ export const handle: PageHandle = { title: "learning:review.title" };
 
 const GRADE_NAMES = Object.keys(GRADES) as GradeName[];
 
-/** One due term at a time; `?reveal=1` shows the answer, so it works without JavaScript. */
+/**
+ * One card at a time within today's limits, in the mode its turn gives; `?reveal=1` shows the answer (with `answer=` the
+ * typed one is checked), so it works without JavaScript.
+ */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { owner } = requireLearner(context);
-  const db = await getDatabase();
-  const now = new Date();
-  const term = await nextDue(db, owner, now);
-  const shortcuts = await reviewShortcutsOn(request);
-  if (!term) return { term: null, remaining: 0, revealed: false, shortcuts };
-  const revealed = new URL(request.url).searchParams.get("reveal") === "1";
-  return {
-    term: {
-      id: term.id,
-      text: term.text,
-      language: term.language,
-      partOfSpeech: term.partOfSpeech,
-      stage: stageOf(term, now),
-      meaning: revealed ? term.meaning : null,
-      notes: revealed ? term.notes : null,
-      examples: revealed
-        ? (await examplesOf(db, term.id)).map((e) => ({ id: e.id, sentence: e.sentence, translation: e.translation }))
-        : [],
-    },
-    remaining: await dueCount(db, owner, now),
-    revealed,
-    shortcuts,
-  };
+  const params = new URL(request.url).searchParams;
+  const [state, shortcuts] = await Promise.all([
+    reviewState(await getDatabase(), owner, { revealed: params.get("reveal") === "1", answer: params.get("answer") }),
+    reviewShortcutsOn(request),
+  ]);
+  return { state, shortcuts };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -78,20 +65,24 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function ReviewPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation("learning");
-  const to = useLocalePath();
   const navigation = useNavigation();
   const pending = navigation.state !== "idle";
-  const { term, remaining, revealed, shortcuts } = loaderData;
+  const { state, shortcuts } = loaderData;
+  const card = state.card;
+  const revealed = !!card?.answer;
   const gradeForm = useRef<HTMLFormElement>(null);
-  const card = useRef<HTMLDivElement>(null);
+  const cardElement = useRef<HTMLDivElement>(null);
   const answer = useRef<HTMLDivElement>(null);
   const showAnswer = useRef<HTMLAnchorElement>(null);
-  useReviewShortcuts({ enabled: shortcuts && !!term, revealed, card, gradeForm, grades: GRADE_NAMES });
+  useReviewShortcuts({ enabled: shortcuts && !!card, revealed, card: cardElement, gradeForm, grades: GRADE_NAMES });
 
-  // Focus follows the card: the revealed answer, else the next card's "Show answer" (autofocus does it without JavaScript).
-  const termId = term?.id;
+  // Focus follows the card: the revealed answer, else the next card's "Show answer" or, for a typed answer, its field
+  // (autofocus does it without JavaScript).
+  const termId = card?.id;
   useEffect(() => {
-    if (termId) (revealed ? answer.current : showAnswer.current)?.focus();
+    if (!termId) return;
+    if (revealed) answer.current?.focus();
+    else showAnswer.current?.focus();
   }, [termId, revealed]);
 
   const shortcutsSetting = (
@@ -110,21 +101,12 @@ export default function ReviewPage({ loaderData, actionData }: Route.ComponentPr
     </Form>
   );
 
-  if (!term) {
-    return (
-      <section>
-        <h1>{t("review.title")}</h1>
-        <p className="lead">{t("review.done")}</p>
-        <p className="actions">
-          <Link to={to(PATHS.learnerHome)}>{t("review.backHome")}</Link>
-        </p>
-      </section>
-    );
-  }
+  if (!state.card) return <NothingNow state={state} />;
+  const current = state.card;
   return (
     <section>
       <h1>{t("review.title")}</h1>
-      <p className="hint">{t("review.remaining", { count: remaining })}</p>
+      <p className="hint">{t("review.remaining", { count: state.remaining })}</p>
       {actionData?.message ? (
         <p className="error-text" role="alert">
           {actionData.message}
@@ -132,34 +114,25 @@ export default function ReviewPage({ loaderData, actionData }: Route.ComponentPr
       ) : null}
       {/* Screen readers hear each new card; the revealed answer is read where the focus moves to it. */}
       <p className="visually-hidden" role="status">
-        {t("review.announceCard", { text: term.text })}
+        {t("review.announceCard", {
+          text: current.prompt.text ?? current.prompt.meaning ?? t(`review.modes.${current.mode}`),
+        })}
       </p>
-      <div className="review-card" ref={card} tabIndex={-1}>
-        <p className="eyebrow">
-          {t(`partsOfSpeech.${term.partOfSpeech}`)} · <StageBadge stage={term.stage} />
-        </p>
-        <p className="review-term" lang={term.language}>
-          {term.text}
-        </p>
+      <div className="review-card" ref={cardElement} tabIndex={-1}>
+        <ReviewPrompt card={current} />
         {revealed ? (
           <>
             <div className="review-answer" ref={answer} tabIndex={-1} autoFocus>
-              <p className="lead">{term.meaning}</p>
-              {term.notes ? <p>{term.notes}</p> : null}
-              {term.examples.length > 0 ? (
-                <ul className="examples">
-                  {term.examples.map((example) => (
-                    <li key={example.id}>
-                      <span lang={term.language}>{example.sentence}</span>
-                      {example.translation ? <span className="hint"> — {example.translation}</span> : null}
-                    </li>
-                  ))}
-                </ul>
-              ) : null}
+              <ReviewAnswer card={current} />
             </div>
             <Form method="post" ref={gradeForm} aria-busy={pending}>
-              <input type="hidden" name="termId" value={term.id} />
-              <fieldset className="grades">
+              <input type="hidden" name="termId" value={current.id} />
+              {current.suggested ? (
+                <p className="hint" id="suggested-grade">
+                  {t("review.suggested", { grade: t(`review.grades.${current.suggested}`) })}
+                </p>
+              ) : null}
+              <fieldset className="grades" aria-describedby={current.suggested ? "suggested-grade" : undefined}>
                 <legend>{t("review.gradeLegend")}</legend>
                 {GRADE_NAMES.map((grade, index) => (
                   <button
@@ -167,7 +140,10 @@ export default function ReviewPage({ loaderData, actionData }: Route.ComponentPr
                     type="submit"
                     name="grade"
                     value={grade}
-                    className={grade === "again" ? "button button-danger" : "button"}
+                    className={
+                      (grade === "again" ? "button button-danger" : "button") +
+                      (grade === current.suggested ? " button-suggested" : "")
+                    }
                     disabled={pending}
                     aria-keyshortcuts={shortcuts ? String(index + 1) : undefined}
                   >
@@ -178,22 +154,53 @@ export default function ReviewPage({ loaderData, actionData }: Route.ComponentPr
             </Form>
           </>
         ) : (
-          <>
-            <p>{t("review.question")}</p>
-            <Link
-              className="button"
-              to="?reveal=1"
-              replace
-              ref={showAnswer}
-              autoFocus
-              aria-keyshortcuts={shortcuts ? "Space Enter" : undefined}
-            >
-              {t("review.show")}
-            </Link>
-          </>
+          <RevealAction card={current} shortcuts={shortcuts} showAnswer={showAnswer} />
         )}
       </div>
       {shortcutsSetting}
+    </section>
+  );
+}
+
+/** Nothing to review now: when the next card of today comes (counted down with JavaScript), or that all is done. */
+function NothingNow({ state }: { state: Extract<ReviewState, { card: null }> }) {
+  const { t } = useTranslation("learning");
+  const to = useLocalePath();
+  const { revalidate } = useRevalidator();
+  const { nextDueAt } = state;
+  useEffect(() => {
+    if (!nextDueAt) return;
+    // Fresh minutes every minute, and the card as soon as it is due.
+    const wait = Math.min(Math.max(new Date(nextDueAt).getTime() - Date.now(), 0) + 500, 60_000);
+    const timer = setTimeout(() => void revalidate(), wait);
+    return () => clearTimeout(timer);
+  }, [nextDueAt, revalidate]);
+  return (
+    <section>
+      <h1>{t("review.title")}</h1>
+      {state.minutes !== null ? (
+        <>
+          <p className="lead" role="status">
+            {t("review.nextIn", { count: state.minutes })}
+          </p>
+          <p className="hint">{t("review.nextInHint")}</p>
+          <p className="actions">
+            <Link className="button" to={to(PATHS.review)} reloadDocument>
+              {t("review.checkAgain")}
+            </Link>
+          </p>
+        </>
+      ) : (
+        <p className="lead">{t("review.done")}</p>
+      )}
+      {state.newLimitReached || state.reviewLimitReached ? (
+        <p className="hint">
+          {t("review.limitReached")} <Link to={to(PATHS.settings)}>{t("review.changeLimits")}</Link>
+        </p>
+      ) : null}
+      <p className="actions">
+        <Link to={to(PATHS.learnerHome)}>{t("review.backHome")}</Link>
+      </p>
     </section>
   );
 }

@@ -176,9 +176,18 @@ export function AccountLayout({ children }: { children: ReactNode }) {
               <li>
                 <NavLink to={to(PATHS.player)}>{t("nav.player")}</NavLink>
               </li>
-              <li><NavLink to={to(PATHS.profile)}>{t("nav.profile")}</NavLink></li>
-              <li><NavLink to={to(PATHS.statistics)}>{t("nav.statistics")}</NavLink></li>
-              <li><NavLink to={to(PATHS.import)}>{t("nav.import")}</NavLink></li>
+              <li>
+                <NavLink to={to(PATHS.statistics)}>{t("nav.statistics")}</NavLink>
+              </li>
+              <li>
+                <NavLink to={to(PATHS.import)}>{t("nav.import")}</NavLink>
+              </li>
+              <li>
+                <NavLink to={to(PATHS.settings)}>{t("nav.settings")}</NavLink>
+              </li>
+              <li>
+                <NavLink to={to(PATHS.profile)}>{t("nav.profile")}</NavLink>
+              </li>
             </ul>
           </nav>
           <LanguageSwitch />

@@ -77,6 +77,7 @@ for (const lng of MATRIX_LOCALES) {
       "/account/explore/public",
       "/account/player",
       "/account/player/player-soon",
+      "/account/settings",
       "/account/profile",
       "/account/profile/delete",
       "/account/terms/abc",

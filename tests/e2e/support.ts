@@ -117,6 +117,7 @@ export const ROUTES: RouteSpec[] = [
   { path: "/account/explore", ...titled("accountExplore", "account") },
   { path: "/account/explore/member", ...titled("member", "account") },
   { path: "/account/explore/public", ...titled("public", "account") },
+  { path: "/account/settings", ...titled("settings", "account") },
   { path: "/account/profile", ...titled("profile", "account") },
   { path: "/account/profile/delete", ...titled("deleteAccount", "account") },
   { path: "/account/statistics", ...titled("statistics", "account") },

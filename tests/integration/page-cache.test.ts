@@ -100,6 +100,25 @@ describe("the public page cache", () => {
     expect(await again.text()).toContain(EMAIL);
   });
 
+  it("serves the home page's sign-in form from the cache to anonymous visitors only, and a learner their day", async () => {
+    const day = (await import("../../locales/en/learning.json")).today.title;
+    const mine = await get("/", { Cookie: learnerCookie });
+    expect(isCached(mine)).toBe(false);
+    const mineHtml = await mine.text();
+    expect(mineHtml).toContain(day);
+    expect(mineHtml).not.toContain('id="home-email"');
+    const anonymous = await get("/");
+    const again = await get("/");
+    expect(isCached(again)).toBe(true);
+    for (const html of [await anonymous.text(), await again.text()]) {
+      expect(html).toContain('id="home-email"');
+      expect(html).not.toContain(day);
+    }
+    const mineAgain = await get("/", { Cookie: learnerCookie });
+    expect(isCached(mineAgain)).toBe(false);
+    expect(await mineAgain.text()).toContain(day);
+  });
+
   it("renders a visitor with a pending toast for them", async () => {
     await get("/form");
     const response = await get("/form", { Cookie: "toast=anything" });

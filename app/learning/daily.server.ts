@@ -1,0 +1,154 @@
+import { and, asc, eq, gt, gte, inArray, lt, lte, min, or, sql, type SQL } from "drizzle-orm";
+import type { Database } from "../db/db.server";
+import { reviewLogs, terms } from "./learning.schema";
+import { readSettings, type LearnerSettings } from "./settings.server";
+import type { Owner, Term } from "./terms.server";
+import { dayBounds, DEFAULT_TIME_ZONE } from "./time-zone";
+import { currentStreak } from "../progress/statistics.server";
+
+// FSRS card states (ts-fsrs' State): new, learning, review, relearning.
+const NEW = 0;
+const REVIEW = 2;
+const LEARNING_STEPS = [1, 3];
+
+/**
+ * What is done and left today, the learner's calendar day in their zone. New terms count when first graded; reviews
+ * are grades of cards in the review state; the learning steps (learning, relearning) are never limited, so a term
+ * graded "Again" comes back within the session. Counted over all the learner's study languages.
+ */
+export type Day = {
+  start: Date;
+  end: Date;
+  newDone: number;
+  reviewsDone: number;
+  newLeft: number;
+  reviewsLeft: number;
+};
+
+export async function today(db: Database, userId: string, settings: LearnerSettings, now = new Date()): Promise<Day> {
+  const { start, end } = dayBounds(now, settings.timeZone ?? DEFAULT_TIME_ZONE);
+  const [row] = await db
+    .select({
+      newDone: sql<number>`count(*) filter (where ${reviewLogs.state} = ${NEW})`,
+      reviewsDone: sql<number>`count(*) filter (where ${reviewLogs.state} = ${REVIEW})`,
+    })
+    .from(reviewLogs)
+    .innerJoin(terms, eq(terms.id, reviewLogs.termId))
+    .where(and(eq(terms.userId, userId), gte(reviewLogs.reviewedAt, start), lt(reviewLogs.reviewedAt, end)));
+  const newDone = Number(row?.newDone ?? 0);
+  const reviewsDone = Number(row?.reviewsDone ?? 0);
+  return {
+    start,
+    end,
+    newDone,
+    reviewsDone,
+    newLeft: Math.max(0, settings.newPerDay - newDone),
+    reviewsLeft: Math.max(0, settings.reviewsPerDay - reviewsDone),
+  };
+}
+
+const owned = (owner: Owner) => and(eq(terms.userId, owner.userId), eq(terms.language, owner.language));
+
+/** The cards today's limits still let through: the learning steps always, reviews and new terms while some are left. */
+function allowed(day: Day): SQL {
+  const states = [...LEARNING_STEPS];
+  if (day.reviewsLeft > 0) states.push(REVIEW);
+  if (day.newLeft > 0) states.push(NEW);
+  return inArray(terms.state, states);
+}
+
+/** The next card to review now within today's limits, soonest due first. */
+export async function nextInQueue(db: Database, owner: Owner, day: Day, now = new Date()): Promise<Term | null> {
+  const [term] = await db
+    .select()
+    .from(terms)
+    .where(and(owned(owner), lte(terms.due, now), allowed(day)))
+    .orderBy(asc(terms.due), asc(terms.createdAt))
+    .limit(1);
+  return term ?? null;
+}
+
+export type Queue = {
+  /** Cards to review now, within today's limits. */
+  dueNow: number;
+  /** Cards to review before the day ends (those due now included), within today's limits. */
+  dueToday: number;
+  /** When the next card of the learning steps (or a review, while some are left) is due later today; else null. */
+  nextLaterToday: Date | null;
+};
+
+/** How many cards wait now and today, and when the next one comes later today, within today's limits. */
+export async function queueOf(db: Database, owner: Owner, day: Day, now = new Date()): Promise<Queue> {
+  const filtered = (state: SQL, until: SQL) => sql<number>`count(*) filter (where ${state} and ${until})`;
+  const isNew = sql`${terms.state} = ${NEW}`;
+  const isReview = sql`${terms.state} = ${REVIEW}`;
+  const isStep = inArray(terms.state, LEARNING_STEPS)!;
+  const dueNow = lte(terms.due, now)!;
+  const dueToday = lt(terms.due, day.end)!;
+  const [[counts], [later]] = await Promise.all([
+    db
+      .select({
+        newNow: filtered(isNew, dueNow),
+        reviewNow: filtered(isReview, dueNow),
+        stepNow: filtered(isStep, dueNow),
+        newToday: filtered(isNew, dueToday),
+        reviewToday: filtered(isReview, dueToday),
+        stepToday: filtered(isStep, dueToday),
+      })
+      .from(terms)
+      .where(and(owned(owner), lt(terms.due, day.end))),
+    db
+      .select({ at: min(terms.due) })
+      .from(terms)
+      .where(
+        and(
+          owned(owner),
+          gt(terms.due, now),
+          lt(terms.due, day.end),
+          day.reviewsLeft > 0 ? or(isStep, isReview) : isStep,
+        ),
+      ),
+  ]);
+  const n = (value: unknown) => Number(value ?? 0);
+  const capped = (news: unknown, reviews: unknown, steps: unknown) =>
+    Math.min(n(news), day.newLeft) + Math.min(n(reviews), day.reviewsLeft) + n(steps);
+  return {
+    dueNow: capped(counts?.newNow, counts?.reviewNow, counts?.stepNow),
+    dueToday: capped(counts?.newToday, counts?.reviewToday, counts?.stepToday),
+    nextLaterToday: later?.at ? new Date(later.at) : null,
+  };
+}
+
+/** The learner's day in one call: what is left today and what waits now (the home pages and the review page). */
+export async function dayAndQueue(db: Database, owner: Owner, settings: LearnerSettings, now = new Date()) {
+  const day = await today(db, owner.userId, settings, now);
+  return { day, queue: await queueOf(db, owner, day, now) };
+}
+
+export type DaySummary = {
+  dueNow: number;
+  dueToday: number;
+  newLeft: number;
+  reviewsLeft: number;
+  /** Days in a row with reviews, up to today (the statistics page's streak). */
+  streak: number;
+  /** False until the learner or their browser names a zone (the page then sends the browser's). */
+  timeZoneChosen: boolean;
+};
+
+/** What the home pages show of the learner's day. */
+export async function daySummary(db: Database, owner: Owner, now = new Date()): Promise<DaySummary> {
+  const settings = await readSettings(db, owner.userId);
+  const [{ day, queue }, streak] = await Promise.all([
+    dayAndQueue(db, owner, settings, now),
+    currentStreak(db, owner.userId, settings.timeZone ?? DEFAULT_TIME_ZONE, now),
+  ]);
+  return {
+    streak,
+    dueNow: queue.dueNow,
+    dueToday: queue.dueToday,
+    newLeft: day.newLeft,
+    reviewsLeft: day.reviewsLeft,
+    timeZoneChosen: settings.timeZone !== null,
+  };
+}

@@ -1,0 +1,132 @@
+import { useEffect, useSyncExternalStore } from "react";
+import { useTranslation } from "react-i18next";
+import { Form, useFetcher, useNavigation } from "react-router";
+import { REVIEW_MODES } from "./review-modes";
+import type { SettingsErrors } from "./settings.server";
+import { FieldError } from "./ui";
+
+export type SettingsValues = {
+  newPerDay: string;
+  reviewsPerDay: string;
+  timeZone: string;
+  modes: string[];
+};
+
+const noSubscription = () => () => {};
+
+/** The browser's zone, where it has one. */
+const browserTimeZone = (): string | null => {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || null;
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * Daily limits, time zone and review modes. Without JavaScript the zone is a plain select (UTC until chosen); with it,
+ * a learner who has not chosen one finds their browser's zone preselected.
+ */
+export function SettingsForm({
+  values,
+  errors,
+  zones,
+  zoneChosen,
+}: {
+  values: SettingsValues;
+  errors?: SettingsErrors;
+  zones: string[];
+  zoneChosen: boolean;
+}) {
+  const { t } = useTranslation("learning");
+  const pending = useNavigation().state === "submitting";
+  // Null while rendered on the server and hydrated, the browser's zone right after.
+  const browser = useSyncExternalStore(noSubscription, browserTimeZone, () => null);
+  const zone = !zoneChosen && browser ? browser : values.timeZone;
+  const options = zones.includes(zone) ? zones : [...zones, zone];
+  const described = (name: keyof SettingsErrors) => (errors?.[name] ? `${name}-error` : undefined);
+  return (
+    <Form method="post" className="stack" aria-busy={pending}>
+      <input type="hidden" name="intent" value="settings" />
+      <label htmlFor="newPerDay">{t("settings.newPerDay")}</label>
+      <input
+        id="newPerDay"
+        name="newPerDay"
+        type="number"
+        inputMode="numeric"
+        min={0}
+        max={1000}
+        required
+        defaultValue={values.newPerDay}
+        aria-invalid={!!errors?.newPerDay}
+        aria-describedby={described("newPerDay") ?? "newPerDay-hint"}
+      />
+      <p className="hint" id="newPerDay-hint">
+        {t("settings.newPerDayHint")}
+      </p>
+      <FieldError id="newPerDay-error" error={errors?.newPerDay} />
+      <label htmlFor="reviewsPerDay">{t("settings.reviewsPerDay")}</label>
+      <input
+        id="reviewsPerDay"
+        name="reviewsPerDay"
+        type="number"
+        inputMode="numeric"
+        min={0}
+        max={10000}
+        required
+        defaultValue={values.reviewsPerDay}
+        aria-invalid={!!errors?.reviewsPerDay}
+        aria-describedby={described("reviewsPerDay") ?? "reviewsPerDay-hint"}
+      />
+      <p className="hint" id="reviewsPerDay-hint">
+        {t("settings.reviewsPerDayHint")}
+      </p>
+      <FieldError id="reviewsPerDay-error" error={errors?.reviewsPerDay} />
+      <label htmlFor="timeZone">{t("settings.timeZone")}</label>
+      <select
+        id="timeZone"
+        name="timeZone"
+        key={zone}
+        defaultValue={zone}
+        aria-invalid={!!errors?.timeZone}
+        aria-describedby={described("timeZone") ?? "timeZone-hint"}
+      >
+        {options.map((name) => (
+          <option key={name} value={name}>
+            {name.replace(/_/g, " ")}
+          </option>
+        ))}
+      </select>
+      <p className="hint" id="timeZone-hint">
+        {t("settings.timeZoneHint")}
+      </p>
+      <FieldError id="timeZone-error" error={errors?.timeZone} />
+      <fieldset className="stack" aria-describedby={described("modes")}>
+        <legend>{t("settings.modes")}</legend>
+        {REVIEW_MODES.map((mode) => (
+          <label key={mode} className="checkbox">
+            <input type="checkbox" name="modes" value={mode} defaultChecked={values.modes.includes(mode)} />
+            <span>
+              {t(`review.modes.${mode}`)} <span className="hint">— {t(`settings.modeHints.${mode}`)}</span>
+            </span>
+          </label>
+        ))}
+        <FieldError id="modes-error" error={errors?.modes} />
+      </fieldset>
+      <button type="submit" className="button" disabled={pending}>
+        {t("settings.save")}
+      </button>
+    </Form>
+  );
+}
+
+/** Sends the browser's zone once when the learner has none saved, so their days end at their own midnight. */
+export function BrowserTimeZone({ action }: { action: string }) {
+  const fetcher = useFetcher();
+  const { submit } = fetcher;
+  useEffect(() => {
+    const zone = browserTimeZone();
+    if (zone) void submit({ intent: "browserTimeZone", timeZone: zone }, { method: "post", action });
+  }, [action, submit]);
+  return null;
+}

@@ -1,0 +1,84 @@
+/** Time zones and calendar days in them, with Intl only (ICU's zone data, daylight saving included). */
+
+export const DEFAULT_TIME_ZONE = "UTC";
+
+/** Whether Intl knows the zone (an IANA name such as "Europe/Berlin", or "UTC"). */
+export function isTimeZone(value: unknown): value is string {
+  if (typeof value !== "string" || value.length === 0 || value.length > 64) return false;
+  try {
+    return new Intl.DateTimeFormat("en", { timeZone: value }).resolvedOptions().timeZone !== "";
+  } catch {
+    return false;
+  }
+}
+
+/** The zones a learner can pick without JavaScript; `current` stays in the list even when ICU names it otherwise. */
+export function timeZoneOptions(current: string | null): string[] {
+  const zones = new Set(["UTC", ...Intl.supportedValuesOf("timeZone")]);
+  if (current) zones.add(current);
+  return [...zones].sort((a, b) => (a === "UTC" ? -1 : b === "UTC" ? 1 : a.localeCompare(b)));
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function formatter(timeZone: string): Intl.DateTimeFormat {
+  let format = formatters.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-US", {
+      timeZone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "numeric",
+      day: "numeric",
+      hour: "numeric",
+      minute: "numeric",
+      second: "numeric",
+    });
+    formatters.set(timeZone, format);
+  }
+  return format;
+}
+
+/** The wall-clock fields of an instant in a zone. */
+function wallClock(instant: number, timeZone: string) {
+  const parts = Object.fromEntries(
+    formatter(timeZone)
+      .formatToParts(instant)
+      .map((p) => [p.type, Number(p.value)]),
+  );
+  return {
+    year: parts.year!,
+    month: parts.month!,
+    day: parts.day!,
+    hour: parts.hour!,
+    minute: parts.minute!,
+    second: parts.second!,
+  };
+}
+
+/** How far the zone's wall clock is ahead of UTC at an instant, in milliseconds. */
+function offsetAt(instant: number, timeZone: string): number {
+  const w = wallClock(instant, timeZone);
+  return Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second) - Math.floor(instant / 1000) * 1000;
+}
+
+/** The first instant of a local date: its midnight, or where a clock change skips midnight, the moment after the jump. */
+function startOfLocalDate(year: number, month: number, day: number, timeZone: string): Date {
+  const wall = Date.UTC(year, month - 1, day);
+  const first = wall - offsetAt(wall, timeZone);
+  // The offset at the first guess may differ from the one at midnight (a daylight-saving change in between).
+  const second = wall - offsetAt(first, timeZone);
+  const onThatDay = [first, second].filter((instant) => {
+    const w = wallClock(instant, timeZone);
+    return w.year === year && w.month === month && w.day === day;
+  });
+  return new Date(onThatDay.length > 0 ? Math.min(...onThatDay) : Math.max(first, second));
+}
+
+/** The learner's calendar day around `now` in their zone: [start, end). */
+export function dayBounds(now: Date, timeZone: string): { start: Date; end: Date } {
+  const w = wallClock(now.getTime(), timeZone);
+  const start = startOfLocalDate(w.year, w.month, w.day, timeZone);
+  const next = new Date(Date.UTC(w.year, w.month - 1, w.day + 1));
+  const end = startOfLocalDate(next.getUTCFullYear(), next.getUTCMonth() + 1, next.getUTCDate(), timeZone);
+  return { start, end };
+}

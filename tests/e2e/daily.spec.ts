@@ -1,0 +1,156 @@
+import type { Page } from "@playwright/test";
+import { forwardedFor, linkIn, mailFor, uniqueAddress } from "./mail";
+import { expect, t, test, waitForHydration } from "./support";
+
+// The browser's zone, preselected with JavaScript when the learner has not chosen one.
+test.use({ extraHTTPHeaders: forwardedFor(), timezoneId: "Asia/Tokyo" });
+
+/** A zone where the day is not about to end, so a 10-minute learning step falls within today. */
+const SAFE_ZONE = new Date().getUTCHours() < 22 ? "UTC" : "Asia/Tokyo";
+
+async function signIn(page: Page, javaScriptEnabled: boolean) {
+  const email = uniqueAddress("daily");
+  await page.goto("/form");
+  if (javaScriptEnabled) await waitForHydration(page);
+  await page.locator("main").getByLabel(t("en", "pages:form.emailLabel")).fill(email);
+  await page
+    .locator("main")
+    .getByRole("button", { name: t("en", "pages:form.submit") })
+    .click();
+  await expect(page.getByRole("status")).toContainText("Check your inbox");
+  await page.goto(linkIn(await mailFor(email)));
+  await page.getByRole("button", { name: t("en", "pages:confirm.submit") }).click();
+  await expect(page).toHaveURL(/\/account\/home$/);
+  if (javaScriptEnabled) await waitForHydration(page);
+}
+
+async function openSettings(page: Page, javaScriptEnabled: boolean) {
+  await page
+    .getByRole("navigation", { name: t("en", "nav.account") })
+    .getByRole("link", { name: t("en", "nav.settings") })
+    .click();
+  await expect(page.locator("h1")).toHaveText(t("en", "titles.settings"));
+  if (javaScriptEnabled) await waitForHydration(page);
+}
+
+async function chooseModes(page: Page, modes: string[], zone = SAFE_ZONE) {
+  for (const box of await page.locator('input[name="modes"]').all())
+    await box.setChecked(modes.includes((await box.getAttribute("value")) ?? ""));
+  await page.getByLabel(t("en", "learning:settings.timeZone")).selectOption(zone);
+  await page.getByRole("button", { name: t("en", "learning:settings.save") }).click();
+  await expect(page.getByRole("status")).toContainText(t("en", "learning:toasts.settingsSaved.title"));
+}
+
+async function addTerm(page: Page, fields: { text: string; meaning: string; sentence?: string; translation?: string }) {
+  await page.goto("/account/terms/new");
+  await page.getByLabel(t("en", "learning:term.text"), { exact: true }).fill(fields.text);
+  await page.getByLabel(t("en", "learning:term.meaning"), { exact: true }).fill(fields.meaning);
+  await page.getByLabel(t("en", "learning:term.partOfSpeech")).selectOption({ label: "Noun" });
+  if (fields.sentence) await page.getByLabel(t("en", "learning:term.exampleSentence")).fill(fields.sentence);
+  if (fields.translation) await page.getByLabel(t("en", "learning:term.exampleTranslation")).fill(fields.translation);
+  await page.getByRole("button", { name: t("en", "learning:term.create") }).click();
+  await expect(page.locator("h1")).toHaveText(fields.text);
+}
+
+async function startReview(page: Page) {
+  await page.goto("/account/home");
+  await page.getByRole("link", { name: t("en", "learning:home.startReview") }).click();
+  await expect(page.locator("h1")).toHaveText(t("en", "learning:review.title"));
+}
+
+const nextIn10 = t("en", "learning:review.nextIn_other", { count: 10 });
+
+test("sets daily limits, time zone and review modes; refuses no mode with a message", async ({
+  page,
+  javaScriptEnabled,
+  consoleGuard,
+}) => {
+  // The refused form answers 400, which the browser reports as a failed resource.
+  consoleGuard.allow(/status of 400 \(Bad Request\) \(http:\/\/[^)]+\/account\/settings(\.data)?\)$/);
+  await signIn(page, javaScriptEnabled);
+  await openSettings(page, javaScriptEnabled);
+  const zone = page.getByLabel(t("en", "learning:settings.timeZone"));
+  await expect(zone).toHaveValue(javaScriptEnabled ? "Asia/Tokyo" : "UTC");
+  await expect(page.getByLabel(t("en", "learning:settings.newPerDay"))).toHaveValue("20");
+  await expect(page.getByLabel(t("en", "learning:settings.reviewsPerDay"))).toHaveValue("200");
+  await expect(page.locator('input[name="modes"][value="forward"]')).toBeChecked();
+
+  await page.locator('input[name="modes"][value="forward"]').uncheck();
+  await page.getByRole("button", { name: t("en", "learning:settings.save") }).click();
+  await expect(page.getByText(t("en", "learning:settings.errors.modes"))).toBeVisible();
+
+  await page.getByLabel(t("en", "learning:settings.newPerDay")).fill("1");
+  await page.getByLabel(t("en", "learning:settings.reviewsPerDay")).fill("50");
+  await chooseModes(page, ["forward", "typed"], "Europe/Berlin");
+  await page.reload();
+  await expect(page.getByLabel(t("en", "learning:settings.newPerDay"))).toHaveValue("1");
+  await expect(page.getByLabel(t("en", "learning:settings.reviewsPerDay"))).toHaveValue("50");
+  await expect(zone).toHaveValue("Europe/Berlin");
+  await expect(page.locator('input[name="modes"][value="typed"]')).toBeChecked();
+  await expect(page.locator('input[name="modes"][value="cloze"]')).not.toBeChecked();
+
+  // The home pages count what is left today.
+  await page.goto("/");
+  await expect(page.locator(".day-panel")).toContainText(t("en", "learning:today.newLeft_one", { count: 1 }));
+  await expect(page.locator(".day-panel")).toContainText(t("en", "learning:today.reviewsLeft_other", { count: 50 }));
+  await expect(page.locator("#home-email")).toHaveCount(0);
+});
+
+test("reviews meaning → term", async ({ page, javaScriptEnabled }) => {
+  await signIn(page, javaScriptEnabled);
+  await openSettings(page, javaScriptEnabled);
+  await chooseModes(page, ["reverse"]);
+  await addTerm(page, { text: "gregarious", meaning: "fond of company" });
+  await startReview(page);
+  await expect(page.locator(".review-card")).toContainText("fond of company");
+  await expect(page.locator(".review-card")).not.toContainText("gregarious");
+  if (javaScriptEnabled) await page.keyboard.press("Enter");
+  else await page.getByRole("link", { name: t("en", "learning:review.show") }).click();
+  await expect(page.locator(".review-answer")).toContainText("gregarious");
+  if (javaScriptEnabled) await page.keyboard.press("3");
+  else await page.getByRole("button", { name: /Good/ }).click();
+  await expect(page.getByText(nextIn10)).toBeVisible();
+  await expect(page.getByText(t("en", "learning:review.done"))).toHaveCount(0);
+});
+
+test("reviews by typing the term: an accent-only slip suggests Hard, the learner still chooses", async ({
+  page,
+  javaScriptEnabled,
+}) => {
+  await signIn(page, javaScriptEnabled);
+  await openSettings(page, javaScriptEnabled);
+  await chooseModes(page, ["typed"]);
+  await addTerm(page, { text: "café", meaning: "a small restaurant" });
+  await startReview(page);
+  await expect(page.locator(".review-card")).toContainText("a small restaurant");
+  await expect(page.getByLabel(t("en", "learning:review.typeTheTerm"))).toBeFocused();
+  await page.getByLabel(t("en", "learning:review.typeTheTerm")).fill("Cafe");
+  await page.getByLabel(t("en", "learning:review.typeTheTerm")).press("Enter");
+  await expect(page.locator(".answer-check")).toContainText("Almost");
+  await expect(page.locator(".button-suggested")).toHaveText(/Hard/);
+  // The focus moves to the answer, where the digits grade (review-shortcuts.ts).
+  await expect(page.locator(".review-answer")).toBeFocused();
+  if (javaScriptEnabled) await page.keyboard.press("3");
+  else await page.getByRole("button", { name: /Good/ }).click();
+  await expect(page.getByText(nextIn10)).toBeVisible();
+});
+
+test("reviews a cloze from the term's own example", async ({ page, javaScriptEnabled }) => {
+  await signIn(page, javaScriptEnabled);
+  await openSettings(page, javaScriptEnabled);
+  await chooseModes(page, ["cloze"]);
+  await addTerm(page, {
+    text: "umbrella",
+    meaning: "protection from rain",
+    sentence: "Take an umbrella, it is raining.",
+    translation: "Nimm einen Schirm, es regnet.",
+  });
+  await startReview(page);
+  await expect(page.locator(".review-cloze")).toHaveText(/Take an\s*_____\s*, it is raining\./);
+  await expect(page.locator(".review-card")).toContainText("Nimm einen Schirm");
+  if (javaScriptEnabled) await page.keyboard.press("Enter");
+  else await page.getByRole("link", { name: t("en", "learning:review.show") }).click();
+  await expect(page.locator(".review-cloze")).toHaveText("Take an umbrella, it is raining.");
+  await page.getByRole("button", { name: /Easy/ }).click();
+  await expect(page.getByText(t("en", "learning:review.done"))).toBeVisible();
+});

@@ -1,0 +1,278 @@
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "../../app/db/db.server";
+import { dayAndQueue, nextInQueue, today } from "../../app/learning/daily.server";
+import { reviewState } from "../../app/learning/review-page.server";
+import { readSettings } from "../../app/learning/settings.server";
+import { gradeTerm } from "../../app/learning/terms.server";
+import { signedInBrowser, startApp, textOf, toastsIn } from "../support/app";
+import { startMailSink } from "../support/mail-sink";
+
+type App = Awaited<ReturnType<typeof startApp>>;
+type Browser = Awaited<ReturnType<typeof signedInBrowser>>;
+
+const SETTINGS = { newPerDay: "20", reviewsPerDay: "200", timeZone: "UTC", modes: "forward" };
+
+/** The daily loop (limits per day in the learner's zone, review modes, the home page's day) on one database. */
+export function defineDailySuite(databaseName: string, databaseEnv: () => Promise<Record<string, string>>) {
+  describe(`the daily loop on ${databaseName}`, () => {
+    let app: App;
+    let db: Database;
+    let mail: Awaited<ReturnType<typeof startMailSink>>;
+
+    beforeAll(async () => {
+      mail = await startMailSink();
+      app = await startApp({ ...(await databaseEnv()), SMTP_URL: mail.url });
+      db = app.db as unknown as Database;
+    });
+    afterAll(async () => {
+      await app?.stop();
+      await mail?.close();
+    });
+
+    async function learner(email: string, settings: Partial<Record<keyof typeof SETTINGS, string | string[]>> = {}) {
+      const browser = await signedInBrowser(app, mail, email);
+      const { rows } = await app.db.execute(sql`select id from users where email = ${email}`);
+      const userId = String(rows[0]!.id);
+      const form = new URLSearchParams();
+      for (const [name, value] of Object.entries({ ...SETTINGS, ...settings }))
+        for (const one of [value].flat()) form.append(name, one);
+      const saved = await browser.request("/account/settings", {
+        method: "POST",
+        body: form,
+        headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: "http://localhost:3999" },
+      });
+      expect(saved.status).toBe(302);
+      return { browser, userId, owner: { userId, language: "en" } };
+    }
+
+    async function addTerm(browser: Browser, fields: Record<string, string>) {
+      const response = await browser.request("/account/terms/new", {
+        method: "POST",
+        form: { meaning: "", notes: "", sentence: "", translation: "", partOfSpeech: "noun", ...fields },
+      });
+      expect(response.status).toBe(302);
+      // The next page shows the "Term added" toast, which names the term: seen here, so the review pages do not.
+      await browser.page(response.headers.get("Location")!);
+      return response.headers.get("Location")!.split("/").at(-1)!;
+    }
+
+    it("saves the settings and refuses bad values with translated messages and 400, keeping what was sent", async () => {
+      const { browser } = await learner("settings@example.com", { newPerDay: "5", modes: ["forward", "cloze"] });
+      const page = await browser.page("/account/settings");
+      expect(toastsIn(page.html)[0]?.[0]).toBe("Settings saved");
+      expect(page.html).toMatch(/name="newPerDay"[^>]*value="5"/);
+      const checkbox = (mode: string) => page.html.match(new RegExp(`<input[^>]*value="${mode}"[^>]*>`))?.[0] ?? "";
+      expect(checkbox("cloze")).toContain('checked=""');
+      expect(checkbox("typed")).not.toContain('checked=""');
+      const bad = await browser.request("/de/account/settings", {
+        method: "POST",
+        form: { newPerDay: "-1", reviewsPerDay: "20000", timeZone: "Mars/Olympus", intent: "settings" },
+      });
+      expect(bad.status).toBe(400);
+      const text = textOf(await bad.text());
+      expect(text).toContain("Gib eine ganze Zahl neuer Begriffe von 0 bis 1.000 ein.");
+      expect(text).toContain("Gib eine ganze Zahl an Wiederholungen von 0 bis 10.000 ein.");
+      expect(text).toContain("Wähle eine Zeitzone aus der Liste.");
+      expect(text).toContain("Wähle mindestens eine Abfrageart.");
+      const unchanged = await readSettings(db, (await learner("settings2@example.com")).userId);
+      expect(unchanged).toMatchObject({ newPerDay: 20, reviewsPerDay: 200, timeZone: "UTC", modes: ["forward"] });
+    });
+
+    it("deletes a learner's settings with the account", async () => {
+      const { userId } = await learner("leaving@example.com", { newPerDay: "7" });
+      const count = async () =>
+        Number(
+          (await app.db.execute(sql`select count(*)::int as n from learner_settings where user_id = ${userId}`))
+            .rows[0]!.n,
+        );
+      expect(await count()).toBe(1);
+      await app.db.execute(sql`delete from users where id = ${userId}`);
+      expect(await count()).toBe(0);
+    });
+
+    it("takes the browser's zone only while the learner has none", async () => {
+      const browser = await signedInBrowser(app, mail, "zone@example.com");
+      const { rows } = await app.db.execute(sql`select id from users where email = 'zone@example.com'`);
+      const userId = String(rows[0]!.id);
+      expect((await readSettings(db, userId)).timeZone).toBeNull();
+      const send = (timeZone: string) =>
+        browser.request("/account/settings", { method: "POST", form: { intent: "browserTimeZone", timeZone } });
+      expect((await send("Not/AZone")).status).toBe(400);
+      expect((await send("Asia/Tokyo")).status).toBe(200);
+      expect((await send("Europe/Berlin")).status).toBe(200);
+      expect((await readSettings(db, userId)).timeZone).toBe("Asia/Tokyo");
+    });
+
+    it("counts new terms per calendar day in the learner's zone: Tokyo's day turns over, New York's does not", async () => {
+      const tokyo = await learner("tokyo@example.com", { newPerDay: "2", timeZone: "Asia/Tokyo" });
+      const newYork = await learner("newyork@example.com", { newPerDay: "2", timeZone: "America/New_York" });
+      // 14:30 UTC is 23:30 in Tokyo and 10:30 in New York; 15:05 UTC is past midnight in Tokyo only.
+      const evening = new Date("2026-03-10T14:30:00Z");
+      const later = new Date("2026-03-10T14:31:00Z");
+      const afterMidnight = new Date("2026-03-10T15:05:00Z");
+      for (const who of [tokyo, newYork]) {
+        for (const text of ["one", "two", "three", "four"]) await addTerm(who.browser, { text, meaning: text });
+        await app.db.execute(sql`update terms set due = ${evening.toISOString()}::timestamptz - interval '1 hour',
+          created_at = ${evening.toISOString()}::timestamptz - interval '1 hour' where user_id = ${who.userId}`);
+        const settings = await readSettings(db, who.userId);
+        for (let i = 0; i < 2; i++) {
+          const day = await today(db, who.userId, settings, evening);
+          const term = await nextInQueue(db, who.owner, day, evening);
+          expect(term?.state).toBe(0);
+          await gradeTerm(db, who.userId, term!.id, "good", evening);
+        }
+        const { day, queue } = await dayAndQueue(db, who.owner, settings, later);
+        expect(day).toMatchObject({ newDone: 2, newLeft: 0 });
+        // Nothing now: the two new ones wait for tomorrow, the two learnt ones come back in their 10-minute step.
+        expect(await nextInQueue(db, who.owner, day, later)).toBeNull();
+        expect(queue.dueNow).toBe(0);
+        expect(queue.nextLaterToday?.toISOString()).toBe("2026-03-10T14:40:00.000Z");
+      }
+      const tokyoNext = await dayAndQueue(db, tokyo.owner, await readSettings(db, tokyo.userId), afterMidnight);
+      expect(tokyoNext.day).toMatchObject({ newDone: 0, newLeft: 2 });
+      expect(tokyoNext.queue.dueNow).toBe(4);
+      const nyNext = await dayAndQueue(db, newYork.owner, await readSettings(db, newYork.userId), afterMidnight);
+      expect(nyNext.day).toMatchObject({ newDone: 2, newLeft: 0 });
+      expect(nyNext.queue.dueNow).toBe(2);
+    });
+
+    it("stops reviews at the daily review limit while the learning steps still come back", async () => {
+      const who = await learner("reviews@example.com", { reviewsPerDay: "1", timeZone: "Europe/Berlin" });
+      const noon = new Date("2026-06-01T10:00:00Z");
+      const ids = [];
+      for (const text of ["alpha", "beta", "gamma"]) ids.push(await addTerm(who.browser, { text, meaning: text }));
+      // Three review cards due at noon, graded Easy once a week earlier.
+      for (const id of ids) await gradeTerm(db, who.userId, id, "easy", new Date("2026-05-01T10:00:00Z"));
+      await app.db.execute(
+        sql`update terms set due = ${noon.toISOString()}::timestamptz where user_id = ${who.userId}`,
+      );
+      const settings = await readSettings(db, who.userId);
+      let day = await today(db, who.userId, settings, noon);
+      const first = await nextInQueue(db, who.owner, day, noon);
+      expect(first?.state).toBe(2);
+      await gradeTerm(db, who.userId, first!.id, "again", noon);
+      day = await today(db, who.userId, settings, noon);
+      expect(day).toMatchObject({ reviewsDone: 1, reviewsLeft: 0 });
+      const afterTheStep = new Date(noon.getTime() + 15 * 60_000);
+      // The lapsed card relearns (not limited); the other two reviews wait for tomorrow in Berlin (22:00 UTC).
+      const again = await nextInQueue(db, who.owner, day, afterTheStep);
+      expect(again?.id).toBe(first!.id);
+      expect(again?.state).toBe(3);
+      const tomorrow = new Date("2026-06-01T22:00:00Z");
+      const next = await dayAndQueue(db, who.owner, settings, tomorrow);
+      expect(next.day.reviewsLeft).toBe(1);
+      expect(next.queue.dueNow).toBe(2);
+    });
+
+    it("says when the next card is due instead of a bare 'All done' (N minutes, plural wording)", async () => {
+      const who = await learner("steps@example.com");
+      const id = await addTerm(who.browser, { text: "ubiquitous", meaning: "found everywhere" });
+      const at = new Date("2026-04-02T09:00:00Z");
+      await gradeTerm(db, who.userId, id, "good", at);
+      const state = await reviewState(
+        db,
+        who.owner,
+        { revealed: false, answer: null },
+        new Date(at.getTime() + 60_000),
+      );
+      expect(state).toMatchObject({ card: null, minutes: 9, nextDueAt: "2026-04-02T09:10:00.000Z" });
+      // Through the page, on the real clock: a zone where the day is not about to end, so the step falls in it.
+      const zone = new Date().getUTCHours() < 22 ? "UTC" : "Asia/Tokyo";
+      const live = await learner("steps-live@example.com", { timeZone: zone });
+      const liveId = await addTerm(live.browser, { text: "transient", meaning: "passing" });
+      await live.browser.request("/account/review", { method: "POST", form: { termId: liveId, grade: "good" } });
+      const page = textOf((await live.browser.page("/account/review")).html);
+      expect(page).toContain("Next card due in 10 minutes.");
+      expect(page).not.toContain("All done");
+      await live.browser.request(`/uk/account/settings`, {
+        method: "POST",
+        form: { ...SETTINGS, timeZone: zone, newPerDay: "1" },
+      });
+      expect(textOf((await live.browser.page("/uk/account/review")).html)).toContain(
+        "Наступна картка через 10 хвилин.",
+      );
+    });
+
+    it("asks meaning → term and grades what the learner chose", async () => {
+      const who = await learner("reverse@example.com", { modes: "reverse" });
+      const id = await addTerm(who.browser, { text: "gregarious", meaning: "fond of company" });
+      const front = textOf((await who.browser.page("/account/review")).html);
+      expect(front).toContain("fond of company");
+      expect(front).toContain("Meaning → term");
+      expect(front).not.toContain("gregarious");
+      const back = textOf((await who.browser.page("/account/review?reveal=1")).html);
+      expect(back).toContain("gregarious");
+      const graded = await who.browser.request("/account/review", {
+        method: "POST",
+        form: { termId: id, grade: "hard" },
+      });
+      expect(graded.status).toBe(303);
+      const { rows } = await app.db.execute(sql`select rating from review_logs where term_id = ${id}`);
+      expect(rows).toEqual([{ rating: 2 }]);
+    });
+
+    it.each([
+      ["café", "good", "Correct"],
+      ["CAFE", "hard", "Almost"],
+      ["coffee", "again", "Not quite"],
+    ])("checks a typed answer %j ignoring case and accents and suggests %s", async (answer, grade, verdict) => {
+      const who = await learner(`typed-${grade}@example.com`, { modes: "typed" });
+      const id = await addTerm(who.browser, { text: "café", meaning: "a small restaurant" });
+      const front = await who.browser.page("/account/review");
+      expect(textOf(front.html)).toContain("a small restaurant");
+      expect(textOf(front.html)).not.toContain("café");
+      expect(front.html).toContain('name="answer"');
+      const { html } = await who.browser.page(`/account/review?reveal=1&answer=${encodeURIComponent(answer)}`);
+      expect(textOf(html)).toContain(verdict);
+      const suggested = html.match(/<button[^>]*button-suggested[^>]*>/g) ?? [];
+      expect(suggested).toHaveLength(1);
+      expect(suggested[0]).toContain(`value="${grade}"`);
+      // The learner may still choose another grade.
+      await who.browser.request("/account/review", { method: "POST", form: { termId: id, grade: "easy" } });
+      const { rows } = await app.db.execute(sql`select rating from review_logs where term_id = ${id}`);
+      expect(rows).toEqual([{ rating: 4 }]);
+    });
+
+    it("asks a cloze from the term's own example, and falls back to another mode without one", async () => {
+      const who = await learner("cloze@example.com", { modes: "cloze" });
+      const id = await addTerm(who.browser, {
+        text: "umbrella",
+        meaning: "protection from rain",
+        sentence: "Take an Umbrella, it is raining.",
+        translation: "Nimm einen Schirm, es regnet.",
+      });
+      const front = textOf((await who.browser.page("/account/review")).html);
+      expect(front).toMatch(/Take an _____ ?, it is raining\./);
+      expect(front).toContain("Nimm einen Schirm, es regnet.");
+      expect(front.toLowerCase()).not.toContain("umbrella");
+      expect(textOf((await who.browser.page("/account/review?reveal=1")).html)).toMatch(
+        /Take an umbrella ?, it is raining\./,
+      );
+      await who.browser.request("/account/review", { method: "POST", form: { termId: id, grade: "easy" } });
+      await addTerm(who.browser, { text: "puddle", meaning: "small pool of water", sentence: "Mind the step." });
+      const fallback = textOf((await who.browser.page("/account/review")).html);
+      expect(fallback).toContain("puddle");
+      expect(fallback).toContain("Term → meaning");
+    });
+
+    it("shows a signed-in learner their day on the home page instead of the sign-in form", async () => {
+      const who = await learner("home@example.com", { newPerDay: "3", reviewsPerDay: "7" });
+      const id = await addTerm(who.browser, { text: "lucid", meaning: "clear" });
+      const mine = textOf((await who.browser.page("/")).html);
+      expect(mine).toContain("Your day");
+      expect(mine).toContain("1 term to review now");
+      expect(mine).toContain("3 new terms left today");
+      expect(mine).toContain("7 reviews left today");
+      expect(mine).toContain("Start review");
+      expect((await who.browser.page("/")).html).not.toContain('id="home-email"');
+      const anonymous = await app.browser().page("/");
+      expect(anonymous.html).toContain('id="home-email"');
+      expect(textOf(anonymous.html)).not.toContain("Your day");
+      expect(textOf((await who.browser.page("/account/home")).html)).toContain("3 new terms left today");
+      expect(mine).toContain("Streak: 0 days in a row with reviews");
+      await who.browser.request("/account/review", { method: "POST", form: { termId: id, grade: "good" } });
+      expect(textOf((await who.browser.page("/")).html)).toContain("Streak: 1 day in a row with reviews");
+    });
+  });
+}

@@ -1,0 +1,3 @@
+import { defineDailySuite } from "./daily-suite";
+
+defineDailySuite("PGlite", async () => ({}));
