@@ -1,5 +1,6 @@
 import { isIP } from "node:net";
 import { z } from "zod";
+import { billingConfig, billingEnvShape, checkBillingEnv } from "../billing/billing-env";
 import { holdsDatabase } from "../db/template.server";
 import { resolveSessionSecrets, type StartupNote } from "./session-secret.server";
 
@@ -80,8 +81,10 @@ const schema = z
     WEB_ANALYTICS_SRC: optionalUrl,
     TRUST_PROXY: trustProxy.default(false),
     LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+    ...billingEnvShape,
   })
   .superRefine((env, ctx) => {
+    checkBillingEnv(env, (path, message) => ctx.addIssue({ code: "custom", path: [path], message }));
     if (env.APP_STAGE === "production" && !env.SESSION_SECRET) {
       ctx.addIssue({ code: "custom", path: ["SESSION_SECRET"], message: "is required when APP_STAGE=production" });
     }
@@ -151,6 +154,8 @@ export function parseEnv(source: Record<string, string | undefined>) {
     sessionSecrets: session.secrets,
     authProvider: env.AUTH_PROVIDER ?? (env.SUPABASE_URL ? "supabase" : "local"),
     analyticsEnabled: env.APP_STAGE === "production",
+    /** Stripe, the plan prices and the campaign; null parts are closed. */
+    billing: billingConfig(env),
     /** Origins the browser may contact for analytics; only in production. */
     analyticsHosts:
       env.APP_STAGE === "production"

@@ -9,6 +9,12 @@ export const PATHS = {
   privacy: "/company/privacy",
   termsOfUse: "/company/terms-of-use",
   crowdfunding: "/crowdfunding-campaign",
+  /** Where Checkout returns after a subscription payment (`?session_id=`). */
+  postPurchase: "/subscription/post-purchase",
+  /** Where Checkout returns after a pledge (`?session_id=`). */
+  pledgeThanks: "/crowdfunding-campaign/thank-you",
+  /** Stripe's webhook deliveries (no locale prefix). */
+  stripeWebhook: "/webhooks/stripe",
   /** The sign-in form (the guard's login page). */
   signIn: "/form",
   /** Where a sign-in link lands. */
@@ -23,6 +29,8 @@ export const PATHS = {
   publicLists: "/account/explore/public",
   newTerm: "/account/terms/new",
   review: "/account/review",
+  /** The learner's plan, its status and the customer portal. */
+  billing: "/account/billing",
   player: "/account/player",
   playerSoon: "/account/player/player-soon",
 } as const;
