@@ -168,3 +168,6 @@ export function parseEnv(source: Record<string, string | undefined>) {
 }
 
 export const env = parseEnv(process.env);
+
+/** Every variable the server reads (`.env.example` lists each; tests/unit/env-example.test.ts holds them together). */
+export const ENV_VARIABLES = Object.keys(schema.shape);
