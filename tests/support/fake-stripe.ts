@@ -178,7 +178,7 @@ export async function startFakeStripe(options: { webhookUrl?: string; deliver?: 
   };
   const html = (res: ServerResponse, body: string) => {
     res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
-    res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Fake Stripe</title></head><body>${body}</body></html>`);
+    res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>Fake Stripe</title></head><body>${body}</body></html>`);
   };
   const missing = (res: ServerResponse, what: string) =>
     json(res, 404, { error: { type: "invalid_request_error", code: "resource_missing", message: `No such ${what}` } });
