@@ -35,6 +35,8 @@ export type SubscriptionChange = {
   currency?: string | null;
   currentPeriodEnd?: Date | null;
   paymentFailed?: boolean;
+  /** An invoice event: its status only lifts a plan out of past due (it never undoes a cancellation at period end). */
+  fromInvoice?: boolean;
   /** When Stripe created the event describing this state. */
   eventAt: Date;
 };
@@ -86,6 +88,8 @@ export async function applySubscriptionChange(tx: Transaction, change: Subscript
   if (sameSubscription && current.status === "ended") return;
   // Another subscription replaces the row only once the recorded one is over (or never got paid).
   if (!sameSubscription && current.status !== "ended" && current.status !== "pending") return;
+  if (change.fromInvoice && change.status === "active" && current.status !== "past_due" && current.status !== "pending")
+    delete values.status;
   if (current.currentPeriodEnd && values.currentPeriodEnd && values.currentPeriodEnd < current.currentPeriodEnd && sameSubscription)
     delete values.currentPeriodEnd;
   await tx.update(subscriptions).set(values).where(eq(subscriptions.userId, userId));

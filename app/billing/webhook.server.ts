@@ -118,6 +118,7 @@ async function apply(tx: Transaction, event: Stripe.Event): Promise<boolean> {
         subscriptionId,
         status: paid ? "active" : "past_due",
         paymentFailed: !paid,
+        fromInvoice: true,
         currentPeriodEnd: paid ? (invoicePeriodEnd(object) ?? undefined) : undefined,
         eventAt,
       });

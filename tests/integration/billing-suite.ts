@@ -197,6 +197,10 @@ export function defineBillingSuite(databaseName: string, databaseEnv: () => Prom
       expect(canceling).toContain("(cancels at the end of the period)");
       expect(canceling).toMatch(/Your plan ends on \w+ \d{1,2}, \d{4}; nothing more will be charged\./);
 
+      // A renewal invoice paid meanwhile does not undo the cancellation.
+      expect(await stripe.send("invoice.paid", stripe.invoiceObject(subscription, seconds() + 90 * DAY), t0 + 2)).toBe(200);
+      expect(await billingText(alice)).toContain("(cancels at the end of the period)");
+
       // Out of order: an update created before the one applied arrives late and changes nothing.
       expect((await postWebhook(stale.payload, stale.signature)).status).toBe(200);
       expect(await billingText(alice)).toContain("(cancels at the end of the period)");
