@@ -130,7 +130,7 @@ export function defineBillingSuite(databaseName: string, databaseEnv: () => Prom
       expect(textOf((await alice.page("/account/home")).html)).toContain("Your plan: Supporter (active)");
     });
 
-    it("keeps the plan across a restart of the data layer: it lives in the database", async () => {
+    it("keeps the plan in the database (so it survives a restart), not in the process", async () => {
       const rows = (await app.db.execute(sql`select status, plan, period from subscriptions`)).rows;
       expect(rows).toContainEqual({ status: "active", plan: "supporter", period: "monthly" });
     });
