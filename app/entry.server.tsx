@@ -93,7 +93,10 @@ export default function handleRequest(
           },
         });
         responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-        responseHeaders.set("Content-Security-Policy", contentSecurityPolicy(nonce, env.analyticsHosts, env.billing.redirectOrigins));
+        responseHeaders.set(
+          "Content-Security-Policy",
+          contentSecurityPolicy(nonce, env.analyticsHosts, env.billing.redirectOrigins),
+        );
         pipe(body);
         resolve(
           new Response(createReadableStreamFromReadable(body), {

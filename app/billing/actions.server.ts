@@ -9,7 +9,12 @@ import { readForm } from "../http/request-body.server";
 import { getInstance, requestLocale } from "../i18n/i18n.server";
 import { localePath } from "../i18n/locales";
 import { redirectWithToast, translatedToast } from "../toasts/toast.server";
-import { openBillingPortal, PaymentsUnavailable, startPledgeCheckout, startSubscriptionCheckout } from "./checkout.server";
+import {
+  openBillingPortal,
+  PaymentsUnavailable,
+  startPledgeCheckout,
+  startSubscriptionCheckout,
+} from "./checkout.server";
 import { formatMoney, isPeriod, isPlan } from "./plans";
 import { grantsPlan, planOf } from "./subscription-state.server";
 
@@ -80,7 +85,8 @@ export async function manageBilling(request: Request, context: Context): Promise
 export function parseAmount(value: string, currency: string): number | null {
   const match = /^\s*(\d{1,7})(?:[.,](\d{1,2}))?\s*$/.exec(value);
   if (!match) return null;
-  const digits = new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  const digits =
+    new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits ?? 2;
   if (match[2] && digits === 0) return null;
   const fraction = (match[2] ?? "").padEnd(digits, "0").slice(0, digits);
   return Number(match[1]) * 10 ** digits + Number(fraction || 0);

@@ -52,7 +52,10 @@ export function checkBillingEnv(env: BillingInput, issue: (path: string, message
     issue("STRIPE_SECRET_KEY", "is required with STRIPE_WEBHOOK_SECRET");
   }
   if (Boolean(env.CAMPAIGN_GOAL_AMOUNT) !== Boolean(env.CAMPAIGN_ENDS_AT)) {
-    issue(env.CAMPAIGN_GOAL_AMOUNT ? "CAMPAIGN_ENDS_AT" : "CAMPAIGN_GOAL_AMOUNT", "the campaign needs both its goal and its end date");
+    issue(
+      env.CAMPAIGN_GOAL_AMOUNT ? "CAMPAIGN_ENDS_AT" : "CAMPAIGN_GOAL_AMOUNT",
+      "the campaign needs both its goal and its end date",
+    );
   }
   const min = env.CAMPAIGN_MIN_PLEDGE ?? 100;
   const max = env.CAMPAIGN_MAX_PLEDGE ?? 100_000;

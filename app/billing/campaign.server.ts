@@ -41,7 +41,14 @@ export async function campaignState(db: Database, now = new Date()) {
 /** Records a paid pledge once (a replayed or repeated completion adds nothing). True when it is new. */
 export async function recordPledge(
   db: Database,
-  pledge: { checkoutSessionId: string; paymentIntentId: string | null; userId: string | null; email: string; amount: number; currency: string },
+  pledge: {
+    checkoutSessionId: string;
+    paymentIntentId: string | null;
+    userId: string | null;
+    email: string;
+    amount: number;
+    currency: string;
+  },
 ): Promise<boolean> {
   const inserted = await db
     .insert(pledges)

@@ -67,7 +67,11 @@ export async function startPledgeCheckout(input: {
       mode: "payment",
       line_items: [
         {
-          price_data: { currency: input.currency, unit_amount: input.amount, product_data: { name: input.productName } },
+          price_data: {
+            currency: input.currency,
+            unit_amount: input.amount,
+            product_data: { name: input.productName },
+          },
           quantity: 1,
         },
       ],
@@ -123,7 +127,8 @@ export async function verifyCheckout(sessionId: string, userId: string | null): 
     throw new PaymentsUnavailable("retrieve");
   }
   const owner = session.client_reference_id ?? null;
-  if (session.mode === "subscription" ? owner !== userId : owner !== null && owner !== userId) return { kind: "not-yours" };
+  if (session.mode === "subscription" ? owner !== userId : owner !== null && owner !== userId)
+    return { kind: "not-yours" };
   if (session.status !== "complete" || session.payment_status !== "paid") return { kind: "processing" };
   const subscription = typeof session.subscription === "object" ? session.subscription : null;
   const item = subscription?.items?.data?.[0];

@@ -49,7 +49,9 @@ export async function applySubscriptionChange(tx: Transaction, change: Subscript
   const [current] = await tx
     .select()
     .from(subscriptions)
-    .where(change.userId ? eq(subscriptions.userId, change.userId) : eq(subscriptions.subscriptionId, change.subscriptionId))
+    .where(
+      change.userId ? eq(subscriptions.userId, change.userId) : eq(subscriptions.subscriptionId, change.subscriptionId),
+    )
     .for("update")
     .limit(1);
   const userId = change.userId ?? current?.userId;
@@ -90,7 +92,12 @@ export async function applySubscriptionChange(tx: Transaction, change: Subscript
   if (!sameSubscription && current.status !== "ended" && current.status !== "pending") return;
   if (change.fromInvoice && change.status === "active" && current.status !== "past_due" && current.status !== "pending")
     delete values.status;
-  if (current.currentPeriodEnd && values.currentPeriodEnd && values.currentPeriodEnd < current.currentPeriodEnd && sameSubscription)
+  if (
+    current.currentPeriodEnd &&
+    values.currentPeriodEnd &&
+    values.currentPeriodEnd < current.currentPeriodEnd &&
+    sameSubscription
+  )
     delete values.currentPeriodEnd;
   await tx.update(subscriptions).set(values).where(eq(subscriptions.userId, userId));
 }

@@ -153,7 +153,13 @@ export function PledgeForm({ campaign, signedIn }: { campaign: Campaign; signedI
 }
 
 /** What a return from Checkout found, for every outcome but a paid one (each page shows that its own way). */
-export function CheckoutProblem({ outcome, retry }: { outcome: Exclude<CheckoutOutcome, { kind: "paid" }>; retry: string }) {
+export function CheckoutProblem({
+  outcome,
+  retry,
+}: {
+  outcome: Exclude<CheckoutOutcome, { kind: "paid" }>;
+  retry: string;
+}) {
   const { t } = useTranslation("pages");
   const to = useLocalePath();
   const key = outcome.kind === "not-found" ? "notFound" : outcome.kind === "not-yours" ? "notYours" : outcome.kind;
@@ -177,7 +183,10 @@ export function PlanLine({ plan }: { plan: { name: string; status: string; grant
   return (
     <p className="plan-line">
       {plan
-        ? t("billing.planLine", { plan: t(`subscription.plans.${plan.name}.name`), status: t(`billing.status.${plan.status}`) })
+        ? t("billing.planLine", {
+            plan: t(`subscription.plans.${plan.name}.name`),
+            status: t(`billing.status.${plan.status}`),
+          })
         : t("billing.freeLine")}{" "}
       {plan?.granted ? <SupporterBadge /> : null} <Link to={to(PATHS.billing)}>{t("common:titles.billing")}</Link>
     </p>

@@ -13,7 +13,11 @@ type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 type Loose = Record<string, unknown>;
 
 const idOf = (value: unknown): string | null =>
-  typeof value === "string" ? value : typeof (value as Loose | null)?.id === "string" ? ((value as Loose).id as string) : null;
+  typeof value === "string"
+    ? value
+    : typeof (value as Loose | null)?.id === "string"
+      ? ((value as Loose).id as string)
+      : null;
 const seconds = (value: unknown): Date | null => (typeof value === "number" ? new Date(value * 1000) : null);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

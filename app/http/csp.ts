@@ -27,7 +27,11 @@ export function hashedContentSecurityPolicy(
   extraFormAction: string[] = [],
 ): string {
   const hashes = scriptHashes.map((hash) => `'sha256-${hash}'`);
-  return policy(hashes.length ? `'self' ${hashes.join(" ")} 'strict-dynamic'` : "'none'", extraConnect, extraFormAction);
+  return policy(
+    hashes.length ? `'self' ${hashes.join(" ")} 'strict-dynamic'` : "'none'",
+    extraConnect,
+    extraFormAction,
+  );
 }
 
 /** `extraFormAction`: where a form's redirect may lead (browsers check form-action on redirects too): Stripe's pages. */

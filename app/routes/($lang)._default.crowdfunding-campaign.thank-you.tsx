@@ -35,7 +35,10 @@ export default function PledgeThanksPage({ loaderData }: Route.ComponentProps) {
           </p>
         </>
       ) : (
-        <CheckoutProblem outcome={outcome.kind === "missing" ? { kind: "not-found" } : outcome} retry={PATHS.crowdfunding} />
+        <CheckoutProblem
+          outcome={outcome.kind === "missing" ? { kind: "not-found" } : outcome}
+          retry={PATHS.crowdfunding}
+        />
       )}
     </section>
   );

@@ -41,9 +41,17 @@ export default function BillingPage({ loaderData }: Route.ComponentProps) {
             {plan.granted ? <SupporterBadge /> : null}
           </p>
           {plan.periodEnd && plan.status === "active" ? (
-            <p>{t("billing.renews", { date: plan.periodEnd, amount: plan.amount ?? "", period: t(`billing.per.${plan.period}`) })}</p>
+            <p>
+              {t("billing.renews", {
+                date: plan.periodEnd,
+                amount: plan.amount ?? "",
+                period: t(`billing.per.${plan.period}`),
+              })}
+            </p>
           ) : null}
-          {plan.periodEnd && plan.status === "canceling" ? <p>{t("billing.endsOn", { date: plan.periodEnd })}</p> : null}
+          {plan.periodEnd && plan.status === "canceling" ? (
+            <p>{t("billing.endsOn", { date: plan.periodEnd })}</p>
+          ) : null}
           <Form method="post" reloadDocument>
             <button type="submit" className="button">
               {t("billing.manage")}

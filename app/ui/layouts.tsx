@@ -176,7 +176,9 @@ export function AccountLayout({ children }: { children: ReactNode }) {
               <li>
                 <NavLink to={to(PATHS.player)}>{t("nav.player")}</NavLink>
               </li>
-              <li><NavLink to={to(PATHS.billing)}>{t("nav.billing")}</NavLink></li>
+              <li>
+                <NavLink to={to(PATHS.billing)}>{t("nav.billing")}</NavLink>
+              </li>
             </ul>
           </nav>
           <LanguageSwitch />

@@ -20,7 +20,9 @@ learnerTest(
     await expect(page.locator("main")).toContainText("Pay 4.00 EUR");
     await page.getByRole("button", { name: "Pay" }).click();
 
-    await expect(page).toHaveURL((url) => url.pathname === "/subscription/post-purchase" && url.searchParams.has("session_id"));
+    await expect(page).toHaveURL(
+      (url) => url.pathname === "/subscription/post-purchase" && url.searchParams.has("session_id"),
+    );
     await expect(page.locator("main h1")).toHaveText(t("en", "titles.postPurchase"));
     await expect(page.locator("main")).toContainText("Your Supporter plan is paid: €4.00 per month.");
     await expect(page.locator("main")).toContainText(/Next renewal: \w+ \d{1,2}, \d{4}\./);
@@ -28,10 +30,16 @@ learnerTest(
     await page.getByRole("link", { name: t("en", "pages:postPurchase.seePlan") }).click();
     await expect(page).toHaveURL((url) => url.pathname === "/account/billing");
     await expect(page.locator("main")).toContainText("Your plan: Supporter (active)");
-    await page.getByRole("link", { name: t("en", "nav.accountHome") }).first().click();
+    await page
+      .getByRole("link", { name: t("en", "nav.accountHome") })
+      .first()
+      .click();
     await expect(page.locator("main .plan-line")).toContainText("Your plan: Supporter (active)");
 
-    await page.locator("main .plan-line").getByRole("link", { name: t("en", "titles.billing") }).click();
+    await page
+      .locator("main .plan-line")
+      .getByRole("link", { name: t("en", "titles.billing") })
+      .click();
     await page.getByRole("button", { name: t("en", "pages:billing.manage") }).click();
     await expect(page.getByRole("heading", { name: "Fake Stripe customer portal" })).toBeVisible();
     await page.getByRole("link", { name: "Return to Polyglot" }).click();
@@ -39,7 +47,9 @@ learnerTest(
   },
 );
 
-test("pledge with an e-mail address, pay, see the thank-you page, and the campaign total has moved", async ({ page }) => {
+test("pledge with an e-mail address, pay, see the thank-you page, and the campaign total has moved", async ({
+  page,
+}) => {
   await page.goto("/crowdfunding-campaign");
   const progress = page.getByRole("progressbar", { name: t("en", "pages:crowdfunding.progressLabel") });
   await expect(progress).toBeVisible();

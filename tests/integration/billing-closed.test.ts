@@ -5,7 +5,12 @@ import { startApp, textOf, toastsIn } from "../support/app";
 describe("payments not configured", () => {
   let app: Awaited<ReturnType<typeof startApp>>;
   beforeAll(async () => {
-    app = await startApp({ STRIPE_SECRET_KEY: "", STRIPE_WEBHOOK_SECRET: "", CAMPAIGN_GOAL_AMOUNT: "", CAMPAIGN_ENDS_AT: "" });
+    app = await startApp({
+      STRIPE_SECRET_KEY: "",
+      STRIPE_WEBHOOK_SECRET: "",
+      CAMPAIGN_GOAL_AMOUNT: "",
+      CAMPAIGN_ENDS_AT: "",
+    });
   });
   afterAll(() => app?.stop());
 
@@ -25,14 +30,24 @@ describe("payments not configured", () => {
 
   it("refuses a posted plan or pledge with a translated notice, and has no webhook endpoint", async () => {
     const browser = app.browser();
-    const plan = await browser.request("/fr/subscription", { method: "POST", form: { plan: "supporter", period: "monthly" } });
+    const plan = await browser.request("/fr/subscription", {
+      method: "POST",
+      form: { plan: "supporter", period: "monthly" },
+    });
     expect(plan.status).toBe(302);
     expect(toastsIn((await browser.page(plan.headers.get("Location")!)).html)[0]?.[0]).toBe(
       "Les paiements ne sont pas ouverts",
     );
-    const pledge = await browser.request("/crowdfunding-campaign", { method: "POST", form: { amount: "1000", email: "a@example.com" } });
+    const pledge = await browser.request("/crowdfunding-campaign", {
+      method: "POST",
+      form: { amount: "1000", email: "a@example.com" },
+    });
     expect(pledge.status).toBe(302);
-    const hook = await browser.request("/webhooks/stripe", { method: "POST", body: "{}", headers: { "Content-Type": "application/json" } });
+    const hook = await browser.request("/webhooks/stripe", {
+      method: "POST",
+      body: "{}",
+      headers: { "Content-Type": "application/json" },
+    });
     expect(hook.status).toBe(404);
   });
 });

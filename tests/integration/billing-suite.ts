@@ -17,7 +17,10 @@ import { startMailSink } from "../support/mail-sink";
 
 type App = Awaited<ReturnType<typeof startApp>>;
 type Browser = Awaited<ReturnType<typeof signedInBrowser>>;
-type Entry = { publicPageCache: (build: unknown) => express.RequestHandler; createLoadContext: (ip: string | null) => unknown };
+type Entry = {
+  publicPageCache: (build: unknown) => express.RequestHandler;
+  createLoadContext: (ip: string | null) => unknown;
+};
 
 const DAY = 86_400;
 const seconds = () => Math.floor(Date.now() / 1000);
@@ -38,7 +41,9 @@ export function defineBillingSuite(databaseName: string, databaseEnv: () => Prom
     async function postWebhook(payload: string, signature: string | null): Promise<Response> {
       const headers: Record<string, string> = { "Content-Type": "application/json", "User-Agent": "Stripe/1.0" };
       if (signature !== null) headers["Stripe-Signature"] = signature;
-      const response = await app.browser("203.0.113.50").request("/webhooks/stripe", { method: "POST", headers, body: payload });
+      const response = await app
+        .browser("203.0.113.50")
+        .request("/webhooks/stripe", { method: "POST", headers, body: payload });
       webhookHits.push({ status: response.status });
       return response;
     }
@@ -53,7 +58,10 @@ export function defineBillingSuite(databaseName: string, databaseEnv: () => Prom
       const entry = (build.entry.module as { appServer: Entry }).appServer;
       const web = express();
       web.use(entry.publicPageCache(build));
-      web.all("/{*splat}", createRequestHandler({ build, getLoadContext: () => entry.createLoadContext("203.0.113.9") as never }));
+      web.all(
+        "/{*splat}",
+        createRequestHandler({ build, getLoadContext: () => entry.createLoadContext("203.0.113.9") as never }),
+      );
       cached = web.listen(0, "127.0.0.1");
       await new Promise((resolve) => cached!.once("listening", resolve));
       base = `http://127.0.0.1:${(cached.address() as AddressInfo).port}`;
@@ -86,7 +94,10 @@ export function defineBillingSuite(databaseName: string, databaseEnv: () => Prom
 
     it("sends a signed-out visitor through sign-in and back to the plans", async () => {
       const visitor = app.browser();
-      const response = await visitor.request("/de/subscription", { method: "POST", form: { plan: "supporter", period: "monthly" } });
+      const response = await visitor.request("/de/subscription", {
+        method: "POST",
+        form: { plan: "supporter", period: "monthly" },
+      });
       expect(response.status).toBe(302);
       expect(response.headers.get("Location")).toBe("/de/form");
       expect(visitor.jar.has("redirect-to")).toBe(true);
@@ -147,7 +158,10 @@ export function defineBillingSuite(databaseName: string, databaseEnv: () => Prom
     });
 
     it("refuses a second plan while one is active and sends the learner to billing", async () => {
-      const response = await alice.request("/subscription", { method: "POST", form: { plan: "supporter", period: "yearly" } });
+      const response = await alice.request("/subscription", {
+        method: "POST",
+        form: { plan: "supporter", period: "yearly" },
+      });
       expect(response.status).toBe(302);
       expect(response.headers.get("Location")).toBe("/account/billing");
     });
@@ -166,7 +180,9 @@ export function defineBillingSuite(databaseName: string, databaseEnv: () => Prom
     });
 
     it("renews on invoice.paid, notices a failed payment, and a replayed event changes nothing", async () => {
-      const subscription = [...stripe.subscriptions.values()].find((s) => s.customer === stripe.sessions.get([...stripe.sessions.keys()][0]!)!.customer)!;
+      const subscription = [...stripe.subscriptions.values()].find(
+        (s) => s.customer === stripe.sessions.get([...stripe.sessions.keys()][0]!)!.customer,
+      )!;
       const failed = stripe.event("invoice.payment_failed", stripe.invoiceObject(subscription, seconds() + 30 * DAY));
       expect((await postWebhook(failed.payload, failed.signature)).status).toBe(200);
       const failing = await billingText(alice);
@@ -188,24 +204,38 @@ export function defineBillingSuite(databaseName: string, databaseEnv: () => Prom
     });
 
     it("cancels at period end, ends on deletion, and a late older event does not bring the plan back", async () => {
-      const subscriptionId = (await app.db.execute(sql`select subscription_id from subscriptions s join users u on u.id = s.user_id where u.email = 'alice.billing@example.com'`)).rows[0]!.subscription_id as string;
+      const subscriptionId = (
+        await app.db.execute(
+          sql`select subscription_id from subscriptions s join users u on u.id = s.user_id where u.email = 'alice.billing@example.com'`,
+        )
+      ).rows[0]!.subscription_id as string;
       const subscription = stripe.subscriptions.get(subscriptionId)!;
       const t0 = seconds();
-      const stale = stripe.event("customer.subscription.updated", { ...subscription, cancel_at_period_end: false }, t0 + 1);
-      expect(await stripe.send("customer.subscription.updated", { ...subscription, cancel_at_period_end: true }, t0 + 2)).toBe(200);
+      const stale = stripe.event(
+        "customer.subscription.updated",
+        { ...subscription, cancel_at_period_end: false },
+        t0 + 1,
+      );
+      expect(
+        await stripe.send("customer.subscription.updated", { ...subscription, cancel_at_period_end: true }, t0 + 2),
+      ).toBe(200);
       const canceling = await billingText(alice);
       expect(canceling).toContain("(cancels at the end of the period)");
       expect(canceling).toMatch(/Your plan ends on \w+ \d{1,2}, \d{4}; nothing more will be charged\./);
 
       // A renewal invoice paid meanwhile does not undo the cancellation.
-      expect(await stripe.send("invoice.paid", stripe.invoiceObject(subscription, seconds() + 90 * DAY), t0 + 2)).toBe(200);
+      expect(await stripe.send("invoice.paid", stripe.invoiceObject(subscription, seconds() + 90 * DAY), t0 + 2)).toBe(
+        200,
+      );
       expect(await billingText(alice)).toContain("(cancels at the end of the period)");
 
       // Out of order: an update created before the one applied arrives late and changes nothing.
       expect((await postWebhook(stale.payload, stale.signature)).status).toBe(200);
       expect(await billingText(alice)).toContain("(cancels at the end of the period)");
 
-      expect(await stripe.send("customer.subscription.deleted", { ...subscription, status: "canceled" }, t0 + 3)).toBe(200);
+      expect(await stripe.send("customer.subscription.deleted", { ...subscription, status: "canceled" }, t0 + 3)).toBe(
+        200,
+      );
       const ended = await billingText(alice);
       expect(ended).toContain("Your plan: Supporter (ended)");
       expect(ended).not.toContain("Supporter (ended) Supporter");
@@ -229,10 +259,20 @@ export function defineBillingSuite(databaseName: string, databaseEnv: () => Prom
     it("pledges without an account, counts completed payments on the cached page, and a refund lowers the total", async () => {
       expect(textOf(await anonymousPage("/crowdfunding-campaign"))).toContain("€0.00 pledged of €5,000.00");
       const visitor = app.browser();
-      const bad = await visitor.request("/crowdfunding-campaign", { method: "POST", form: { custom: "0.50", email: "x@example.com" } });
-      expect(toastsIn((await visitor.page(bad.headers.get("Location")!)).html)[0]?.[1]).toBe("Choose an amount from €1.00 to €1,000.00.");
-      const noMail = await visitor.request("/crowdfunding-campaign", { method: "POST", form: { amount: "2500", email: "nope" } });
-      expect(toastsIn((await visitor.page(noMail.headers.get("Location")!)).html)[0]?.[0]).toBe("Check the e-mail address");
+      const bad = await visitor.request("/crowdfunding-campaign", {
+        method: "POST",
+        form: { custom: "0.50", email: "x@example.com" },
+      });
+      expect(toastsIn((await visitor.page(bad.headers.get("Location")!)).html)[0]?.[1]).toBe(
+        "Choose an amount from €1.00 to €1,000.00.",
+      );
+      const noMail = await visitor.request("/crowdfunding-campaign", {
+        method: "POST",
+        form: { amount: "2500", email: "nope" },
+      });
+      expect(toastsIn((await visitor.page(noMail.headers.get("Location")!)).html)[0]?.[0]).toBe(
+        "Check the e-mail address",
+      );
 
       const response = await visitor.request("/crowdfunding-campaign", {
         method: "POST",
@@ -240,7 +280,11 @@ export function defineBillingSuite(databaseName: string, databaseEnv: () => Prom
       });
       expect(response.status).toBe(303);
       const sessionId = response.headers.get("Location")!.split("/").at(-1)!;
-      expect(stripe.sessions.get(sessionId)).toMatchObject({ mode: "payment", amount_total: 2500, client_reference_id: null });
+      expect(stripe.sessions.get(sessionId)).toMatchObject({
+        mode: "payment",
+        amount_total: 2500,
+        client_reference_id: null,
+      });
       await stripe.pay(sessionId);
       const thanks = await visitor.page(`/crowdfunding-campaign/thank-you?session_id=${sessionId}`);
       expect(thanks.response.status).toBe(200);
@@ -257,7 +301,14 @@ export function defineBillingSuite(databaseName: string, databaseEnv: () => Prom
       expect(page).not.toContain("backer@example.com");
 
       const paymentIntent = stripe.sessions.get(sessionId)!.payment_intent as string;
-      const refund = { id: "ch_test_refund", object: "charge", payment_intent: paymentIntent, amount: 2500, amount_refunded: 2500, refunded: true };
+      const refund = {
+        id: "ch_test_refund",
+        object: "charge",
+        payment_intent: paymentIntent,
+        amount: 2500,
+        amount_refunded: 2500,
+        refunded: true,
+      };
       expect(await stripe.send("charge.refunded", refund)).toBe(200);
       const after = textOf(await anonymousPage("/crowdfunding-campaign"));
       expect(after).toContain("€50.00 pledged of €5,000.00");

@@ -165,7 +165,18 @@ function requestArbitrary() {
     junk,
   );
   const queryValue = fc.oneof(
-    fc.constantFrom("1", "-1", "99999999999999999999", "email", "de", "//evil.example", "root", "", "a".repeat(3000), "cs_test_x"),
+    fc.constantFrom(
+      "1",
+      "-1",
+      "99999999999999999999",
+      "email",
+      "de",
+      "//evil.example",
+      "root",
+      "",
+      "a".repeat(3000),
+      "cs_test_x",
+    ),
     junk,
   );
   const query = fc.option(

@@ -178,7 +178,9 @@ export async function startFakeStripe(options: { webhookUrl?: string; deliver?: 
   };
   const html = (res: ServerResponse, body: string) => {
     res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
-    res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>Fake Stripe</title></head><body>${body}</body></html>`);
+    res.end(
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>Fake Stripe</title></head><body>${body}</body></html>`,
+    );
   };
   const missing = (res: ServerResponse, what: string) =>
     json(res, 404, { error: { type: "invalid_request_error", code: "resource_missing", message: `No such ${what}` } });
@@ -228,11 +230,19 @@ export async function startFakeStripe(options: { webhookUrl?: string; deliver?: 
       const expand = (body.expand ?? []) as string[];
       const subscription = session.subscription ? subscriptions.get(session.subscription as string) : null;
       const { line_items: _items, subscription_data: _data, ...shown } = session;
-      return json(res, 200, { ...shown, subscription: expand.includes("subscription") ? subscription : session.subscription });
+      return json(res, 200, {
+        ...shown,
+        subscription: expand.includes("subscription") ? subscription : session.subscription,
+      });
     }
     if (req.method === "POST" && path === "/v1/billing_portal/sessions") {
       if (!customers.has(String(body.customer))) return missing(res, "customer");
-      const portal = { id: id("bps"), object: "billing_portal.session", customer: body.customer, return_url: body.return_url };
+      const portal = {
+        id: id("bps"),
+        object: "billing_portal.session",
+        customer: body.customer,
+        return_url: body.return_url,
+      };
       const shown = { ...portal, url: `${origin}/portal/${portal.id}` };
       portalSessions.set(portal.id, shown);
       return json(res, 200, shown);
@@ -273,7 +283,10 @@ export async function startFakeStripe(options: { webhookUrl?: string; deliver?: 
         res.writeHead(404).end("no such portal session");
         return;
       }
-      return html(res, `<main><h1>Fake Stripe customer portal</h1><p><a href="${portal.return_url}">Return to Polyglot</a></p></main>`);
+      return html(
+        res,
+        `<main><h1>Fake Stripe customer portal</h1><p><a href="${portal.return_url}">Return to Polyglot</a></p></main>`,
+      );
     }
     res.writeHead(404).end();
   });

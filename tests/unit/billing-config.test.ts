@@ -32,7 +32,9 @@ describe("billing configuration", () => {
   it.each(["STRIPE_WEBHOOK_SECRET", "STRIPE_PRICE_SUPPORTER_YEARLY", "SUPPORTER_MONTHLY_AMOUNT"])(
     "refuses a secret key without %s, naming it",
     (name) => {
-      expect(() => parseEnv({ ...stripe, [name]: "" })).toThrow(new RegExp(`${name}: is required with STRIPE_SECRET_KEY`));
+      expect(() => parseEnv({ ...stripe, [name]: "" })).toThrow(
+        new RegExp(`${name}: is required with STRIPE_SECRET_KEY`),
+      );
     },
   );
 

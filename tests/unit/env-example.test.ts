@@ -16,10 +16,14 @@ describe(".env.example", () => {
   it("lists exactly the variables the configuration schema reads", () => {
     const names = listed.map((entry) => entry.name);
     expect(new Set(names).size, "a variable listed twice").toBe(names.length);
-    expect(names.filter((name) => !ENV_VARIABLES.includes(name) && !COMPOSE_ONLY.includes(name)), "not read").toEqual(
-      [],
-    );
-    expect(ENV_VARIABLES.filter((name) => !names.includes(name)), "missing from .env.example").toEqual([]);
+    expect(
+      names.filter((name) => !ENV_VARIABLES.includes(name) && !COMPOSE_ONLY.includes(name)),
+      "not read",
+    ).toEqual([]);
+    expect(
+      ENV_VARIABLES.filter((name) => !names.includes(name)),
+      "missing from .env.example",
+    ).toEqual([]);
   });
 
   it("gives each variable an example value and a comment above it (or above its group)", () => {
@@ -32,7 +36,9 @@ describe(".env.example", () => {
   });
 
   it("holds example values the schema accepts", () => {
-    const values = Object.fromEntries(listed.filter((e) => ENV_VARIABLES.includes(e.name)).map((e) => [e.name, e.value]));
+    const values = Object.fromEntries(
+      listed.filter((e) => ENV_VARIABLES.includes(e.name)).map((e) => [e.name, e.value]),
+    );
     // Outside production, so the example secrets and the missing DATA_TEMPLATE_DIR folder are not judged.
     const { DATA_TEMPLATE_DIR: _template, ...rest } = values;
     expect(() => parseEnv({ ...rest, APP_STAGE: "development" })).not.toThrow();
