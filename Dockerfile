@@ -1,7 +1,8 @@
 # Production image: `docker build -t polyglot .` then
 #   docker run -p 3000:3000 -v polyglot-data:/data polyglot
 # serves the site on embedded defaults (PGlite in /data; without SESSION_SECRET, a session secret kept in /data).
-# Ops set APP_STAGE=production together with SESSION_SECRET and SMTP_URL (required then) and APP_URL; see the
+# Ops set APP_STAGE=production together with SESSION_SECRET, SMTP_URL, LEGAL_NAME and CONTACT_EMAIL (required then)
+# and APP_URL; see the
 # configuration table in README.md. No secret is baked into the image.
 
 # --- deps: production dependencies only, without what nothing runs -----------------------------------

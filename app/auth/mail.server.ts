@@ -47,12 +47,30 @@ export function signInMessage(t: TFunction, link: string) {
 }
 
 export async function sendSignInMail(to: string, t: TFunction, link: string, language: string): Promise<void> {
-  const message = signInMessage(t, link);
   const smtp = getTransport();
   if (!smtp) {
     log.warn("sign-in link (no SMTP_URL configured)", { to, link });
     return;
   }
+  await deliver(smtp, { to, language, ...signInMessage(t, link) });
+}
+
+/** A plain notice (already translated, one paragraph per non-empty line) as text and HTML. */
+export async function sendMail(message: { to: string; subject: string; lines: string[]; language: string }) {
+  const smtp = getTransport();
+  if (!smtp) {
+    log.info("mail not sent (no SMTP_URL configured)", { to: message.to, subject: message.subject });
+    return;
+  }
+  const paragraphs = message.lines.filter(Boolean).map((line) => `<p>${escapeHtml(line)}</p>`);
+  const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;line-height:1.5;color:#1a1d24">${paragraphs.join("")}</body></html>`;
+  await deliver(smtp, { ...message, text: message.lines.join("\n"), html });
+}
+
+type Outgoing = { to: string; subject: string; text: string; html: string; language: string };
+
+/** Sends with retries, within SEND_DEADLINE_MS. */
+async function deliver(smtp: Transporter, { language, ...message }: Outgoing): Promise<void> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(
@@ -64,7 +82,6 @@ export async function sendSignInMail(to: string, t: TFunction, link: string, lan
     () =>
       smtp.sendMail({
         from: env.MAIL_FROM ?? "Polyglot <no-reply@localhost>",
-        to,
         ...message,
         headers: { "Content-Language": language },
       }),

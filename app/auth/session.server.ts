@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { and, eq, gt, lt } from "drizzle-orm";
+import { and, desc, eq, gt, lt, ne } from "drizzle-orm";
 import { createContext, type MiddlewareFunction } from "react-router";
 import { getDatabase, type Database } from "../db/db.server";
 import { sessions, users } from "./auth.schema";
@@ -17,12 +17,18 @@ export const userContext = createContext<User | null>(null);
 
 const hashId = (id: string) => createHash("sha256").update(id).digest("base64url");
 
+/** How stale a session's "last seen" may get: one write per session every few minutes, not one per request. */
+export const LAST_SEEN_INTERVAL_MS = 5 * 60 * 1000;
+
 /** Starts a session for a user: a row named by the hash of a random id, and a cookie carrying that id. */
-export async function createSession(db: Database, userId: string): Promise<string> {
+export async function createSession(db: Database, userId: string, userAgent = ""): Promise<string> {
   const id = randomBytes(32).toString("base64url");
-  await db
-    .insert(sessions)
-    .values({ idHash: hashId(id), userId, expiresAt: new Date(Date.now() + SESSION_MAX_AGE_S * 1000) });
+  await db.insert(sessions).values({
+    idHash: hashId(id),
+    userId,
+    userAgent: userAgent.slice(0, 500),
+    expiresAt: new Date(Date.now() + SESSION_MAX_AGE_S * 1000),
+  });
   // Ended sessions of this user are removed while we are here.
   await db.delete(sessions).where(and(eq(sessions.userId, userId), lt(sessions.expiresAt, new Date())));
   return sessionCookie.serialize(id);
@@ -41,19 +47,66 @@ export async function destroyAllSessions(db: Database, userId: string): Promise<
   return deleted.length;
 }
 
+export type SessionSummary = { id: string; userAgent: string; createdAt: Date; lastSeenAt: Date; current: boolean };
+
+/** A learner's open sessions, the most recently seen first; `current` marks the one of this request. */
+export async function sessionsOf(db: Database, userId: string, request: Request): Promise<SessionSummary[]> {
+  const currentHash = await currentSessionHash(request);
+  const rows = await db
+    .select()
+    .from(sessions)
+    .where(and(eq(sessions.userId, userId), gt(sessions.expiresAt, new Date())))
+    .orderBy(desc(sessions.lastSeenAt));
+  return rows.map((row) => ({
+    id: row.idHash,
+    userAgent: row.userAgent,
+    createdAt: row.createdAt,
+    lastSeenAt: row.lastSeenAt,
+    current: row.idHash === currentHash,
+  }));
+}
+
+/** Ends one session of a learner (named by its row id, as `sessionsOf` lists it); false when there is none. */
+export async function destroySessionOf(db: Database, userId: string, sessionId: string): Promise<boolean> {
+  const deleted = await db
+    .delete(sessions)
+    .where(and(eq(sessions.userId, userId), eq(sessions.idHash, sessionId)))
+    .returning({ idHash: sessions.idHash });
+  return deleted.length > 0;
+}
+
+/** Ends every session of a learner except the one of this request; returns how many ended. */
+export async function destroyOtherSessions(db: Database, userId: string, request: Request): Promise<number> {
+  const currentHash = (await currentSessionHash(request)) ?? "";
+  const deleted = await db
+    .delete(sessions)
+    .where(and(eq(sessions.userId, userId), ne(sessions.idHash, currentHash)))
+    .returning({ idHash: sessions.idHash });
+  return deleted.length;
+}
+
+async function currentSessionHash(request: Request): Promise<string | null> {
+  const id = await readCookie<string>(sessionCookie, request);
+  return typeof id === "string" && id ? hashId(id) : null;
+}
+
 /** The header that clears the session cookie of this browser. */
 export function clearSessionCookie(): Promise<string> {
   return sessionCookie.serialize("", { maxAge: 0 });
 }
 
 /** The user a session id names; an unknown or expired one means signed out. */
-async function userOfSession(db: Database, id: string): Promise<User | null> {
+async function userOfSession(db: Database, id: string, now = new Date()): Promise<User | null> {
+  const idHash = hashId(id);
   const [row] = await db
-    .select({ user: users })
+    .select({ user: users, lastSeenAt: sessions.lastSeenAt })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.idHash, hashId(id)), gt(sessions.expiresAt, new Date())))
+    .where(and(eq(sessions.idHash, idHash), gt(sessions.expiresAt, now)))
     .limit(1);
+  if (row && now.getTime() - row.lastSeenAt.getTime() >= LAST_SEEN_INTERVAL_MS) {
+    await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.idHash, idHash));
+  }
   return row?.user ?? null;
 }
 

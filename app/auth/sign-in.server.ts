@@ -86,7 +86,7 @@ export async function completeSignIn(
   }
   const user = await findOrCreateUser(db, result.email);
   const headers = new Headers();
-  headers.append("Set-Cookie", await createSession(db, user.id));
+  headers.append("Set-Cookie", await createSession(db, user.id, request.headers.get("User-Agent") ?? ""));
   headers.append("Set-Cookie", await clearReturnTo());
   // Analytics never hold up the sign-in: sent in the background, failures logged.
   void trackSignIn({ id: user.id, email: user.email, createdAt: user.createdAt });

@@ -49,6 +49,9 @@ function isIpOrRange(entry: string): boolean {
   return /^\d{1,3}$/.test(bits) && Number(bits) <= (version === 4 ? 32 : 128);
 }
 
+/** Outside production the legal pages may name a placeholder operator. */
+const DEVELOPMENT_OPERATOR = { name: "Polyglot (development installation)", email: "contact@polyglot.invalid" };
+
 /** In production every signing key is long enough to resist guessing. */
 const MIN_SECRET_LENGTH = 32;
 
@@ -82,6 +85,11 @@ const schema = z
     TRUST_PROXY: trustProxy.default(false),
     LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
     ...billingEnvShape,
+    LEGAL_NAME: z.preprocess(
+      (value) => (value === "" ? undefined : value),
+      z.string().trim().min(2).max(200).optional(),
+    ),
+    CONTACT_EMAIL: z.preprocess((value) => (value === "" ? undefined : value), z.email().optional()),
   })
   .superRefine((env, ctx) => {
     checkBillingEnv(env, (path, message) => ctx.addIssue({ code: "custom", path: [path], message }));
@@ -102,6 +110,15 @@ const schema = z
         path: ["SESSION_SECRET"],
         message: `every key must be at least ${MIN_SECRET_LENGTH} characters when APP_STAGE=production`,
       });
+    }
+    for (const name of ["LEGAL_NAME", "CONTACT_EMAIL"] as const) {
+      if (env.APP_STAGE === "production" && !env[name]) {
+        ctx.addIssue({
+          code: "custom",
+          path: [name],
+          message: "is required when APP_STAGE=production (the privacy notice and terms of use name the operator)",
+        });
+      }
     }
     const provider = env.AUTH_PROVIDER ?? (env.SUPABASE_URL ? "supabase" : "local");
     if (env.APP_STAGE === "production" && provider === "local" && !env.SMTP_URL) {
@@ -156,6 +173,11 @@ export function parseEnv(source: Record<string, string | undefined>) {
     analyticsEnabled: env.APP_STAGE === "production",
     /** Stripe, the plan prices and the campaign; null parts are closed. */
     billing: billingConfig(env),
+    /** Who runs this installation and how to reach them, named on the legal pages. */
+    legalOperator: {
+      name: env.LEGAL_NAME ?? DEVELOPMENT_OPERATOR.name,
+      email: env.CONTACT_EMAIL ?? DEVELOPMENT_OPERATOR.email,
+    },
     /** Origins the browser may contact for analytics; only in production. */
     analyticsHosts:
       env.APP_STAGE === "production"

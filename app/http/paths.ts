@@ -32,6 +32,11 @@ export const PATHS = {
   /** The learner's plan, its status and the customer portal. */
   billing: "/account/billing",
   player: "/account/player",
+  /** The learner's e-mail, sessions, data export and account deletion. */
+  profile: "/account/profile",
+  deleteAccount: "/account/profile/delete",
+  /** The data export (`?format=json` or `?format=csv`). */
+  export: "/account/export",
   playerSoon: "/account/player/player-soon",
 } as const;
 

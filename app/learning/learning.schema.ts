@@ -3,6 +3,7 @@ import {
   doublePrecision,
   index,
   integer,
+  jsonb,
   pgTable,
   smallint,
   text,
@@ -86,10 +87,12 @@ export const publicTerms = pgTable(
     language: text("language").notNull(),
     level: text("level").notNull(),
     text: text("text").notNull(),
-    meaning: text("meaning").notNull(),
+    /** The gloss per interface locale (`{ "en": "house", "de": "Gebäude, in dem man wohnt" }`). */
+    meanings: jsonb("meanings").$type<Record<string, string>>().notNull().default({}),
     partOfSpeech: text("part_of_speech").notNull(),
     exampleSentence: text("example_sentence").notNull(),
-    exampleTranslation: text("example_translation").notNull().default(""),
+    /** The example's translation per interface locale (none in the list's own language). */
+    exampleTranslations: jsonb("example_translations").$type<Record<string, string>>().notNull().default({}),
     position: integer("position").notNull(),
   },
   (table) => [

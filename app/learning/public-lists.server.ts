@@ -1,54 +1,69 @@
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "../db/db.server";
 import { invalidatePublicPages, onPublicDataChange } from "../http/page-cache.server";
 import { publicTerms, termExamples, terms } from "./learning.schema";
 import { newCard } from "./stage";
 import type { Owner } from "./terms.server";
-import { isLevel, isPartOfSpeech, type Level } from "./vocabulary";
+import type { Locale } from "../i18n/locales";
+import { inLocale, parseListFile, type ListFile } from "./public-list-file";
+import type { Level } from "./vocabulary";
 
-type ListFile = {
-  language: string;
-  level: string;
-  terms: { text: string; meaning: string; partOfSpeech: string; example: { sentence: string; translation?: string } }[];
-};
-
-const files = import.meta.glob<{ default: ListFile }>("./public-lists/*.json", { eager: true });
+const files = import.meta.glob("./public-lists/*.json", { eager: true, import: "default" });
 
 /** The curated lists shipped in the repository, checked when the server starts. */
 export function shippedLists(): ListFile[] {
-  return Object.values(files).map((module) => {
-    const list = module.default;
-    if (!isLevel(list.level)) throw new Error(`public list ${list.language}-${list.level}: unknown level`);
-    for (const term of list.terms) {
-      if (!isPartOfSpeech(term.partOfSpeech))
-        throw new Error(
-          `public list ${list.language}-${list.level}: ${term.text} has part of speech ${term.partOfSpeech}`,
-        );
-    }
-    return list;
-  });
+  return Object.entries(files).map(([file, raw]) => parseListFile(file.split("/").at(-1)!, raw));
 }
 
-/** Loads the shipped lists into the database; already loaded terms are left as they are, so every start may run it. */
+/**
+ * Loads the shipped lists into the database as an upsert, so every start may run it: a term already loaded takes the
+ * file's current meanings, example and position (a database loaded from older files gets the new per-locale texts),
+ * and a term no file holds any more is removed.
+ */
 export async function loadPublicLists(db: Database): Promise<void> {
   const rows = shippedLists().flatMap((list) =>
     list.terms.map((term, position) => ({
       language: list.language,
       level: list.level,
       text: term.text,
-      meaning: term.meaning,
+      meanings: term.meaning,
       partOfSpeech: term.partOfSpeech,
       exampleSentence: term.example.sentence,
-      exampleTranslation: term.example.translation ?? "",
+      exampleTranslations: term.example.translation,
       position,
     })),
   );
-  for (let i = 0; i < rows.length; i += 500) {
-    await db
-      .insert(publicTerms)
-      .values(rows.slice(i, i + 500))
-      .onConflictDoNothing();
-  }
+  const keyOf = (row: { language: string; level: string; text: string }) =>
+    `${row.language}\n${row.level}\n${row.text}`;
+  const shipped = new Set(rows.map(keyOf));
+  await db.transaction(async (tx) => {
+    for (let i = 0; i < rows.length; i += 500) {
+      await tx
+        .insert(publicTerms)
+        .values(rows.slice(i, i + 500))
+        .onConflictDoUpdate({
+          target: [publicTerms.language, publicTerms.level, publicTerms.text],
+          set: {
+            meanings: sql`excluded.meanings`,
+            partOfSpeech: sql`excluded.part_of_speech`,
+            exampleSentence: sql`excluded.example_sentence`,
+            exampleTranslations: sql`excluded.example_translations`,
+            position: sql`excluded.position`,
+          },
+          // An unchanged term is not rewritten: a start after no change of the files writes nothing.
+          setWhere: sql`(public_terms.meanings, public_terms.part_of_speech, public_terms.example_sentence,
+            public_terms.example_translations, public_terms.position) is distinct from (excluded.meanings,
+            excluded.part_of_speech, excluded.example_sentence, excluded.example_translations, excluded.position)`,
+        });
+    }
+    const loaded = await tx
+      .select({ id: publicTerms.id, language: publicTerms.language, level: publicTerms.level, text: publicTerms.text })
+      .from(publicTerms);
+    const gone = loaded.filter((row) => !shipped.has(keyOf(row))).map((row) => row.id);
+    for (let i = 0; i < gone.length; i += 500) {
+      await tx.delete(publicTerms).where(inArray(publicTerms.id, gone.slice(i, i + 500)));
+    }
+  });
   // Pages rendered before the lists were loaded show stale lists.
   invalidatePublicPages();
 }
@@ -95,8 +110,17 @@ export async function publicListTerms(db: Database, language: string, level: Lev
   return (await listsInMemory(db)).get(`${language}:${level}`) ?? [];
 }
 
-/** Adds public terms to a learner's terms with their example; a term the learner already has is left alone. */
-export async function addPublicTerms(db: Database, owner: Owner, ids: string[], now = new Date()): Promise<number> {
+/**
+ * Adds public terms to a learner's terms with their example, the meaning and translation in the learner's interface
+ * language; a term the learner already has is left alone.
+ */
+export async function addPublicTerms(
+  db: Database,
+  owner: Owner,
+  ids: string[],
+  locale: Locale,
+  now = new Date(),
+): Promise<number> {
   if (ids.length === 0) return 0;
   const chosen = await db
     .select()
@@ -110,7 +134,7 @@ export async function addPublicTerms(db: Database, owner: Owner, ids: string[], 
         .values({
           ...owner,
           text: item.text,
-          meaning: item.meaning,
+          meaning: inLocale(item.meanings, locale),
           partOfSpeech: item.partOfSpeech,
           ...newCard(now),
           createdAt: now,
@@ -120,9 +144,11 @@ export async function addPublicTerms(db: Database, owner: Owner, ids: string[], 
         .returning({ id: terms.id });
       if (!term) continue;
       added++;
-      await tx
-        .insert(termExamples)
-        .values({ termId: term.id, sentence: item.exampleSentence, translation: item.exampleTranslation });
+      await tx.insert(termExamples).values({
+        termId: term.id,
+        sentence: item.exampleSentence,
+        translation: inLocale(item.exampleTranslations, locale),
+      });
     }
   });
   return added;

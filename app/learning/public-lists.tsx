@@ -2,7 +2,6 @@ import { useTranslation } from "react-i18next";
 import { Form, Link, useNavigation } from "react-router";
 import { useLocalePath } from "../i18n/use-locale";
 import type { publicPageData } from "./public-page.server";
-import { LEVELS } from "./vocabulary";
 import { PATHS } from "../http/paths";
 
 type Data = Awaited<ReturnType<typeof publicPageData>>;
@@ -40,7 +39,7 @@ export function PublicLists({ data, title }: { data: Data; title: string }) {
         <div>
           <label htmlFor="public-level">{t("public.levelLabel")}</label>
           <select id="public-level" name="level" defaultValue={data.level} key={data.level}>
-            {LEVELS.map((level) => (
+            {data.levels.map((level) => (
               <option key={level} value={level}>
                 {t(`levels.${level}`)}
               </option>

@@ -9,7 +9,8 @@ import { addPublicTerms, publicListTerms, publicLists } from "./public-lists.ser
 import { isId } from "./ids";
 import { studyLanguageName } from "./study-language";
 import { existingTexts } from "./terms.server";
-import { isLevel, isStudyLanguage, type Level } from "./vocabulary";
+import { inLocale } from "./public-list-file";
+import { isLevel, isStudyLanguage, LEVELS, type Level } from "./vocabulary";
 import { PATHS } from "../http/paths";
 import { readForm } from "../http/request-body.server";
 
@@ -25,6 +26,7 @@ export async function publicPageData(request: Request, context: Readonly<RouterC
     : isLevel(user?.level)
       ? (user.level as Level)
       : "beginner";
+  const locale = requestLocale(context);
   const db = await getDatabase();
   const [lists, items] = await Promise.all([publicLists(db), publicListTerms(db, language, level)]);
   const owned = user
@@ -34,7 +36,6 @@ export async function publicPageData(request: Request, context: Readonly<RouterC
         items.map((item) => item.text),
       )
     : new Set<string>();
-  const locale = requestLocale(context);
   const codes = new Set([language, ...lists.map((list) => list.language)]);
   return {
     names: Object.fromEntries([...codes].map((code) => [code, studyLanguageName(code, locale)])),
@@ -42,13 +43,15 @@ export async function publicPageData(request: Request, context: Readonly<RouterC
     language,
     level,
     lists,
+    /** The level filter offers the levels that have a list, in the order of LEVELS. */
+    levels: LEVELS.filter((candidate) => lists.some((list) => list.level === candidate)),
     terms: items.map((item) => ({
       id: item.id,
       text: item.text,
-      meaning: item.meaning,
+      meaning: inLocale(item.meanings, locale),
       partOfSpeech: item.partOfSpeech,
       sentence: item.exampleSentence,
-      translation: item.exampleTranslation,
+      translation: inLocale(item.exampleTranslations, locale),
       owned: owned.has(item.text.toLowerCase()),
     })),
   };
@@ -85,7 +88,7 @@ export async function publicPageAction(request: Request, context: Readonly<Route
     form.get("intent") === "addAll"
       ? (await publicListTerms(db, language, level)).map((item) => item.id)
       : [form.get("termId")].filter(isId);
-  const added = await addPublicTerms(db, { userId: user.id, language }, ids);
+  const added = await addPublicTerms(db, { userId: user.id, language }, ids, locale);
   // Terms belong to a study language: adding from another language's list means studying that language now.
   const headers = new Headers();
   if (language !== context.get(studyLanguageContext))

@@ -1,4 +1,5 @@
 import type { Route } from "./+types/($lang)._default.company.terms-of-use";
+import { env } from "../config/env.server";
 import { getInstance } from "../i18n/i18n.server";
 import { legalDocument, LegalPage } from "../ui/legal-page";
 import type { PageHandle } from "../ui/seo";
@@ -7,7 +8,7 @@ export const handle: PageHandle = { title: "titles.termsOfUse", description: "de
 
 export function loader({ context }: Route.LoaderArgs) {
   const { t } = getInstance(context);
-  return legalDocument(t, "termsOfUse", t("titles.termsOfUse"));
+  return legalDocument(t, "termsOfUse", t("titles.termsOfUse"), env.legalOperator);
 }
 
 export default function TermsOfUsePage({ loaderData }: Route.ComponentProps) {

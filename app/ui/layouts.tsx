@@ -179,6 +179,7 @@ export function AccountLayout({ children }: { children: ReactNode }) {
               <li>
                 <NavLink to={to(PATHS.billing)}>{t("nav.billing")}</NavLink>
               </li>
+              <li><NavLink to={to(PATHS.profile)}>{t("nav.profile")}</NavLink></li>
             </ul>
           </nav>
           <LanguageSwitch />

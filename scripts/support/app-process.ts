@@ -24,6 +24,8 @@ export const APP_VARIABLES = [
   "WEB_ANALYTICS_SRC",
   "TRUST_PROXY",
   "LOG_LEVEL",
+  "LEGAL_NAME",
+  "CONTACT_EMAIL",
 ];
 
 /** This process's environment without the app's variables, as the base of a child server's environment. */

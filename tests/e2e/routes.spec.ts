@@ -77,6 +77,8 @@ for (const lng of MATRIX_LOCALES) {
       "/account/explore/public",
       "/account/player",
       "/account/player/player-soon",
+      "/account/profile",
+      "/account/profile/delete",
       "/account/terms/abc",
     ]) {
       const response = await request.get(localePath(lng, pathname), { maxRedirects: 0 });

@@ -119,6 +119,8 @@ export const ROUTES: RouteSpec[] = [
   { path: "/account/explore", ...titled("accountExplore", "account") },
   { path: "/account/explore/member", ...titled("member", "account") },
   { path: "/account/explore/public", ...titled("public", "account") },
+  { path: "/account/profile", ...titled("profile", "account") },
+  { path: "/account/profile/delete", ...titled("deleteAccount", "account") },
   { path: "/account/player", ...titled("player", "play") },
   {
     path: "/account/player/player-soon",

@@ -24,6 +24,8 @@ beforeAll(async () => {
     APP_STAGE: "production",
     SESSION_SECRET: "outside-calls-session-secret-0123456789abcdef",
     SMTP_URL: mail.url,
+    LEGAL_NAME: "Polyglot Test Ltd",
+    CONTACT_EMAIL: "privacy@polyglot.test",
     POSTHOG_KEY: "phc_test",
     POSTHOG_HOST: `http://127.0.0.1:${(posthog.address() as AddressInfo).port}`,
   });

@@ -202,7 +202,7 @@ describe("the public page cache", () => {
   it("shows changed public lists once the pages are invalidated", async () => {
     const before = await (await get("/explore?language=de&level=beginner")).text();
     await app.db.execute(
-      sql`insert into public_terms (language, level, text, meaning, part_of_speech, example_sentence, position) values ('de', 'beginner', 'Zwischenablage', 'clipboard', 'noun', 'Kopiere es in die Zwischenablage.', 999)`,
+      sql`insert into public_terms (language, level, text, meanings, part_of_speech, example_sentence, position) values ('de', 'beginner', 'Zwischenablage', '{"en":"clipboard"}', 'noun', 'Kopiere es in die Zwischenablage.', 999)`,
     );
     expect(before).not.toContain("Zwischenablage");
     expect(await (await get("/explore?language=de&level=beginner")).text()).not.toContain("Zwischenablage");

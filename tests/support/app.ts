@@ -43,12 +43,12 @@ export async function startApp(env: Record<string, string | undefined> = {}) {
   }
 
   /** A cookie jar per simulated browser. */
-  function browser(ip = `198.51.100.${Math.floor(Math.random() * 250) + 1}`) {
+  function browser(ip = `198.51.100.${Math.floor(Math.random() * 250) + 1}`, userAgent = BROWSER_UA) {
     const jar = new Map<string, string>();
     const cookieHeader = () => [...jar].map(([name, value]) => `${name}=${value}`).join("; ");
     async function request(pathname: string, init: RequestInit & { form?: Record<string, string> } = {}) {
       const headers = new Headers(init.headers);
-      headers.set("User-Agent", headers.get("User-Agent") ?? BROWSER_UA);
+      headers.set("User-Agent", headers.get("User-Agent") ?? userAgent);
       if (jar.size) headers.set("Cookie", cookieHeader());
       let body = init.body;
       if (init.form) {
@@ -96,7 +96,9 @@ export async function startApp(env: Record<string, string | undefined> = {}) {
       removeDataDir();
     }
   };
-  return { db, browser, dataDir, stop };
+  /** Forgets cached public pages and shipped data, as after a change of that data. */
+  const invalidatePublicPages = () => entry.invalidatePublicPages();
+  return { db, browser, dataDir, stop, invalidatePublicPages };
 }
 
 /** The toasts rendered on a page: [title, description] pairs. */
@@ -112,8 +114,9 @@ export async function signedInBrowser(
   app: Awaited<ReturnType<typeof startApp>>,
   mail: { waitFor: (address: string, after?: number) => Promise<{ text: string }> },
   email: string,
+  userAgent = BROWSER_UA,
 ) {
-  const browser = app.browser();
+  const browser = app.browser(undefined, userAgent);
   const started = Date.now();
   await browser.requestSignIn(email);
   const message = await mail.waitFor(email, started);

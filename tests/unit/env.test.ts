@@ -5,7 +5,13 @@ import { parseEnv } from "../../app/config/env.server";
 import { tempDir } from "../support/temp.ts";
 
 const LONG_KEY = "a-production-key-of-at-least-32-characters";
-const production = { APP_STAGE: "production", SESSION_SECRET: LONG_KEY, SMTP_URL: "smtp://mail.example:587" };
+const production = {
+  APP_STAGE: "production",
+  SESSION_SECRET: LONG_KEY,
+  SMTP_URL: "smtp://mail.example:587",
+  LEGAL_NAME: "Polyglot Learning Ltd",
+  CONTACT_EMAIL: "privacy@polyglot.example",
+};
 
 describe("TRUST_PROXY: whom X-Forwarded-For is believed from", () => {
   it.each([
@@ -103,5 +109,28 @@ describe("DATA_TEMPLATE_DIR", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("LEGAL_NAME and CONTACT_EMAIL: the operator the legal pages name", () => {
+  it("names the configured operator", () => {
+    expect(parseEnv(production).legalOperator).toEqual({
+      name: "Polyglot Learning Ltd",
+      email: "privacy@polyglot.example",
+    });
+  });
+
+  it("has a placeholder outside production", () => {
+    expect(parseEnv({}).legalOperator.email).toMatch(/@/);
+  });
+
+  it.each(["LEGAL_NAME", "CONTACT_EMAIL"])("refuses to start in production without %s, naming it", (name) => {
+    expect(() => parseEnv({ ...production, [name]: undefined })).toThrow(
+      new RegExp(`${name}: is required when APP_STAGE=production`),
+    );
+  });
+
+  it("refuses a contact address that is not an e-mail address", () => {
+    expect(() => parseEnv({ CONTACT_EMAIL: "not an address" })).toThrow(/CONTACT_EMAIL/);
   });
 });

@@ -1,0 +1,64 @@
+import { useTranslation } from "react-i18next";
+import { Form, Link } from "react-router";
+import type { Route } from "./+types/($lang).account.profile._index";
+import { profileAction, profileData } from "../auth/profile.server";
+import { SessionList } from "../auth/session-list";
+import { SignOutEverywhere } from "../auth/sign-out-everywhere";
+import { useLocalePath } from "../i18n/use-locale";
+import { PATHS } from "../http/paths";
+import type { PageHandle } from "../ui/seo";
+
+export const handle: PageHandle = { title: "titles.profile" };
+
+export function loader({ request, context }: Route.LoaderArgs) {
+  return profileData(request, context);
+}
+
+export function action({ request, context }: Route.ActionArgs) {
+  return profileAction(request, context);
+}
+
+export default function ProfilePage({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation("pages");
+  const to = useLocalePath();
+  const { email, sessions } = loaderData;
+  return (
+    <section className="narrow">
+      <h1>{t("common:titles.profile")}</h1>
+      <h2>{t("profile.emailTitle")}</h2>
+      <p>
+        {t("profile.emailIntro")} <strong>{email}</strong>
+      </p>
+
+      <h2>{t("profile.sessionsTitle")}</h2>
+      <SessionList sessions={sessions} />
+      {sessions.some((session) => !session.current) ? (
+        <Form method="post">
+          <button type="submit" name="intent" value="signOutOthers" className="button button-secondary">
+            {t("profile.signOutOthers")}
+          </button>
+        </Form>
+      ) : null}
+      <SignOutEverywhere />
+
+      <h2>{t("profile.exportTitle")}</h2>
+      <p>{t("profile.exportIntro")}</p>
+      <p className="actions">
+        <a className="button" href={`${to(PATHS.export)}?format=json`} download>
+          {t("profile.exportJson")}
+        </a>{" "}
+        <a className="button button-secondary" href={`${to(PATHS.export)}?format=csv`} download>
+          {t("profile.exportCsv")}
+        </a>
+      </p>
+
+      <h2>{t("profile.deleteTitle")}</h2>
+      <p>{t("profile.deleteIntro")}</p>
+      <p>
+        <Link className="button button-danger" to={to(PATHS.deleteAccount)}>
+          {t("profile.deleteStart")}
+        </Link>
+      </p>
+    </section>
+  );
+}

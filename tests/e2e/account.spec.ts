@@ -1,0 +1,95 @@
+import type { Page } from "@playwright/test";
+import { forwardedFor, linkIn, mailFor, uniqueAddress } from "./mail";
+import { expect, t, test, waitForHydration } from "./support";
+
+test.use({ extraHTTPHeaders: forwardedFor() });
+
+/** Signs a fresh learner in through the form, the e-mail and the confirm page; returns the address. */
+async function signIn(page: Page, javaScriptEnabled: boolean): Promise<string> {
+  const email = uniqueAddress("account");
+  await page.goto("/form");
+  if (javaScriptEnabled) await waitForHydration(page);
+  await page.locator("main").getByLabel(t("en", "pages:form.emailLabel")).fill(email);
+  await page
+    .locator("main")
+    .getByRole("button", { name: t("en", "pages:form.submit") })
+    .click();
+  await expect(page.getByRole("status")).toContainText("Check your inbox");
+  await page.goto(linkIn(await mailFor(email)));
+  await page.getByRole("button", { name: t("en", "pages:confirm.submit") }).click();
+  await expect(page).toHaveURL(/\/account\/home$/);
+  if (javaScriptEnabled) await waitForHydration(page);
+  return email;
+}
+
+/** The newest mail to an address once it has this subject. */
+async function mailWithSubject(address: string, subject: string) {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const mail = await mailFor(address);
+    if (mail.subject === subject) return mail;
+    if (Date.now() > deadline) throw new Error(`no mail "${subject}" for ${address}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+test("the profile shows the address, this device and the data export; ending this session signs out", async ({
+  page,
+  javaScriptEnabled,
+}) => {
+  const email = await signIn(page, javaScriptEnabled);
+  await page
+    .getByRole("link", { name: t("en", "nav.profile") })
+    .first()
+    .click();
+  await expect(page).toHaveURL(/\/account\/profile$/);
+  await expect(page.locator("main h1")).toHaveText(t("en", "titles.profile"));
+  await expect(page.locator("main")).toContainText(email);
+  const device = page.locator(".session-list li");
+  await expect(device).toHaveCount(1);
+  await expect(device).toContainText("Chrome on Linux (this device)");
+  await expect(page.getByRole("link", { name: t("en", "pages:profile.exportJson") })).toHaveAttribute(
+    "href",
+    "/account/export?format=json",
+  );
+  await expect(page.getByRole("link", { name: t("en", "pages:profile.exportCsv") })).toHaveAttribute(
+    "href",
+    "/account/export?format=csv",
+  );
+  await device.getByRole("button", { name: /Sign out/ }).click();
+  await expect(page).toHaveURL((url) => url.pathname === "/");
+  await expect(page.getByRole("status")).toContainText(t("en", "toast.sessionEnded.title"));
+  await page.goto("/account/profile");
+  await expect(page).toHaveURL(/\/form$/);
+});
+
+test("deleting the account asks for the typed word, then deletes, e-mails and signs out (German)", async ({
+  page,
+  javaScriptEnabled,
+  consoleGuard,
+}) => {
+  // The wrong word is answered 400, which the browser reports in its console.
+  consoleGuard.allow(/status of 400 \(Bad Request\) \(http:\/\/[^)]+\/de\/account\/profile\/delete(\.data)?\)/);
+  const email = await signIn(page, javaScriptEnabled);
+  await page.goto("/de/account/profile");
+  if (javaScriptEnabled) await waitForHydration(page);
+  await page.getByRole("link", { name: t("de", "pages:profile.deleteStart") }).click();
+  await expect(page).toHaveURL(/\/de\/account\/profile\/delete$/);
+  await expect(page.locator("main")).toContainText(email);
+  const word = t("de", "pages:profile.delete.word");
+  const field = page.getByLabel(t("de", "pages:profile.delete.label", { word }));
+  const submit = page.getByRole("button", { name: t("de", "pages:profile.delete.submit") });
+  await field.fill("DELETE");
+  await submit.click();
+  await expect(page.locator(".field-error")).toHaveText(t("de", "pages:profile.delete.wrongWord", { word }));
+  await expect(field).toHaveAttribute("aria-invalid", "true");
+
+  await field.fill(word.toLowerCase());
+  await submit.click();
+  await expect(page).toHaveURL((url) => url.pathname === "/de");
+  await expect(page.getByRole("status")).toContainText(t("de", "toast.accountDeleted.title"));
+  const mail = await mailWithSubject(email, t("de", "mail.deleted.subject"));
+  expect(mail.text).toContain(t("de", "mail.deleted.body"));
+  await page.goto("/de/account/profile");
+  await expect(page).toHaveURL(/\/de\/form$/);
+});
