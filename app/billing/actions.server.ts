@@ -10,6 +10,7 @@ import { getInstance, requestLocale } from "../i18n/i18n.server";
 import { localePath } from "../i18n/locales";
 import { redirectWithToast, translatedToast } from "../toasts/toast.server";
 import {
+  cancelSubscriptionNow,
   openBillingPortal,
   PaymentsUnavailable,
   startPledgeCheckout,
@@ -125,5 +126,27 @@ export async function pledge(request: Request, context: Context): Promise<Respon
   } catch (failure) {
     if (failure instanceof PaymentsUnavailable) return error(PATHS.crowdfunding, "unavailable");
     throw failure;
+  }
+}
+
+/**
+ * Before an account is deleted: a plan still charged is cancelled at Stripe. Null when the deletion may go on, else
+ * the redirect that says payments could not be reached (the account stays, so the plan can still be managed).
+ */
+export async function endPlanBeforeDeletion(
+  request: Request,
+  context: Context,
+  userId: string,
+  back: string,
+): Promise<Response | null> {
+  const current = await planOf(await getDatabase(), userId);
+  if (!current || current.status === "ended") return null;
+  try {
+    await cancelSubscriptionNow(current.subscriptionId);
+    return null;
+  } catch (failure) {
+    if (!(failure instanceof PaymentsUnavailable)) throw failure;
+    const { t } = getInstance(context);
+    return redirectWithToast(request, back, translatedToast(t, "error", "pages:billing.toasts.unavailable"));
   }
 }

@@ -142,3 +142,14 @@ export async function verifyCheckout(sessionId: string, userId: string | null): 
     renewsAt: item?.current_period_end ? new Date(item.current_period_end * 1000).toISOString() : null,
   };
 }
+
+/**
+ * Ends the learner's Stripe subscription at once (account deletion: nothing is charged for an account that is gone).
+ * Throws PaymentsUnavailable when Stripe cannot be reached, so the caller keeps the account rather than a paid plan
+ * nobody can cancel.
+ */
+export async function cancelSubscriptionNow(subscriptionId: string): Promise<void> {
+  const stripe = stripeClient();
+  if (!stripe) throw new PaymentsUnavailable("closed");
+  await calling("subscriptions.cancel", () => stripe.subscriptions.cancel(subscriptionId));
+}

@@ -338,6 +338,24 @@ export function defineBillingSuite(databaseName: string, databaseEnv: () => Prom
       expect(await count(sql`select count(*)::int as n from subscriptions`)).toBe(0);
     });
 
+    it("cancels a paid plan at Stripe when its learner deletes the account", async () => {
+      const dave = await signedInBrowser(app, mail, "dave.billing@example.com");
+      const { sessionId } = await subscribe(dave, "yearly");
+      await stripe.pay(sessionId);
+      const subscriptionId = stripe.sessions.get(sessionId)!.subscription as string;
+      expect(stripe.subscriptions.get(subscriptionId)!.status).toBe("active");
+      const deleted = await dave.request("/account/profile/delete", {
+        method: "POST",
+        form: { confirmation: "DELETE" },
+      });
+      expect(deleted.status).toBe(302);
+      expect(stripe.subscriptions.get(subscriptionId)!.status).toBe("canceled");
+      const rows = await app.db.execute(
+        sql`select count(*)::int as n from users where email = 'dave.billing@example.com'`,
+      );
+      expect(rows.rows[0]!.n).toBe(0);
+    });
+
     it("answers every webhook delivery it could verify with 200", () => {
       expect(webhookHits.filter((hit) => hit.status >= 500)).toEqual([]);
     });

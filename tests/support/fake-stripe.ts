@@ -251,6 +251,12 @@ export async function startFakeStripe(options: { webhookUrl?: string; deliver?: 
       const subscription = subscriptions.get(match[1]!);
       return subscription ? json(res, 200, subscription) : missing(res, "subscription");
     }
+    if (req.method === "DELETE" && (match = path.match(/^\/v1\/subscriptions\/([\w]+)$/))) {
+      const subscription = subscriptions.get(match[1]!);
+      if (!subscription) return missing(res, "subscription");
+      Object.assign(subscription, { status: "canceled", canceled_at: now() });
+      return json(res, 200, subscription);
+    }
     if (req.method === "GET" && (match = path.match(/^\/v1\/customers\/([\w]+)$/))) {
       const customer = customers.get(match[1]!);
       return customer ? json(res, 200, customer) : missing(res, "customer");
