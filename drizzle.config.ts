@@ -3,6 +3,11 @@ import { defineConfig } from "drizzle-kit";
 export default defineConfig({
   dialect: "postgresql",
   // Each capability keeps its own tables.
-  schema: ["./app/auth/auth.schema.ts", "./app/learning/learning.schema.ts", "./app/transfer/transfer.schema.ts"],
+  schema: [
+    "./app/auth/auth.schema.ts",
+    "./app/learning/learning.schema.ts",
+    "./app/transfer/transfer.schema.ts",
+    "./app/billing/billing.schema.ts",
+  ],
   out: "./drizzle",
 });

@@ -55,7 +55,7 @@ export default function handleRequest(
     responseHeaders.set("Content-Type", "text/html; charset=utf-8");
     responseHeaders.set(
       "Content-Security-Policy",
-      contentSecurityPolicy(randomBytes(16).toString("base64"), env.analyticsHosts),
+      contentSecurityPolicy(randomBytes(16).toString("base64"), env.analyticsHosts, env.billing.redirectOrigins),
     );
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
@@ -93,7 +93,10 @@ export default function handleRequest(
           },
         });
         responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-        responseHeaders.set("Content-Security-Policy", contentSecurityPolicy(nonce, env.analyticsHosts));
+        responseHeaders.set(
+          "Content-Security-Policy",
+          contentSecurityPolicy(nonce, env.analyticsHosts, env.billing.redirectOrigins),
+        );
         pipe(body);
         resolve(
           new Response(createReadableStreamFromReadable(body), {

@@ -1,5 +1,6 @@
 import type { TFunction } from "i18next";
 import { eq, inArray } from "drizzle-orm";
+import { forgetPledgesOf } from "../billing/campaign.server";
 import type { Database } from "../db/db.server";
 import { log } from "../server/log.server";
 import { loginTokens, rateLimitEvents, users } from "./auth.schema";
@@ -28,6 +29,7 @@ export async function deleteAccount(db: Database, user: User): Promise<void> {
     await tx.delete(loginTokens).where(eq(loginTokens.email, user.email));
     await tx.delete(rateLimitEvents).where(inArray(rateLimitEvents.key, addressKeys));
     // Data of other capabilities keyed by the address rather than the user id is forgotten here too.
+    await forgetPledgesOf(tx, user.email);
   });
 }
 

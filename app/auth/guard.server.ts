@@ -13,6 +13,11 @@ export async function readReturnTo(request: Request): Promise<string | null> {
   return safeTarget(await readCookie<string>(returnToCookie, request));
 }
 
+/** The Set-Cookie header that brings a visitor back to `path` after signing in (a form that needs an account). */
+export function returnAfterSignIn(path: string): Promise<string> {
+  return returnToCookie.serialize(safeTarget(path) ?? "/");
+}
+
 export function clearReturnTo(): Promise<string> {
   return returnToCookie.serialize("", { maxAge: 0 });
 }

@@ -1,4 +1,5 @@
 import { data, type RouterContextProvider } from "react-router";
+import { endPlanBeforeDeletion } from "../billing/actions.server";
 import { getDatabase } from "../db/db.server";
 import { getInstance, requestLocale } from "../i18n/i18n.server";
 import { localePath } from "../i18n/locales";
@@ -79,6 +80,8 @@ export async function deleteAccountAction(request: Request, context: Readonly<Ro
   if (!confirmsDeletion(t, form.get("confirmation"))) {
     return data({ error: "pages:profile.delete.wrongWord" }, { status: 400 });
   }
+  const planStillCharged = await endPlanBeforeDeletion(request, context, user.id, localePath(locale, PATHS.billing));
+  if (planStillCharged) return planStillCharged;
   await deleteAccount(await getDatabase(), user);
   await sendDeletionMail(user.email, t, locale);
   return redirectWithToast(request, localePath(locale, "/"), translatedToast(t, "success", "toast.accountDeleted"), {

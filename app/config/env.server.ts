@@ -1,5 +1,6 @@
 import { isIP } from "node:net";
 import { z } from "zod";
+import { billingConfig, billingEnvShape, checkBillingEnv } from "../billing/billing-env";
 import { holdsDatabase } from "../db/template.server";
 import { resolveSessionSecrets, type StartupNote } from "./session-secret.server";
 
@@ -83,6 +84,7 @@ const schema = z
     WEB_ANALYTICS_SRC: optionalUrl,
     TRUST_PROXY: trustProxy.default(false),
     LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+    ...billingEnvShape,
     LEGAL_NAME: z.preprocess(
       (value) => (value === "" ? undefined : value),
       z.string().trim().min(2).max(200).optional(),
@@ -90,6 +92,7 @@ const schema = z
     CONTACT_EMAIL: z.preprocess((value) => (value === "" ? undefined : value), z.email().optional()),
   })
   .superRefine((env, ctx) => {
+    checkBillingEnv(env, (path, message) => ctx.addIssue({ code: "custom", path: [path], message }));
     if (env.APP_STAGE === "production" && !env.SESSION_SECRET) {
       ctx.addIssue({ code: "custom", path: ["SESSION_SECRET"], message: "is required when APP_STAGE=production" });
     }
@@ -168,6 +171,8 @@ export function parseEnv(source: Record<string, string | undefined>) {
     sessionSecrets: session.secrets,
     authProvider: env.AUTH_PROVIDER ?? (env.SUPABASE_URL ? "supabase" : "local"),
     analyticsEnabled: env.APP_STAGE === "production",
+    /** Stripe, the plan prices and the campaign; null parts are closed. */
+    billing: billingConfig(env),
     /** Who runs this installation and how to reach them, named on the legal pages. */
     legalOperator: {
       name: env.LEGAL_NAME ?? DEVELOPMENT_OPERATOR.name,
@@ -185,3 +190,6 @@ export function parseEnv(source: Record<string, string | undefined>) {
 }
 
 export const env = parseEnv(process.env);
+
+/** Every variable the server reads (`.env.example` lists each; tests/unit/env-example.test.ts holds them together). */
+export const ENV_VARIABLES = Object.keys(schema.shape);

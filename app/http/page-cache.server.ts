@@ -221,7 +221,11 @@ async function toEntry(response: Response, page: string, born: number): Promise<
   response.headers.forEach((value, name) => {
     if (!DROPPED_HEADERS.has(name)) headers[name] = value;
   });
-  headers["content-security-policy"] = hashedContentSecurityPolicy(hashes, env.analyticsHosts);
+  headers["content-security-policy"] = hashedContentSecurityPolicy(
+    hashes,
+    env.analyticsHosts,
+    env.billing.redirectOrigins,
+  );
   headers["cache-control"] = "public, max-age=0, must-revalidate";
   headers["vary"] = [
     "Accept-Encoding",

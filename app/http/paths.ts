@@ -9,6 +9,12 @@ export const PATHS = {
   privacy: "/company/privacy",
   termsOfUse: "/company/terms-of-use",
   crowdfunding: "/crowdfunding-campaign",
+  /** Where Checkout returns after a subscription payment (`?session_id=`). */
+  postPurchase: "/subscription/post-purchase",
+  /** Where Checkout returns after a pledge (`?session_id=`). */
+  pledgeThanks: "/crowdfunding-campaign/thank-you",
+  /** Stripe's webhook deliveries (no locale prefix). */
+  stripeWebhook: "/webhooks/stripe",
   /** The sign-in form (the guard's login page). */
   signIn: "/form",
   /** Where a sign-in link lands. */
@@ -29,6 +35,8 @@ export const PATHS = {
   export: "/account/export",
   /** Daily limits, time zone and review modes. */
   settings: "/account/settings",
+  /** The learner's plan, its status and the customer portal. */
+  billing: "/account/billing",
   player: "/account/player",
   /** The learner's e-mail, sessions, data export and account deletion. */
   profile: "/account/profile",

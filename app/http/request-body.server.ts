@@ -48,6 +48,22 @@ async function readCapped(body: ReadableStream<Uint8Array>, limit: number): Prom
 }
 
 /**
+ * A body's raw bytes, for the one caller that must see them exactly (a signed webhook): at most the same limit, 413
+ * above it, 400 when the stream breaks.
+ */
+export async function readRawBody(request: Request): Promise<Buffer> {
+  if (!request.body) return Buffer.alloc(0);
+  let bytes: Buffer | null;
+  try {
+    bytes = await readCapped(request.body, BODY_LIMIT_BYTES);
+  } catch {
+    throw data(null, { status: 400 });
+  }
+  if (!bytes) throw tooLarge();
+  return bytes;
+}
+
+/**
  * A form POST's fields. Anything else is the client's mistake and answers with the translated error page: 415 for a
  * body that is not a form (JSON, text), 413 above the path's limit (bodyLimitFor; also for a streamed body without a
  * length), 400 for a broken one.

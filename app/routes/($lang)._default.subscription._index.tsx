@@ -1,47 +1,29 @@
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router";
-import { useLocalePath } from "../i18n/use-locale";
+import type { Route } from "./+types/($lang)._default.subscription._index";
+import { subscribe } from "../billing/actions.server";
+import { subscriptionPage } from "../billing/pages.server";
+import { PlanCards } from "../billing/ui";
 import type { PageHandle } from "../ui/seo";
 
 export const handle: PageHandle = { title: "titles.subscription", description: "descriptions.subscription" };
 
-const PLANS = ["free", "supporter", "team"] as const;
+export function loader({ context }: Route.LoaderArgs) {
+  return subscriptionPage(context);
+}
 
-export default function SubscriptionPage() {
+export function action({ request, context }: Route.ActionArgs) {
+  return subscribe(request, context);
+}
+
+export default function SubscriptionPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("pages");
-  const to = useLocalePath();
+  const { supporter, free, signedIn } = loaderData;
   return (
     <section>
       <h1>{t("common:titles.subscription")}</h1>
       <p className="lead">{t("subscription.intro")}</p>
-      <ul className="cards plans">
-        {PLANS.map((plan) => {
-          const name = t(`subscription.plans.${plan}.name`);
-          return (
-            <li key={plan} className="card">
-              <h2>{name}</h2>
-              <p className="price">
-                {t(`subscription.plans.${plan}.price`)} <span>{t("subscription.perMonth")}</span>
-              </p>
-              <ul>
-                {t(`subscription.plans.${plan}.features`)
-                  .split(" · ")
-                  .map((feature) => (
-                    <li key={feature}>{feature}</li>
-                  ))}
-              </ul>
-              {plan === "free" ? (
-                <p className="hint">{t("subscription.current")}</p>
-              ) : (
-                <Link className="button" to={to(`/subscription/post-purchase?plan=${plan}`)}>
-                  {t("subscription.choose", { plan: name })}
-                </Link>
-              )}
-            </li>
-          );
-        })}
-      </ul>
-      <p className="hint">{t("subscription.notice")}</p>
+      <PlanCards supporter={supporter} free={free} signedIn={signedIn} />
+      <p className="hint">{supporter ? t("billing.secure") : t("billing.closed")}</p>
     </section>
   );
 }

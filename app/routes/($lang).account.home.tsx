@@ -15,6 +15,8 @@ import { useLocalePath } from "../i18n/use-locale";
 import type { PageHandle } from "../ui/seo";
 import { SignOutEverywhere } from "../auth/sign-out-everywhere";
 import { PATHS, termPath } from "../http/paths";
+import { planLine } from "../billing/pages.server";
+import { PlanLine } from "../billing/ui";
 
 export const handle: PageHandle = { title: "titles.accountHome" };
 
@@ -33,6 +35,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     languageName: studyLanguageName(owner.language, locale),
     languageOptions: studyLanguageOptions(STUDY_LANGUAGES, locale),
     level: user.level,
+    plan: await planLine(user.id),
     counts,
     day,
     recent: recent.map((term) => ({ id: term.id, text: term.text, meaning: term.meaning, stage: stageOf(term, now) })),
@@ -48,6 +51,7 @@ export default function AccountHomePage({ loaderData }: Route.ComponentProps) {
     <section>
       <h1>{t("common:titles.accountHome")}</h1>
       <p className="lead">{t("studyLanguage.current", { language })}</p>
+      <PlanLine plan={loaderData.plan} />
 
       <DayPanel day={day} />
 

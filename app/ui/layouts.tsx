@@ -186,6 +186,9 @@ export function AccountLayout({ children }: { children: ReactNode }) {
                 <NavLink to={to(PATHS.settings)}>{t("nav.settings")}</NavLink>
               </li>
               <li>
+                <NavLink to={to(PATHS.billing)}>{t("nav.billing")}</NavLink>
+              </li>
+              <li>
                 <NavLink to={to(PATHS.profile)}>{t("nav.profile")}</NavLink>
               </li>
             </ul>

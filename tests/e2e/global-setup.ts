@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { createWriteStream, mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { BASE_URL } from "../../playwright.config";
+import { fakeStripeEnv, startFakeStripe } from "../support/fake-stripe";
 import { startMailSink } from "../support/mail-sink";
 import { openRunTempDir, tempDir } from "../support/temp";
 import { SERVER_LOG } from "./server-log";
@@ -23,6 +24,12 @@ export default async function globalSetup() {
     rmSync(dataDir, { recursive: true, force: true });
     throw error;
   });
+  // Stripe's API and hosted pages, faked on loopback (the real service cannot be reached from tests).
+  const stripe = await startFakeStripe({ webhookUrl: `${BASE_URL}/webhooks/stripe` }).catch(async (error: unknown) => {
+    await mail.close();
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  });
   const port = new URL(BASE_URL).port;
   const server = spawn(process.execPath, ["server.ts"], {
     env: {
@@ -38,6 +45,7 @@ export default async function globalSetup() {
       MAIL_FROM: "Polyglot <signin@polyglot.test>",
       TRUST_PROXY: "loopback",
       LOG_LEVEL: "info",
+      ...fakeStripeEnv(stripe.url),
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -58,6 +66,7 @@ export default async function globalSetup() {
       await exited;
     }
     await mail.close();
+    await stripe.close();
     serverLog.end();
     rmSync(dataDir, { recursive: true, force: true });
   };

@@ -127,23 +127,6 @@ learnerTest(
   },
 );
 
-learnerTest(
-  "subscription plan buttons lead to the thank-you page, which leads a signed-in learner to the account",
-  async ({ page, javaScriptEnabled }) => {
-    await page.goto("/subscription");
-    await markDocument(page, javaScriptEnabled);
-    const supporter = t("en", "pages:subscription.plans.supporter.name");
-    await page.getByRole("link", { name: t("en", "pages:subscription.choose", { plan: supporter }) }).click();
-    await expect(page).toHaveURL(
-      (url) => url.pathname === "/subscription/post-purchase" && url.searchParams.get("plan") === "supporter",
-    );
-    await expect(page.locator("main h1")).toHaveText("Thank you");
-    await page.getByRole("link", { name: t("en", "pages:postPurchase.continue") }).click();
-    await expectPage(page, "en", "/account/home", "titles.accountHome");
-    await expectSameDocument(page, javaScriptEnabled);
-  },
-);
-
 test.describe("with JavaScript", () => {
   test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "client-side navigation needs JavaScript");
 

@@ -1,0 +1,43 @@
+import { useTranslation } from "react-i18next";
+import type { Route } from "./+types/($lang)._default.crowdfunding-campaign._index";
+import { pledge } from "../billing/actions.server";
+import { campaignPage } from "../billing/pages.server";
+import { CampaignProgress, PledgeForm } from "../billing/ui";
+import type { PageHandle } from "../ui/seo";
+
+export const handle: PageHandle = { title: "titles.crowdfunding", description: "descriptions.crowdfunding" };
+
+const GOALS = ["player", "languages", "offline"] as const;
+
+export function loader({ context }: Route.LoaderArgs) {
+  return campaignPage(context);
+}
+
+export function action({ request, context }: Route.ActionArgs) {
+  return pledge(request, context);
+}
+
+export default function CrowdfundingPage({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation("pages");
+  const { campaign, signedIn } = loaderData;
+  return (
+    <section>
+      <h1>{t("common:titles.crowdfunding")}</h1>
+      <p className="lead">{t("crowdfunding.intro")}</p>
+      {campaign ? <CampaignProgress campaign={campaign} /> : <p>{t("crowdfunding.notStarted")}</p>}
+      <h2>{t("crowdfunding.goalTitle")}</h2>
+      <ul>
+        {GOALS.map((goal) => (
+          <li key={goal}>{t(`crowdfunding.goals.${goal}`)}</li>
+        ))}
+      </ul>
+      <h2>{t("crowdfunding.howTitle")}</h2>
+      <p>{t("crowdfunding.how")}</p>
+      {campaign?.open ? (
+        <PledgeForm campaign={campaign} signedIn={signedIn} />
+      ) : (
+        <p className="hint">{t("crowdfunding.closed")}</p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,3 @@
+import { defineBillingSuite } from "./billing-suite";
+
+defineBillingSuite("PGlite", async () => ({}));
