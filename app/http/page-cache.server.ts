@@ -256,7 +256,12 @@ type Ready = Entry & { bodies: NonNullable<Entry["bodies"]> };
  * Writes a cached page (or 304). Headers are set one by one (not through writeHead's argument), so the server's own
  * policies may still amend them: `beforeWriteHead` does that where no wrapper of `writeHead` is in place.
  */
-function send(req: IncomingMessage, res: ServerResponse, entry: Ready, beforeWriteHead?: (res: ServerResponse) => void) {
+function send(
+  req: IncomingMessage,
+  res: ServerResponse,
+  entry: Ready,
+  beforeWriteHead?: (res: ServerResponse) => void,
+) {
   const encoding = preferredEncoding(req.headers["accept-encoding"]);
   const etag = `"${entry.etag}${encoding === "identity" ? "" : `-${encoding}`}"`;
   const ifNoneMatch = req.headers["if-none-match"];
