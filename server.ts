@@ -27,7 +27,14 @@ const app = express();
 /** Set once the app is loaded: answers cached public pages before Express sees the request (production). */
 let answerFromMemory: ((req: IncomingMessage, res: ServerResponse) => boolean) | null = null;
 const server = createServer((req, res) => {
-  if (answerFromMemory?.(req, res)) return;
+  try {
+    if (answerFromMemory?.(req, res)) return;
+  } catch (error) {
+    // Never a crash of the process: the request takes the usual way unless something was already sent.
+    log.error("answer from memory failed", { error: error instanceof Error ? error.message : String(error) });
+    if (res.writableEnded) return;
+    if (res.headersSent) return void res.destroy();
+  }
   app(req, res);
 });
 

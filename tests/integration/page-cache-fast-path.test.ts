@@ -113,6 +113,19 @@ describe("public pages answered from memory ahead of Express", () => {
     }
   });
 
+  it("logs the client address as Express would: a forged X-Forwarded-For is not believed without TRUST_PROXY", async () => {
+    await request("/company/privacy");
+    const before = requestLogs("/company/privacy").length;
+    const fromMemory = await request("/company/privacy", { "X-Forwarded-For": "203.0.113.7" });
+    expect(fromMemory.headers.etag).toBeDefined();
+    const logs = await vi.waitFor(() => {
+      const lines = requestLogs("/company/privacy");
+      expect(lines.length).toBeGreaterThan(before);
+      return lines;
+    });
+    expect(logs.at(-1)!.json).toMatchObject({ status: 200, ip: "127.0.0.1" });
+  });
+
   it("leaves a request with a body, another method or another query to the rendered way", async () => {
     await request("/crowdfunding-campaign");
     const withBody = await request("/crowdfunding-campaign", { "Content-Length": "0" });
@@ -121,5 +134,31 @@ describe("public pages answered from memory ahead of Express", () => {
     expect(query.headers.etag).toBeUndefined();
     const put = await request("/crowdfunding-campaign", {}, "PUT");
     expect(put.status).toBe(405);
+  });
+});
+
+describe("behind a trusted proxy (TRUST_PROXY=1)", () => {
+  let proxied: ServerProcess | undefined;
+  beforeAll(async () => {
+    proxied = await startServer({ env: { TRUST_PROXY: "1" } });
+  });
+  afterAll(async () => {
+    await proxied?.stop();
+  });
+
+  it("logs the address the proxy saw for a page answered from memory", async () => {
+    const get = async (xff: string) => {
+      const response = await fetch(`${proxied!.baseUrl}/subscription`, {
+        headers: { "User-Agent": BROWSER_USER_AGENT, "X-Forwarded-For": xff },
+      });
+      await response.arrayBuffer();
+      return response;
+    };
+    expect((await get("198.51.100.1")).headers.get("etag")).not.toBeNull();
+    const fromMemory = await get("192.0.2.1, 198.51.100.2");
+    expect(fromMemory.status).toBe(200);
+    expect(fromMemory.headers.get("etag")).not.toBeNull();
+    const line = await proxied!.waitForLog((l) => l.json?.path === "/subscription" && l.json.ip === "198.51.100.2");
+    expect(line.json).toMatchObject({ method: "GET", status: 200 });
   });
 });
