@@ -4,7 +4,7 @@
  * graceful stop on SIGTERM. With NODE_ENV=development (`npm run dev`) Vite's middleware serves the sources with hot
  * reload and the app is loaded through Vite; otherwise the build in ./build is imported.
  */
-import { createServer } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import path from "node:path";
 import zlib from "node:zlib";
 import compression from "compression";
@@ -24,7 +24,19 @@ const SHUTDOWN_DRAIN_MS = 6_000;
 const ALLOWED_METHODS = "GET, HEAD, POST";
 
 const app = express();
-const server = createServer(app);
+/** Set once the app is loaded: answers cached public pages before Express sees the request (production). */
+let answerFromMemory: ((req: IncomingMessage, res: ServerResponse) => boolean) | null = null;
+const server = createServer((req, res) => {
+  try {
+    if (answerFromMemory?.(req, res)) return;
+  } catch (error) {
+    // Never a crash of the process: the request takes the usual way unless something was already sent.
+    log.error("answer from memory failed", { error: error instanceof Error ? error.message : String(error) });
+    if (res.writableEnded) return;
+    if (res.headersSent) return void res.destroy();
+  }
+  app(req, res);
+});
 
 type App = { build: ServerBuild | (() => Promise<ServerBuild>); entry: AppServer; vite: ViteDevServer | null };
 const appServerOf = (build: ServerBuild) => (build.entry.module as unknown as { appServer: AppServer }).appServer;
@@ -56,6 +68,14 @@ app.set("trust proxy", env.TRUST_PROXY);
 
 let stopping = false;
 
+/** One JSON line per answered request. The path only: query strings can carry sign-in tokens and search terms. */
+function logRequest(method: string | undefined, pathname: string, status: number, started: bigint, ip?: string) {
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  const fields = { method, path: pathname, status, ms: Math.round(ms * 10) / 10, ip };
+  if (pathname === "/healthz") log.debug("request", fields);
+  else log.info("request", fields);
+}
+
 app.use((req, res, next) => {
   const started = process.hrtime.bigint();
   log.debug("request started", { method: req.method, path: req.path });
@@ -63,28 +83,22 @@ app.use((req, res, next) => {
   if (stopping) res.setHeader("Connection", "close");
   res.on("finish", () => {
     if (stopping) server.closeIdleConnections();
-    const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    // The path only: query strings can carry sign-in tokens and search terms.
-    const fields = {
-      method: req.method,
-      path: req.path,
-      status: res.statusCode,
-      ms: Math.round(ms * 10) / 10,
-      ip: req.ip,
-    };
-    if (req.path === "/healthz") log.debug("request", fields);
-    else log.info("request", fields);
+    logRequest(req.method, req.path, res.statusCode, started, req.ip);
   });
   next();
 });
 
-app.use((_req, res, next) => {
+function setSecurityHeaders(res: ServerResponse) {
   res.setHeader("X-Content-Type-Options", "nosniff");
   res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
   res.setHeader("X-Frame-Options", "DENY");
   res.setHeader("Cross-Origin-Opener-Policy", "same-origin");
   res.setHeader("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=()");
   if (env.secureCookies) res.setHeader("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
+}
+
+app.use((_req, res, next) => {
+  setSecurityHeaders(res);
   next();
 });
 
@@ -128,31 +142,48 @@ const guardBodyAndOrigin: express.RequestHandler = (req, res, next) => {
 const privateWhenPersonal: express.RequestHandler = (req, res, next) => {
   const writeHead = res.writeHead;
   res.writeHead = function (this: typeof res, ...args: Parameters<typeof writeHead>) {
-    if (!res.headersSent && isPersonal(req, res)) {
-      res.setHeader("Cache-Control", "private, no-store");
-      res.setHeader("Vary", mergeVary(res.getHeader("Vary"), "Cookie"));
-    }
+    if (!res.headersSent) markPersonal(req.method, req.path, req.headers.cookie, res);
     return writeHead.apply(this, args);
   } as typeof writeHead;
   next();
 };
+
+function markPersonal(method: string, pathname: string, cookie: string | undefined, res: ServerResponse) {
+  if (!isPersonal(method, pathname, cookie, res)) return;
+  res.setHeader("Cache-Control", "private, no-store");
+  res.setHeader("Vary", mergeVary(res.getHeader("Vary"), "Cookie"));
+}
 
 app.use(withoutControlCharacters, refuseOtherMethods, guardBodyAndOrigin, privateWhenPersonal);
 
 const PERSONAL_PATH = /^(?:\/[a-z]{2})?\/(?:account|confirm|form|logout)(?:[/.]|$)|\.data$/;
 
 /** A response for this visitor only: it sets a cookie, answers a session or a form, or is an account or data URL. */
-function isPersonal(req: express.Request, res: express.Response): boolean {
-  if (req.path === "/healthz" || req.path.startsWith("/assets/")) return false;
+function isPersonal(method: string, pathname: string, cookie: string | undefined, res: ServerResponse): boolean {
+  if (pathname === "/healthz" || pathname.startsWith("/assets/")) return false;
   return (
     res.getHeader("Set-Cookie") !== undefined ||
-    req.method === "POST" ||
-    /(?:^|;\s*)(?:__session|toast)=/.test(req.headers.cookie ?? "") ||
-    PERSONAL_PATH.test(req.path)
+    method === "POST" ||
+    /(?:^|;\s*)(?:__session|toast)=/.test(cookie ?? "") ||
+    PERSONAL_PATH.test(pathname)
   );
 }
 
-function mergeVary(current: ReturnType<express.Response["getHeader"]>, name: string): string {
+const pathOf = (url: string) => {
+  const query = url.indexOf("?");
+  return query < 0 ? url : url.slice(0, query);
+};
+
+/**
+ * The client's address exactly as Express gives it (TRUST_PROXY applied), for a request Express never saw. Without
+ * X-Forwarded-For it is the socket's peer whatever the setting; otherwise Express's own getter decides.
+ */
+const expressIp = (req: IncomingMessage) =>
+  req.headers["x-forwarded-for"] === undefined
+    ? req.socket.remoteAddress
+    : (Object.setPrototypeOf(req, app.request) as express.Request).ip;
+
+function mergeVary(current: ReturnType<ServerResponse["getHeader"]>, name: string): string {
   const values = String(current ?? "")
     .split(",")
     .map((v) => v.trim())
@@ -163,8 +194,21 @@ function mergeVary(current: ReturnType<express.Response["getHeader"]>, name: str
 // In production, anonymous visitors of the public pages get them from memory, precompressed
 // (app/http/page-cache.server.ts), and hashed assets go out as the build compressed them.
 if (!vite) {
-  app.use(entry.publicPageCache(build as ServerBuild));
+  const pageCache = entry.publicPageCache(build as ServerBuild);
+  app.use(pageCache);
   app.use("/assets", entry.precompressedAssets(path.join(CLIENT_DIR, "assets")));
+  // A page already in memory is answered ahead of Express, with the headers the middlewares above would give it
+  // (security headers, the personal-response policy, the request log); requests with anything to guard go to Express.
+  answerFromMemory = (req, res) => {
+    if (stopping) return false;
+    const started = process.hrtime.bigint();
+    const answered = pageCache.answerFromMemory(req, res, () => {
+      setSecurityHeaders(res);
+      markPersonal(req.method!, pathOf(req.url!), req.headers.cookie, res);
+    });
+    if (answered) logRequest(req.method, pathOf(req.url!), res.statusCode, started, expressIp(req));
+    return answered;
+  };
 }
 
 // Pages rendered per request are compressed cheaply: at these sizes a higher level costs more CPU than it saves bytes.

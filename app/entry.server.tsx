@@ -1,6 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { PassThrough } from "node:stream";
-import { createReadableStreamFromReadable } from "@react-router/node";
+import { Writable } from "node:stream";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
@@ -63,7 +62,6 @@ export default function handleRequest(
   // Everything that can throw is resolved before the abort timer is armed: a throw after it would kill the process.
   const i18n = getInstance(loadContext);
   const nonce = randomBytes(16).toString("base64");
-  const readyOption = bot || routerContext.isSpaMode ? "onAllReady" : "onShellReady";
   const basic = loadContext.get(basicModeContext);
   const app = (
     <BasicModeContext.Provider value={basic}>
@@ -78,32 +76,35 @@ export default function handleRequest(
     </BasicModeContext.Provider>
   );
 
+  // No page suspends (every loader resolves before rendering), so nothing would arrive later in a stream: the document
+  // is rendered whole and answered as one buffer, which the compression middleware then encodes in one go instead of
+  // chunk by chunk through three streams (a measurable share of every dynamic page).
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
     let timeoutId: ReturnType<typeof setTimeout> | undefined;
     const { pipe, abort } = renderToPipeableStream(app, {
       nonce,
-      [readyOption]() {
+      onAllReady() {
         shellRendered = true;
-        const body = new PassThrough({
+        const chunks: Buffer[] = [];
+        const body = new Writable({
+          write(chunk: Buffer, _encoding, callback) {
+            chunks.push(chunk);
+            callback();
+          },
           final(callback) {
             clearTimeout(timeoutId);
             timeoutId = undefined;
+            responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+            responseHeaders.set(
+              "Content-Security-Policy",
+              contentSecurityPolicy(nonce, env.analyticsHosts, env.billing.redirectOrigins),
+            );
+            resolve(new Response(Buffer.concat(chunks), { headers: responseHeaders, status: responseStatusCode }));
             callback();
           },
         });
-        responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-        responseHeaders.set(
-          "Content-Security-Policy",
-          contentSecurityPolicy(nonce, env.analyticsHosts, env.billing.redirectOrigins),
-        );
         pipe(body);
-        resolve(
-          new Response(createReadableStreamFromReadable(body), {
-            headers: responseHeaders,
-            status: responseStatusCode,
-          }),
-        );
       },
       onShellError(error: unknown) {
         clearTimeout(timeoutId);

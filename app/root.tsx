@@ -16,7 +16,7 @@ import { HoneypotProvider } from "remix-utils/honeypot/react";
 import { browserAnalytics } from "./analytics/analytics.server";
 import { PageViews } from "./analytics/page-views";
 import { guardMiddleware } from "./auth/guard.server";
-import { honeypot } from "./auth/honeypot.server";
+import { honeypotInputProps } from "./auth/honeypot.server";
 import { sessionMiddleware, userContext } from "./auth/session.server";
 import { env } from "./config/env.server";
 import { studyLanguageMiddleware } from "./learning/preferences.server";
@@ -86,7 +86,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     year: new Date().getFullYear(),
     user: user ? { email: user.email } : null,
     toasts: context.get(toastContext),
-    honeypot: await honeypot.getInputProps(),
+    honeypot: await honeypotInputProps(),
     analytics: browserAnalytics(),
     webAnalyticsSrc: env.analyticsEnabled ? (env.WEB_ANALYTICS_SRC ?? null) : null,
   };

@@ -11,6 +11,26 @@ export const honeypot = new Honeypot({
   validFromFieldName: VALID_FROM_FIELD,
 });
 
+type InputProps = Awaited<ReturnType<Honeypot["getInputProps"]>>;
+let current: { second: number; props: Promise<InputProps> } | null = null;
+
+/**
+ * The honeypot fields of a page. Encrypting the timestamp is WebCrypto work on every render, so pages rendered within
+ * the same second share one value (the time of that second's start: never later than the render, so never "future").
+ */
+export function honeypotInputProps(): Promise<InputProps> {
+  const second = Math.floor(Date.now() / 1000);
+  if (current?.second !== second) {
+    const props = honeypot.getInputProps({ validFromTimestamp: second * 1000 });
+    current = { second, props };
+    // A failure is not remembered: the next render tries again.
+    props.catch(() => {
+      if (current?.props === props) current = null;
+    });
+  }
+  return current.props;
+}
+
 export type HoneypotVerdict = "human" | "spam" | "stale";
 
 /**

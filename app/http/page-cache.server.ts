@@ -130,18 +130,28 @@ const queryMemo = memo(1_000, (pageAndSearch) => {
 
 /** Where the bare root sends a visitor (null: nowhere), remembered per distinct cookie, language and browser. */
 const rootRedirectMemo = new Map<string, Promise<string | null>>();
+/** The same decisions once made, for the synchronous fast path (`answerFromMemory`). */
+const rootRedirectKnown = new Map<string, string | null>();
+const rootRedirectKey = (req: IncomingMessage) =>
+  `${req.headers.cookie ?? null}\n${req.headers["accept-language"] ?? null}\n${req.headers["user-agent"] ?? null}`;
 function rootRedirectFor(req: IncomingMessage): Promise<string | null> {
-  const headers = {
-    cookie: req.headers.cookie ?? null,
-    acceptLanguage: req.headers["accept-language"] ?? null,
-    userAgent: req.headers["user-agent"] ?? null,
-  };
-  const key = `${headers.cookie}\n${headers.acceptLanguage}\n${headers.userAgent}`;
+  const key = rootRedirectKey(req);
   let target = rootRedirectMemo.get(key);
   if (!target) {
-    target = rootRedirectLocale(headers);
-    if (rootRedirectMemo.size >= 1_000) rootRedirectMemo.delete(rootRedirectMemo.keys().next().value!);
+    target = rootRedirectLocale({
+      cookie: req.headers.cookie ?? null,
+      acceptLanguage: req.headers["accept-language"] ?? null,
+      userAgent: req.headers["user-agent"] ?? null,
+    });
+    if (rootRedirectMemo.size >= 1_000) {
+      const oldest = rootRedirectMemo.keys().next().value!;
+      rootRedirectMemo.delete(oldest);
+      rootRedirectKnown.delete(oldest);
+    }
     rootRedirectMemo.set(key, target);
+    void target.then((locale) => {
+      if (rootRedirectMemo.get(key) === target) rootRedirectKnown.set(key, locale);
+    });
   }
   return target;
 }
@@ -244,28 +254,40 @@ async function toEntry(response: Response, page: string, born: number): Promise<
   };
 }
 
+type Ready = Entry & { bodies: NonNullable<Entry["bodies"]> };
+
+/**
+ * Writes a cached page (or 304). Headers are set one by one (not through writeHead's argument), so the server's own
+ * policies may still amend them: `beforeWriteHead` does that where no wrapper of `writeHead` is in place.
+ */
 function send(
   req: IncomingMessage,
   res: ServerResponse,
-  entry: Entry & { bodies: NonNullable<Entry["bodies"]> },
-): void {
+  entry: Ready,
+  beforeWriteHead?: (res: ServerResponse) => void,
+) {
   const encoding = preferredEncoding(req.headers["accept-encoding"]);
   const etag = `"${entry.etag}${encoding === "identity" ? "" : `-${encoding}`}"`;
-  const matches = req.headers["if-none-match"]?.split(",").some((tag) => {
+  const ifNoneMatch = req.headers["if-none-match"];
+  const matches = ifNoneMatch?.split(",").some((tag) => {
     const clean = tag.trim().replace(/^W\//, "");
     return clean === "*" || clean.startsWith(`"${entry.etag}`);
   });
   if (matches) {
-    res.writeHead(304, { etag, vary: entry.headers.vary!, "cache-control": entry.headers["cache-control"]! });
+    res.setHeader("etag", etag);
+    res.setHeader("vary", entry.headers.vary!);
+    res.setHeader("cache-control", entry.headers["cache-control"]!);
+    beforeWriteHead?.(res);
+    res.writeHead(304);
     res.end();
     return;
   }
   const body = entry.bodies[encoding];
-  // Set one by one (not through writeHead's argument), so the server's own policies may still amend them.
-  for (const [name, value] of Object.entries(entry.headers)) res.setHeader(name, value);
+  for (const name in entry.headers) res.setHeader(name, entry.headers[name]!);
   res.setHeader("etag", etag);
   res.setHeader("content-length", body.length);
   if (encoding !== "identity") res.setHeader("content-encoding", encoding);
+  beforeWriteHead?.(res);
   res.writeHead(200);
   res.end(req.method === "HEAD" ? undefined : body);
 }
@@ -331,14 +353,19 @@ export function publicPageCache(build: ServerBuild) {
       entry = await filling;
     }
     if (!entry.bodies) return next();
-    send(req, res, entry as Entry & { bodies: NonNullable<Entry["bodies"]> });
+    send(req, res, entry as Ready);
   }
 
-  return function pageCacheMiddleware(
-    req: IncomingMessage,
-    res: ServerResponse,
-    next: (error?: unknown) => void,
-  ): void {
+  /** The entry ready for this request right now, or null (a miss, a stale entry, a page that is not shared). */
+  function readyEntry(found: Lookup): Ready | null {
+    const entry = entries.get(found.key);
+    if (!entry?.bodies || entry.generation !== generation || entry.expires < Date.now()) return null;
+    entries.delete(found.key);
+    entries.set(found.key, entry);
+    return entry as Ready;
+  }
+
+  function pageCacheMiddleware(req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void): void {
     if (req.method !== "GET" && req.method !== "HEAD") return next();
     const found = lookup(req);
     if (!found) return next();
@@ -346,5 +373,31 @@ export function publicPageCache(build: ServerBuild) {
       log.error("page cache failed", { path: found.url, error });
       if (!res.headersSent) next();
     });
-  };
+  }
+
+  /**
+   * The same answers as the middleware, for a plain node:http request before any framework sees it: true when a page
+   * ready in memory was written (synchronously), false when the request must take the usual way (a miss, a request
+   * with a body, a visitor the bare root may redirect and whose redirect is not known yet, anything not cached).
+   */
+  function answerFromMemory(
+    req: IncomingMessage,
+    res: ServerResponse,
+    beforeWriteHead: (res: ServerResponse) => void,
+  ): boolean {
+    if (req.method !== "GET" && req.method !== "HEAD") return false;
+    if (req.headers["content-length"] !== undefined || req.headers["transfer-encoding"] !== undefined) return false;
+    const found = lookup(req);
+    if (!found) return false;
+    if (found.page === "/" && found.url === "/") {
+      const redirect = rootRedirectKnown.get(rootRedirectKey(req));
+      if (redirect !== null) return false;
+    }
+    const entry = readyEntry(found);
+    if (!entry) return false;
+    send(req, res, entry, beforeWriteHead);
+    return true;
+  }
+
+  return Object.assign(pageCacheMiddleware, { answerFromMemory });
 }

@@ -198,14 +198,28 @@ export async function nextDue(db: Database, owner: Owner, now = new Date()): Pro
   return term ?? null;
 }
 
-export async function recentTerms(db: Database, owner: Owner, limit = 5): Promise<Term[]> {
-  return db.select().from(terms).where(owned(owner)).orderBy(desc(terms.createdAt)).limit(limit);
+/** The latest terms, with what a list of them shows: the text, the meaning and what their stage is made of. */
+export async function recentTerms(db: Database, owner: Owner, limit = 5) {
+  return db
+    .select({
+      id: terms.id,
+      text: terms.text,
+      meaning: terms.meaning,
+      state: terms.state,
+      due: terms.due,
+      scheduledDays: terms.scheduledDays,
+    })
+    .from(terms)
+    .where(owned(owner))
+    .orderBy(desc(terms.createdAt))
+    .limit(limit);
 }
 
 export type TermQuery = { q: string; stage: Stage | null; pos: PartOfSpeech | null; sort: Sort; page: number };
 
 /**
- * The member explore page: search, filters, sort and pages of 50, with the number of examples of each term. A caller
+ * The member explore page: search, filters, sort and pages of 50, with the columns the page shows and the number of
+ * examples of each term. A caller
  * that already knows how many terms match (the stage counts, when only the stage filters) passes it as `knownTotal`.
  */
 export async function searchTerms(db: Database, owner: Owner, query: TermQuery, now = new Date(), knownTotal?: number) {
@@ -232,7 +246,6 @@ export async function searchTerms(db: Database, owner: Owner, query: TermQuery, 
       meaning: terms.meaning,
       partOfSpeech: terms.partOfSpeech,
       stage,
-      due: terms.due,
       // Spelled out: inside a subquery an unqualified "id" would name the example's own column.
       examples: sql<number>`(select count(*)::int from "term_examples" as "e" where "e"."term_id" = "terms"."id")`,
     })

@@ -1,9 +1,11 @@
-import { useTranslation } from "react-i18next";
+import { useContext } from "react";
+import { I18nContext, useTranslation } from "react-i18next";
 import type { Stage } from "./vocabulary";
 
+/** One per table row: it translates through the context's instance, without useTranslation's per-component wrapper. */
 export function StageBadge({ stage }: { stage: Stage }) {
-  const { t } = useTranslation("learning");
-  return <span className={`stage stage-${stage}`}>{t(`stages.${stage}`)}</span>;
+  const { i18n } = useContext(I18nContext);
+  return <span className={`stage stage-${stage}`}>{i18n.t(`stages.${stage}`, { ns: "learning" })}</span>;
 }
 
 export function FieldError({ id, error }: { id: string; error?: string }) {

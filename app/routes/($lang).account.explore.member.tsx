@@ -52,7 +52,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     language: owner.language,
     languageName: studyLanguageName(owner.language, requestLocale(context)),
     ...result,
-    rows: result.rows.map((row) => ({ ...row, due: row.due.toISOString() })),
   };
 }
 
@@ -70,6 +69,13 @@ export default function MemberExplorePage({ loaderData }: Route.ComponentProps) 
     if (query.sort !== "newest") params.set("sort", query.sort);
     params.set("page", String(page));
     return `?${params}`;
+  };
+  const labels = {
+    text: t("member.columns.text"),
+    meaning: t("member.columns.meaning"),
+    partOfSpeech: t("member.columns.partOfSpeech"),
+    stage: t("member.columns.stage"),
+    examples: t("member.columns.examples"),
   };
   return (
     <section>
@@ -131,27 +137,27 @@ export default function MemberExplorePage({ loaderData }: Route.ComponentProps) 
         <table className="stacked-table">
           <thead>
             <tr>
-              <th scope="col">{t("member.columns.text")}</th>
-              <th scope="col">{t("member.columns.meaning")}</th>
-              <th scope="col">{t("member.columns.partOfSpeech")}</th>
-              <th scope="col">{t("member.columns.stage")}</th>
-              <th scope="col">{t("member.columns.examples")}</th>
+              <th scope="col">{labels.text}</th>
+              <th scope="col">{labels.meaning}</th>
+              <th scope="col">{labels.partOfSpeech}</th>
+              <th scope="col">{labels.stage}</th>
+              <th scope="col">{labels.examples}</th>
             </tr>
           </thead>
           <tbody>
             {rows.map((row) => (
               <tr key={row.id}>
-                <td data-label={t("member.columns.text")}>
+                <td data-label={labels.text}>
                   <Link to={to(termPath(row.id))} lang={language}>
                     {row.text}
                   </Link>
                 </td>
-                <td data-label={t("member.columns.meaning")}>{row.meaning}</td>
-                <td data-label={t("member.columns.partOfSpeech")}>{t(`partsOfSpeech.${row.partOfSpeech}`)}</td>
-                <td data-label={t("member.columns.stage")}>
+                <td data-label={labels.meaning}>{row.meaning}</td>
+                <td data-label={labels.partOfSpeech}>{t(`partsOfSpeech.${row.partOfSpeech}`)}</td>
+                <td data-label={labels.stage}>
                   <StageBadge stage={row.stage} />
                 </td>
-                <td data-label={t("member.columns.examples")}>{t("examples", { count: row.examples })}</td>
+                <td data-label={labels.examples}>{t("examples", { count: row.examples })}</td>
               </tr>
             ))}
           </tbody>

@@ -46,7 +46,16 @@ const autocannon = createRequire(import.meta.url)("autocannon") as (
   options: Record<string, unknown>,
 ) => Promise<AutocannonResult>;
 
-export type PageRow = { page: string; rps: number; share: number; p99: number; errors: number; ok: boolean };
+export type PageRow = {
+  page: string;
+  rps: number;
+  /** Bare node:http's req/s measured just before this page. */
+  bareRps: number;
+  share: number;
+  p99: number;
+  errors: number;
+  ok: boolean;
+};
 
 export function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
@@ -147,21 +156,24 @@ export async function publicPagesBench(): Promise<{ bare: { rps: number; p99: nu
     }
     const bare = await startBareServer(tmp, sample.body, headers);
     stopBare = bare.stop;
-    // Bare is measured before and after the pages and the faster run counts: on a busy machine one run can be unlucky.
-    const bareBefore = await load(bare.url);
-    const results = [];
-    for (const page of PUBLIC_PAGE_PATHS) results.push({ page, ...(await load(server.baseUrl + page)) });
-    const bareAfter = await load(bare.url);
-    await bare.stop();
-    const bareResult = bareBefore.rps >= bareAfter.rps ? bareBefore : bareAfter;
-    const rows: PageRow[] = results.map((result) => {
-      const share = result.rps / bareResult.rps;
-      return {
+    // On a machine shared with other work the load changes within a minute: each page is compared with bare measured
+    // just before it, and the table's bare line is the best of those runs.
+    const rows: PageRow[] = [];
+    let bareResult = { rps: 0, p99: 0 };
+    for (const page of PUBLIC_PAGE_PATHS) {
+      const bareNow = await load(bare.url);
+      if (bareNow.rps > bareResult.rps) bareResult = bareNow;
+      const result = await load(server.baseUrl + page);
+      const share = result.rps / bareNow.rps;
+      rows.push({
+        page,
         ...result,
+        bareRps: bareNow.rps,
         share,
         ok: share >= PUBLIC_BUDGET.shareOfBare && result.p99 <= PUBLIC_BUDGET.p99Ms && result.errors === 0,
-      };
-    });
+      });
+    }
+    await bare.stop();
     return { bare: bareResult, rows };
   } finally {
     await stopBare?.();
@@ -172,12 +184,12 @@ export async function publicPagesBench(): Promise<{ bare: { rps: number; p99: nu
 
 export function publicPagesTable(result: Awaited<ReturnType<typeof publicPagesBench>>): string {
   const lines = [
-    `| page | req/s | share of bare | p99 | errors | budget (≥ ${PUBLIC_BUDGET.shareOfBare * 100} %, p99 ≤ ${PUBLIC_BUDGET.p99Ms} ms, 0 errors) |`,
+    `| page | req/s | share of bare (bare req/s just before) | p99 | errors | budget (≥ ${PUBLIC_BUDGET.shareOfBare * 100} %, p99 ≤ ${PUBLIC_BUDGET.p99Ms} ms, 0 errors) |`,
     "|---|---:|---:|---:|---:|---|",
-    `| bare node:http (bytes of /) | ${result.bare.rps} | 100 % | ${result.bare.p99} ms | | |`,
+    `| bare node:http (bytes of /), best run | ${result.bare.rps} | 100 % | ${result.bare.p99} ms | | |`,
     ...result.rows.map(
       (row) =>
-        `| ${row.page} | ${row.rps} | ${(row.share * 100).toFixed(1)} % | ${row.p99} ms | ${row.errors} | ${row.ok ? "met" : "MISSED"} |`,
+        `| ${row.page} | ${row.rps} | ${(row.share * 100).toFixed(1)} % (${row.bareRps}) | ${row.p99} ms | ${row.errors} | ${row.ok ? "met" : "MISSED"} |`,
     ),
   ];
   return lines.join("\n");
