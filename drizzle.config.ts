@@ -3,6 +3,6 @@ import { defineConfig } from "drizzle-kit";
 export default defineConfig({
   dialect: "postgresql",
   // Each capability keeps its own tables.
-  schema: ["./app/auth/auth.schema.ts", "./app/learning/learning.schema.ts"],
+  schema: ["./app/auth/auth.schema.ts", "./app/learning/learning.schema.ts", "./app/reading/reading.schema.ts"],
   out: "./drizzle",
 });

@@ -170,6 +170,7 @@ export function AccountLayout({ children }: { children: ReactNode }) {
               <li>
                 <NavLink to={to(PATHS.memberTerms)}>{t("nav.member")}</NavLink>
               </li>
+              <li><NavLink to={to(PATHS.texts)}>{t("reading:nav")}</NavLink></li>
               <li>
                 <NavLink to={to(PATHS.publicLists)}>{t("nav.public")}</NavLink>
               </li>

@@ -1,0 +1,92 @@
+import { and, desc, eq, sql } from "drizzle-orm";
+import type { Database } from "../db/db.server";
+import { terms } from "../learning/learning.schema";
+import { stageSql, type Owner } from "../learning/terms.server";
+import type { VocabularyEntry } from "./match";
+import { ignoredWords, texts } from "./reading.schema";
+import { lowerFor } from "./segment";
+
+export type Text = typeof texts.$inferSelect;
+export type TextInput = { title: string; body: string };
+
+export async function createText(db: Database, owner: Owner, input: TextInput, now = new Date()): Promise<Text> {
+  const [text] = await db
+    .insert(texts)
+    .values({ ...owner, ...input, createdAt: now, updatedAt: now })
+    .returning();
+  return text!;
+}
+
+/** One text of one learner; another learner's id finds nothing, exactly like a missing one. */
+export async function findText(db: Database, userId: string, id: string): Promise<Text | null> {
+  const [text] = await db
+    .select()
+    .from(texts)
+    .where(and(eq(texts.id, id), eq(texts.userId, userId)))
+    .limit(1);
+  return text ?? null;
+}
+
+export async function updateText(db: Database, userId: string, id: string, input: TextInput): Promise<boolean> {
+  const updated = await db
+    .update(texts)
+    .set({ ...input, updatedAt: new Date() })
+    .where(and(eq(texts.id, id), eq(texts.userId, userId)))
+    .returning({ id: texts.id });
+  return updated.length === 1;
+}
+
+export async function deleteText(db: Database, userId: string, id: string): Promise<boolean> {
+  const deleted = await db
+    .delete(texts)
+    .where(and(eq(texts.id, id), eq(texts.userId, userId)))
+    .returning({ id: texts.id });
+  return deleted.length === 1;
+}
+
+/** The learner's texts in their study language, newest first. */
+export async function textsOf(db: Database, owner: Owner): Promise<Text[]> {
+  return db
+    .select()
+    .from(texts)
+    .where(and(eq(texts.userId, owner.userId), eq(texts.language, owner.language)))
+    .orderBy(desc(texts.createdAt));
+}
+
+/**
+ * Everything the reader matches words against, in one query: the learner's terms in the language with their stage, and
+ * the words they ignore.
+ */
+export async function vocabularyOf(db: Database, owner: Owner, now = new Date()): Promise<VocabularyEntry[]> {
+  const rows = await db
+    .select({ text: terms.text, stage: sql<string>`${stageSql(now)}`, termId: sql<string | null>`${terms.id}::text` })
+    .from(terms)
+    .where(and(eq(terms.userId, owner.userId), eq(terms.language, owner.language)))
+    .unionAll(
+      db
+        .select({ text: ignoredWords.word, stage: sql<string>`'ignored'`, termId: sql<string | null>`null::text` })
+        .from(ignoredWords)
+        .where(and(eq(ignoredWords.userId, owner.userId), eq(ignoredWords.language, owner.language))),
+    );
+  return rows as VocabularyEntry[];
+}
+
+/** Marks a word as known: the reader stops highlighting it. Marking it twice changes nothing. */
+export async function ignoreWord(db: Database, owner: Owner, word: string): Promise<void> {
+  await db
+    .insert(ignoredWords)
+    .values({ ...owner, word: lowerFor(owner.language, word) })
+    .onConflictDoNothing();
+}
+
+export async function unignoreWord(db: Database, owner: Owner, word: string): Promise<void> {
+  await db
+    .delete(ignoredWords)
+    .where(
+      and(
+        eq(ignoredWords.userId, owner.userId),
+        eq(ignoredWords.language, owner.language),
+        eq(ignoredWords.word, lowerFor(owner.language, word)),
+      ),
+    );
+}
