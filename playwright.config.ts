@@ -25,7 +25,7 @@ export default defineConfig({
     {
       name: "basic",
       use: { javaScriptEnabled: false },
-      testMatch: /(sign-in|learning|i18n|navigation|basic-mode)\.spec\.ts$/,
+      testMatch: /(sign-in|learning|i18n|navigation|basic-mode|reader)\.spec\.ts$/,
     },
   ],
   globalSetup: "./tests/e2e/global-setup.ts",
