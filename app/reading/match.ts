@@ -12,7 +12,7 @@ export type VocabularyEntry = { text: string; stage: Stage | "ignored"; termId: 
 export type WordMatch = { stage: WordStage; termId: string | null; start: number; length: number };
 
 /** Scripts written without spaces: a term there is segmented like the text; elsewhere split at white space. */
-const NO_SPACES = new Set(["zh", "ja", "th", "lo", "km", "my", "bo", "dz"]);
+export const NO_SPACES = new Set(["zh", "ja", "th", "lo", "km", "my", "bo", "dz"]);
 const PLAIN_WORD = /^[\p{L}\p{M}'’]+$/u;
 
 type Unit = { words: string[]; entry: VocabularyEntry };

@@ -12,7 +12,7 @@ import { parseExample, parseTermFields, type FieldErrors } from "../learning/ter
 import { createTerm, findTerm, isDuplicate, setStage, stageOf } from "../learning/terms.server";
 import { isStage } from "../learning/vocabulary";
 import { redirectWithToast, translatedToast } from "../toasts/toast.server";
-import { readerView, segmented } from "./reader.server";
+import { distinctWords, readerView, segmented } from "./reader.server";
 import { parseTextForm, type TextErrors } from "./text-form";
 import { deleteText, findText, ignoreWord, unignoreWord, updateText, vocabularyOf } from "./texts.server";
 import type { ReaderView } from "./view";
@@ -35,7 +35,12 @@ export async function readerPageData(request: Request, context: Context, id: str
   const owner = { userId: user.id, language: text.language };
   const words = segmented(`${text.id}:${text.updatedAt.getTime()}`, text.language, text.body);
   const { view, selected, termId } = readerView(
-    { title: text.title, language: text.language, text: words, vocabulary: await vocabularyOf(db, owner) },
+    {
+      title: text.title,
+      language: text.language,
+      text: words,
+      vocabulary: await vocabularyOf(db, owner, distinctWords(words)),
+    },
     query,
   );
   const term = termId ? await findTerm(db, user.id, termId) : null;

@@ -1,5 +1,4 @@
 import { useEffect, useEffectEvent, useRef, type ReactNode } from "react";
-import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import type { ViewPiece } from "./view";
 
@@ -23,7 +22,6 @@ export function ReaderText({
   panel?: ReactNode;
   onKey?: (event: KeyboardEvent) => void;
 }) {
-  const { t } = useTranslation("reading");
   const navigate = useNavigate();
 
   const root = useRef<HTMLDivElement>(null);
@@ -79,7 +77,7 @@ export function ReaderText({
                   href={wordLink(piece.word)}
                   className={`word w-${piece.stage}`}
                   data-word={piece.word}
-                  title={t(`stages.${piece.stage}`)}
+                  aria-describedby={`legend-${piece.stage}`}
                   aria-current={selectedWord === piece.word ? "true" : undefined}
                 >
                   {piece.text}

@@ -16,6 +16,15 @@ export function segmented(key: string, language: string, body: string): Segmente
   return found;
 }
 
+const distinct = new WeakMap<Segmented, string[]>();
+
+/** The different words of a text (what the reader asks the database about), worked out once per segmented text. */
+export function distinctWords(text: Segmented): string[] {
+  let words = distinct.get(text);
+  if (!words) distinct.set(text, (words = [...new Set(text.words)]));
+  return words;
+}
+
 /** Statistics of a text for a learner's vocabulary. */
 export function textStats(text: Segmented, language: string, vocabulary: VocabularyEntry[]): TextStats {
   return statsOf(matchWords(language, text, vocabulary));

@@ -3,19 +3,23 @@ import { Link } from "react-router";
 import { useLocale } from "../i18n/use-locale";
 import { WORD_STAGES, type TextStats, type WordStage } from "./match";
 
-export function WordStageBadge({ stage }: { stage: WordStage }) {
+export function WordStageBadge({ stage, id }: { stage: WordStage; id?: string }) {
   const { t } = useTranslation("reading");
-  return <span className={`word-stage word w-${stage}`}>{t(`stages.${stage}`)}</span>;
+  return (
+    <span className={`word-stage word w-${stage}`} id={id}>
+      {t(`stages.${stage}`)}
+    </span>
+  );
 }
 
-/** What each colour and underline means: colour is never the only sign of a stage. */
+/** What each colour and underline means: colour is never the only sign of a stage. Words name their stage through it. */
 export function StageLegend() {
   const { t } = useTranslation("reading");
   return (
     <ul className="reader-legend" aria-label={t("legend")}>
       {WORD_STAGES.map((stage) => (
         <li key={stage}>
-          <WordStageBadge stage={stage} />
+          <WordStageBadge stage={stage} id={`legend-${stage}`} />
         </li>
       ))}
     </ul>

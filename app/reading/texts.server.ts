@@ -1,9 +1,10 @@
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, or, sql } from "drizzle-orm";
 import type { Database } from "../db/db.server";
 import { terms } from "../learning/learning.schema";
 import { stageSql, type Owner } from "../learning/terms.server";
 import type { VocabularyEntry } from "./match";
 import { ignoredWords, texts } from "./reading.schema";
+import { NO_SPACES } from "./match";
 import { lowerFor } from "./segment";
 
 export type Text = typeof texts.$inferSelect;
@@ -55,20 +56,48 @@ export async function textsOf(db: Database, owner: Owner): Promise<Text[]> {
 
 /**
  * Everything the reader matches words against, in one query: the learner's terms in the language with their stage, and
- * the words they ignore.
+ * the words they ignore. With `words` (a text's distinct words, lower-cased for the language) only the terms that may
+ * match come back: single words among them, compared through the database's lower() in the few spellings that fold
+ * alike (Turkish İ/I, a C-locale database), and every multi-word term; the exact match is matchWords'.
  */
-export async function vocabularyOf(db: Database, owner: Owner, now = new Date()): Promise<VocabularyEntry[]> {
+export async function vocabularyOf(
+  db: Database,
+  owner: Owner,
+  words: readonly string[] | null = null,
+  now = new Date(),
+): Promise<VocabularyEntry[]> {
+  const ownTerms = and(eq(terms.userId, owner.userId), eq(terms.language, owner.language));
+  const ownIgnored = and(eq(ignoredWords.userId, owner.userId), eq(ignoredWords.language, owner.language));
+  let termsWhere = ownTerms;
+  let ignoredWhere = ownIgnored;
+  if (words && !NO_SPACES.has(owner.language)) {
+    const spellings = [...new Set(words.flatMap((word) => spellingsOf(owner.language, word)))];
+    termsWhere = and(
+      ownTerms,
+      or(
+        sql`lower(${terms.text}) in (select lower(w) from unnest(${sql.param(spellings)}::text[]) as w)`,
+        sql`${terms.text} ~ '[[:space:]]'`,
+      ),
+    );
+    ignoredWhere = and(ownIgnored, sql`${ignoredWords.word} = any(${sql.param([...words])}::text[])`);
+  }
   const rows = await db
     .select({ text: terms.text, stage: sql<string>`${stageSql(now)}`, termId: sql<string | null>`${terms.id}::text` })
     .from(terms)
-    .where(and(eq(terms.userId, owner.userId), eq(terms.language, owner.language)))
+    .where(termsWhere)
     .unionAll(
       db
         .select({ text: ignoredWords.word, stage: sql<string>`'ignored'`, termId: sql<string | null>`null::text` })
         .from(ignoredWords)
-        .where(and(eq(ignoredWords.userId, owner.userId), eq(ignoredWords.language, owner.language))),
+        .where(ignoredWhere),
     );
   return rows as VocabularyEntry[];
+}
+
+/** A lower-cased word as a term may be written: as it is, in capitals, capitalised. */
+function spellingsOf(language: string, word: string): string[] {
+  const upper = word.toLocaleUpperCase(language);
+  return [word, upper, upper.slice(0, 1) + word.slice(1)];
 }
 
 /** Marks a word as known: the reader stops highlighting it. Marking it twice changes nothing. */

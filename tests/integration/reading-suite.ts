@@ -17,11 +17,13 @@ const plain = (html: string) =>
       .replace(/<style[\s\S]*?<\/style>/g, ""),
   );
 
-/** The classes of the word links of a reader page: `text → stage`. */
-function wordsIn(html: string): Map<string, string> {
+/** The classes of the word links of a reader page: `text → stage`, the text lower-cased unless `asWritten`. */
+function wordsIn(html: string, asWritten = false): Map<string, string> {
   const words = new Map<string, string>();
-  for (const m of html.matchAll(/<a id="w-\d+" href="[^"]*" class="word w-(\w+)"[^>]*>([^<]+)<\/a>/g))
-    words.set(m[2]!.toLowerCase(), m[1]!);
+  for (const m of html.matchAll(/<a id="w-\d+" href="[^"]*" class="word w-(\w+)"[^>]*>([^<]+)<\/a>/g)) {
+    const text = m[2]!.replaceAll("&#x27;", "'");
+    words.set(asWritten ? text : text.toLowerCase(), m[1]!);
+  }
   return words;
 }
 const hrefOf = (html: string, word: string) =>
@@ -153,6 +155,36 @@ export function defineReadingSuite(databaseName: string, databaseEnv: () => Prom
       const { html } = await alice.page(`/account/texts/${id}`);
       expect(html).toMatch(/class="word w-tolearn"[^>]*>ice cream<\/a>/);
       expect(wordsIn(html).get("ice")).toBe("new");
+    });
+
+    it("matches words by the rules of the text's language: Turkish dotted and dotless i, a Chinese text", async () => {
+      const deniz = await signedInBrowser(app, mail, "reader.deniz@example.com");
+      const study = (language: string) =>
+        deniz.request("/preferences", {
+          method: "POST",
+          form: { intent: "studyLanguage", studyLanguage: language, redirectTo: "/account/texts" },
+        });
+      await study("tr");
+      for (const text of ["IŞIK", "istanbul", "çok güzel"])
+        await deniz.request("/account/terms/new", { method: "POST", form: { text, partOfSpeech: "noun" } });
+      const id = await addText(deniz, "Işık", "Işık İstanbul'da ÇOK GÜZEL. Isırgan ılık.");
+      const words = wordsIn((await deniz.page(`/account/texts/${id}`)).html, true);
+      expect(Object.fromEntries(words)).toEqual({
+        Işık: "tolearn",
+        "İstanbul'da": "new",
+        "ÇOK GÜZEL": "tolearn",
+        Isırgan: "new",
+        ılık: "new",
+      });
+      await study("zh");
+      await deniz.request("/account/terms/new", { method: "POST", form: { text: "冰淇淋", partOfSpeech: "noun" } });
+      const zh = await addText(deniz, "冰淇淋", "我喜欢吃冰淇淋。");
+      expect(Object.fromEntries(wordsIn((await deniz.page(`/account/texts/${zh}`)).html))).toEqual({
+        我: "new",
+        喜欢: "new",
+        吃: "new",
+        冰淇淋: "tolearn",
+      });
     });
 
     it("ignores a word so it counts as known and is no longer highlighted, and highlights it again", async () => {
