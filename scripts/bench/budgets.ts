@@ -6,6 +6,7 @@
 import { accountPagesBench, ACCOUNT_BUDGET } from "./account-pages.ts";
 import { browserBench, browserTable, type BrowserRow } from "./browser.ts";
 import { publicPagesBench, publicPagesTable } from "./public-pages.ts";
+import { READER_P95_MS, readerBench, readerTable } from "./reader.ts";
 
 export async function runBudgets(): Promise<boolean> {
   const publicPages = await publicPagesBench();
@@ -19,6 +20,9 @@ export async function runBudgets(): Promise<boolean> {
       `| ${row.page} | ${row.rps} | ${(row.share * 100).toFixed(2)} % | ${row.p99} ms | ${row.errors} | ≥ ${ACCOUNT_BUDGET[row.page]! * 100} %, p99 ≤ 300 ms: ${row.ok ? "met" : "MISSED"} |`,
     );
   }
+  const reader = await readerBench();
+  console.log(`\nReader, a 5,000-word text, 10,000 terms (budget: server p95 < ${READER_P95_MS} ms)`);
+  console.log(readerTable(reader));
   let browser: BrowserRow[] = [];
   if (process.env.BENCH_BROWSER === "0") console.log("\nBrowser: skipped (BENCH_BROWSER=0)");
   else {
@@ -26,5 +30,5 @@ export async function runBudgets(): Promise<boolean> {
     console.log("\nBrowser, Chromium (slow link: 400 kbit/s, 400 ms latency, cold cache)");
     console.log(browserTable(browser));
   }
-  return [...publicPages.rows, ...account.rows, ...browser].every((row) => row.ok);
+  return [...publicPages.rows, ...account.rows, ...reader, ...browser].every((row) => row.ok);
 }
