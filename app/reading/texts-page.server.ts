@@ -7,7 +7,7 @@ import { textPath } from "../http/paths";
 import { requireLearner } from "../learning/learner.server";
 import { studyLanguageName } from "../learning/study-language";
 import { redirectWithToast, translatedToast } from "../toasts/toast.server";
-import { segmented, textStats } from "./reader.server";
+import { distinctWords, segmented, textStats } from "./reader.server";
 import { parseTextForm } from "./text-form";
 import { createText, textsOf, vocabularyOf } from "./texts.server";
 
@@ -17,15 +17,14 @@ type Context = Readonly<RouterContextProvider>;
 export async function textsPageData(context: Context) {
   const { owner } = requireLearner(context);
   const db = await getDatabase();
-  const [list, vocabulary] = await Promise.all([textsOf(db, owner), vocabularyOf(db, owner)]);
-  const rows = list.map((text) => ({
+  const list = await textsOf(db, owner);
+  const words = list.map((text) => segmented(`${text.id}:${text.updatedAt.getTime()}`, text.language, text.body));
+  // One query for every text: the terms any of their words can match.
+  const vocabulary = await vocabularyOf(db, owner, [...new Set(words.flatMap(distinctWords))]);
+  const rows = list.map((text, index) => ({
     id: text.id,
     title: text.title,
-    stats: textStats(
-      segmented(`${text.id}:${text.updatedAt.getTime()}`, text.language, text.body),
-      text.language,
-      vocabulary,
-    ),
+    stats: textStats(words[index]!, text.language, vocabulary),
   }));
   rows.sort((a, b) => b.stats.knownShare - a.stats.knownShare || a.title.localeCompare(b.title));
   return { texts: rows, languageName: studyLanguageName(owner.language, requestLocale(context)) };

@@ -57,8 +57,9 @@ export async function textsOf(db: Database, owner: Owner): Promise<Text[]> {
 /**
  * Everything the reader matches words against, in one query: the learner's terms in the language with their stage, and
  * the words they ignore. With `words` (a text's distinct words, lower-cased for the language) only the terms that may
- * match come back: single words among them, compared through the database's lower() in the few spellings that fold
- * alike (Turkish İ/I, a C-locale database), and every multi-word term; the exact match is matchWords'.
+ * match come back: those whose text, or first word of several (term texts keep single spaces), is one of the words,
+ * compared through the database's lower() in the few spellings that fold alike (Turkish İ/I, a C-locale database);
+ * the exact match is matchWords'.
  */
 export async function vocabularyOf(
   db: Database,
@@ -72,11 +73,12 @@ export async function vocabularyOf(
   let ignoredWhere = ownIgnored;
   if (words && !NO_SPACES.has(owner.language)) {
     const spellings = [...new Set(words.flatMap((word) => spellingsOf(owner.language, word)))];
+    const candidates = sql`(select lower(w) from unnest(${sql.param(spellings)}::text[]) as w)`;
     termsWhere = and(
       ownTerms,
       or(
-        sql`lower(${terms.text}) in (select lower(w) from unnest(${sql.param(spellings)}::text[]) as w)`,
-        sql`${terms.text} ~ '[[:space:]]'`,
+        sql`lower(${terms.text}) in ${candidates}`,
+        sql`(${terms.text} like '% %' and lower(split_part(${terms.text}, ' ', 1)) in ${candidates})`,
       ),
     );
     ignoredWhere = and(ownIgnored, sql`${ignoredWords.word} = any(${sql.param([...words])}::text[])`);
