@@ -21,7 +21,7 @@ export default function TextsPage({ loaderData }: Route.ComponentProps) {
     <section>
       <h1>{t("titles.texts")}</h1>
       <p className="lead">{t("list.intro", { language: loaderData.languageName })}</p>
-      <p>
+      <p className="actions">
         <Link className="button" to={to(PATHS.newText)}>
           {t("list.add")}
         </Link>{" "}

@@ -131,6 +131,7 @@ export function DefaultLayout({ children }: { children: ReactNode }) {
               <li>
                 <NavLink to={to(PATHS.explore)}>{t("nav.explore")}</NavLink>
               </li>
+              <li><NavLink to={to(PATHS.sampleTexts)}>{t("reading:samplesNav")}</NavLink></li>
               <li>
                 <NavLink to={to(PATHS.subscription)}>{t("nav.subscription")}</NavLink>
               </li>
