@@ -8,6 +8,7 @@ export default defineConfig({
     "./app/learning/learning.schema.ts",
     "./app/transfer/transfer.schema.ts",
     "./app/billing/billing.schema.ts",
+    "./app/reading/reading.schema.ts",
   ],
   out: "./drizzle",
 });

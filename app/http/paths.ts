@@ -28,6 +28,10 @@ export const PATHS = {
   memberTerms: "/account/explore/member",
   publicLists: "/account/explore/public",
   newTerm: "/account/terms/new",
+  texts: "/account/texts",
+  newText: "/account/texts/new",
+  /** The shipped sample texts, a demo of the reader for everyone. */
+  sampleTexts: "/texts",
   review: "/account/review",
   statistics: "/account/statistics",
   import: "/account/import",
@@ -46,3 +50,9 @@ export const PATHS = {
 
 /** One of the learner's terms. */
 export const termPath = (id: string): string => `/account/terms/${id}`;
+
+/** One of the learner's texts in the reader. */
+export const textPath = (id: string): string => `/account/texts/${id}`;
+
+/** A shipped sample text in the demo reader. */
+export const samplePath = (slug: string): string => `/texts/${slug}`;

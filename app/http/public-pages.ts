@@ -5,6 +5,7 @@ export const PUBLIC_PAGES = [
   PATHS.home,
   PATHS.signIn,
   PATHS.explore,
+  PATHS.sampleTexts,
   PATHS.subscription,
   PATHS.privacy,
   PATHS.termsOfUse,

@@ -77,10 +77,12 @@ export function ExampleFields({
   errors,
   language,
   idPrefix = "",
+  values,
 }: {
   errors?: FieldErrors;
   language: string;
   idPrefix?: string;
+  values?: { sentence?: string };
 }) {
   const { t } = useTranslation("learning");
   return (
@@ -91,6 +93,7 @@ export function ExampleFields({
         name="sentence"
         lang={language}
         maxLength={500}
+        defaultValue={values?.sentence}
         aria-invalid={!!errors?.sentence}
         aria-describedby={errors?.sentence ? `${idPrefix}sentence-error` : undefined}
       />

@@ -132,6 +132,9 @@ export function DefaultLayout({ children }: { children: ReactNode }) {
                 <NavLink to={to(PATHS.explore)}>{t("nav.explore")}</NavLink>
               </li>
               <li>
+                <NavLink to={to(PATHS.sampleTexts)}>{t("reading:samplesNav")}</NavLink>
+              </li>
+              <li>
                 <NavLink to={to(PATHS.subscription)}>{t("nav.subscription")}</NavLink>
               </li>
               <li>
@@ -169,6 +172,9 @@ export function AccountLayout({ children }: { children: ReactNode }) {
               </li>
               <li>
                 <NavLink to={to(PATHS.memberTerms)}>{t("nav.member")}</NavLink>
+              </li>
+              <li>
+                <NavLink to={to(PATHS.texts)}>{t("reading:nav")}</NavLink>
               </li>
               <li>
                 <NavLink to={to(PATHS.publicLists)}>{t("nav.public")}</NavLink>

@@ -6,6 +6,7 @@
 import { accountPagesBench, accountPagesTable } from "./account-pages.ts";
 import { browserBench, browserTable, type BrowserRow } from "./browser.ts";
 import { publicPagesBench, publicPagesTable } from "./public-pages.ts";
+import { READER_P95_MS, readerBench, readerTable } from "./reader.ts";
 
 export async function runBudgets(): Promise<boolean> {
   const publicPages = await publicPagesBench();
@@ -14,6 +15,9 @@ export async function runBudgets(): Promise<boolean> {
   const account = await accountPagesBench();
   console.log("\nAccount pages, 1,000 terms, on PGlite and PostgreSQL (bare node:http measured beside each)");
   console.log(accountPagesTable(account));
+  const reader = await readerBench();
+  console.log(`\nReader, a 5,000-word text, 10,000 terms (budget: server p95 < ${READER_P95_MS} ms)`);
+  console.log(readerTable(reader));
   let browser: BrowserRow[] = [];
   if (process.env.BENCH_BROWSER === "0") console.log("\nBrowser: skipped (BENCH_BROWSER=0)");
   else {
@@ -21,5 +25,5 @@ export async function runBudgets(): Promise<boolean> {
     console.log("\nBrowser, Chromium (slow link: 400 kbit/s, 400 ms latency, cold cache)");
     console.log(browserTable(browser));
   }
-  return [...publicPages.rows, ...account.flatMap((run) => run.rows), ...browser].every((row) => row.ok);
+  return [...publicPages.rows, ...account.flatMap((run) => run.rows), ...reader, ...browser].every((row) => row.ok);
 }

@@ -305,6 +305,7 @@ test.describe("first paint", () => {
       "de-common",
       "de-learning",
       "de-pages",
+      "de-reading",
     ]);
     for (const url of preloads) expect((await request.get(url)).status(), url).toBe(200);
   });

@@ -32,6 +32,7 @@ let stripe: FakeStripe;
 let session: string;
 let spareSession: string;
 let termId: string;
+let textId: string;
 let honeypot: Record<string, string>;
 
 beforeAll(async () => {
@@ -49,6 +50,14 @@ beforeAll(async () => {
   );
   termId = String(created.headers.location).split("/").pop()!;
   expect(termId).toMatch(/^[0-9a-f-]{36}$/);
+  const text = await postForm(
+    server,
+    "/account/texts/new",
+    { title: "Fuzz", body: "Das Haus ist alt." },
+    { Cookie: session },
+  );
+  textId = String(text.headers.location).split("/").pop()!;
+  expect(textId).toMatch(/^[0-9a-f-]{36}$/);
   honeypot = await honeypotFields(server);
 }, 120_000);
 
@@ -120,6 +129,13 @@ function requestArbitrary() {
     `/account/terms/${termId}`,
     `/account/terms/${"-".repeat(36)}`,
     "/account/terms/not-a-uuid",
+    "/account/texts",
+    "/account/texts/new",
+    `/account/texts/${textId}`,
+    "/account/texts/not-a-uuid",
+    "/texts",
+    "/texts/de-der-markt",
+    "/texts/missing",
     "/account/explore",
     "/account/explore/member",
     "/account/explore/public",
@@ -291,6 +307,9 @@ function requestArbitrary() {
       "upload",
       "confirm",
       "cancel",
+      "addTerm",
+      "ignore",
+      "unignore",
     ]),
     sessionId: value(["", "no-such-session", "x".repeat(300)]),
     // Never the confirmation word: the fuzzed learner must keep the account.
@@ -304,6 +323,10 @@ function requestArbitrary() {
     termId: value([termId, "-".repeat(36), "00000000-0000-0000-0000-000000000000"]),
     exampleId: value([termId, "-".repeat(36)]),
     text: value(["Haus", "Hund", ""]),
+    title: value(["Ein Text", "", "x".repeat(201)]),
+    body: value(["Das Haus ist alt.", "", "Ä".repeat(25_001)]),
+    page: value(["1", "2", "-1", "x"]),
+    word: value(["0", "2", "999999", "x"]),
     meaning: value(["house", ""]),
     partOfSpeech: value(["noun", "verb", "adjective"]),
     notes: value(["", "note"]),

@@ -1,0 +1,159 @@
+import { data, type RouterContextProvider } from "react-router";
+import { getDatabase } from "../db/db.server";
+import { invalidParam, pageNotFound } from "../http/errors";
+import { PATHS, textPath } from "../http/paths";
+import { readForm } from "../http/request-body.server";
+import { getInstance, requestLocale } from "../i18n/i18n.server";
+import { localePath } from "../i18n/locales";
+import { isId } from "../learning/ids";
+import { requireLearner } from "../learning/learner.server";
+import { studyLanguageName } from "../learning/study-language";
+import { parseExample, parseTermFields, type FieldErrors } from "../learning/term-form";
+import { createTerm, findTerm, isDuplicate, setStage, stageOf } from "../learning/terms.server";
+import { isStage } from "../learning/vocabulary";
+import { redirectWithToast, translatedToast } from "../toasts/toast.server";
+import { distinctWords, readerView, segmented } from "./reader.server";
+import { parseTextForm, type TextErrors } from "./text-form";
+import { deleteText, findText, ignoreWord, unignoreWord, updateText, vocabularyOf } from "./texts.server";
+import type { ReaderView } from "./view";
+
+type Context = Readonly<RouterContextProvider>;
+
+async function ownText(request: Request, id: string | undefined, userId: string) {
+  if (!isId(id)) invalidParam(request);
+  const text = await findText(await getDatabase(), userId, id);
+  if (!text) pageNotFound(request);
+  return text;
+}
+
+/** A page of one of the learner's texts, every word with its stage, and the panel of the word in `?word=`. */
+export async function readerPageData(request: Request, context: Context, id: string | undefined) {
+  const { user } = requireLearner(context);
+  const text = await ownText(request, id, user.id);
+  const db = await getDatabase();
+  const query = new URL(request.url).searchParams;
+  const owner = { userId: user.id, language: text.language };
+  const words = segmented(`${text.id}:${text.updatedAt.getTime()}`, text.language, text.body);
+  const { view, selected, termId } = readerView(
+    {
+      title: text.title,
+      language: text.language,
+      text: words,
+      vocabulary: await vocabularyOf(db, owner, distinctWords(words)),
+    },
+    query,
+  );
+  const term = termId ? await findTerm(db, user.id, termId) : null;
+  const reader: ReaderView = {
+    ...view,
+    selected: selected && {
+      ...selected,
+      term: term && {
+        id: term.id,
+        text: term.text,
+        meaning: term.meaning,
+        partOfSpeech: term.partOfSpeech,
+        stage: stageOf(term, new Date()),
+      },
+    },
+  };
+  const mode = query.has("edit") ? "edit" : query.has("delete") ? "delete" : "read";
+  return {
+    id: text.id,
+    reader,
+    mode,
+    body: mode === "edit" ? text.body : "",
+    languageName: studyLanguageName(text.language, requestLocale(context)),
+  };
+}
+
+const position = (value: FormDataEntryValue | null) => {
+  const n = Number(value);
+  return Number.isInteger(n) && n >= 0 && n < 1_000_000 ? n : null;
+};
+
+/**
+ * The reader's forms, told apart by `intent`: add the selected word as a term, set a term's stage, ignore a word or
+ * stop ignoring it (each returns to the word in the text, its panel open), edit or delete the text.
+ */
+export async function readerPageAction(request: Request, context: Context, id: string | undefined) {
+  const { user } = requireLearner(context);
+  const text = await ownText(request, id, user.id);
+  const db = await getDatabase();
+  const { t } = getInstance(context);
+  const locale = requestLocale(context);
+  const owner = { userId: user.id, language: text.language };
+  const here = localePath(locale, textPath(text.id));
+  const form = await readForm(request);
+  const intent = String(form.get("intent") ?? "");
+  const page = position(form.get("page")) ?? 1;
+  const word = position(form.get("word"));
+  // With JavaScript the page stays where it is (`inPlace`); without, the anchor brings the reader back to the word.
+  const anchor = form.has("inPlace") ? "" : `#w-${word}`;
+  const back = word === null ? `${here}?page=${page}` : `${here}?page=${page}&word=${word}${anchor}`;
+  const failed = (status: number, errors: FieldErrors | TextErrors, message: string | null = null) =>
+    data({ intent, errors: errors as Record<string, string>, message }, { status });
+
+  switch (intent) {
+    case "addTerm": {
+      const term = parseTermFields(form);
+      const example = parseExample(form, false);
+      if (term.errors || example.errors) return failed(400, { ...term.errors, ...example.errors });
+      try {
+        const created = await createTerm(db, owner, term.value, example.value ?? undefined);
+        return redirectWithToast(
+          request,
+          back,
+          translatedToast(t, "success", "learning:toasts.created", { text: created.text }),
+        );
+      } catch (error) {
+        if (!isDuplicate(error)) throw error;
+        const language = studyLanguageName(text.language, locale);
+        return failed(409, {}, t("learning:errors.duplicate", { text: term.value.text, language }));
+      }
+    }
+    case "stage": {
+      const termId = form.get("termId");
+      const stage = form.get("stage");
+      if (!isStage(stage)) return failed(400, {}, t("learning:errors.invalidStage"));
+      if (!isId(termId) || !(await setStage(db, user.id, termId, stage))) pageNotFound(request);
+      const term = await findTerm(db, user.id, termId);
+      return redirectWithToast(
+        request,
+        back,
+        translatedToast(t, "success", "learning:toasts.stageChanged", {
+          text: term?.text ?? "",
+          stage: t(`learning:stages.${stage}`),
+        }),
+      );
+    }
+    case "ignore":
+    case "unignore": {
+      const value = String(form.get("text") ?? "").trim();
+      if (!value || value.length > 200) return failed(400, {}, t("reading:errors.wordMissing"));
+      if (intent === "ignore") await ignoreWord(db, owner, value);
+      else await unignoreWord(db, owner, value);
+      return redirectWithToast(
+        request,
+        back,
+        translatedToast(t, "success", `reading:toasts.${intent}d`, { text: value }),
+      );
+    }
+    case "update": {
+      const parsed = await parseTextForm(form);
+      if (parsed.errors) return failed(parsed.status, parsed.errors);
+      await updateText(db, user.id, text.id, parsed.value);
+      return redirectWithToast(request, here, translatedToast(t, "success", "reading:toasts.updated", parsed.value));
+    }
+    case "delete": {
+      await deleteText(db, user.id, text.id);
+      return redirectWithToast(
+        request,
+        localePath(locale, PATHS.texts),
+        translatedToast(t, "success", "reading:toasts.deleted", { title: text.title }),
+      );
+    }
+    default:
+      return failed(400, {}, t("learning:errors.invalidAction"));
+  }
+}

@@ -1,0 +1,97 @@
+import { useEffect, useEffectEvent, useRef, type ReactNode } from "react";
+import { useNavigate } from "react-router";
+import type { ViewPiece } from "./view";
+
+/**
+ * The words of a page, each marked with its stage. With `wordLink`, each word is a link that opens its panel (shown
+ * after the word's paragraph); with JavaScript the panel opens in place and the arrow keys move between words. Without
+ * `wordLink` (the demo) the words are plain text.
+ */
+export function ReaderText({
+  language,
+  paragraphs,
+  selectedWord,
+  wordLink,
+  panel,
+  onKey,
+}: {
+  language: string;
+  paragraphs: ViewPiece[][];
+  selectedWord?: number | null;
+  wordLink?: (word: number) => string;
+  panel?: ReactNode;
+  onKey?: (event: KeyboardEvent) => void;
+}) {
+  const navigate = useNavigate();
+
+  const root = useRef<HTMLDivElement>(null);
+  const keyDown = useEffectEvent((event: KeyboardEvent) => onKey?.(event));
+  const openWord = useEffectEvent((href: string) => navigate(href, { preventScrollReset: true }));
+  const interactive = !!wordLink;
+
+  // Listeners on the text rather than on each of its hundreds of words.
+  useEffect(() => {
+    const element = root.current;
+    if (!element || !interactive) return;
+    const open = (event: MouseEvent) => {
+      const link = (event.target as HTMLElement).closest<HTMLAnchorElement>("a.word");
+      if (!link || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+      event.preventDefault();
+      // Without the anchor: the page stays where it is and the panel opens below the paragraph.
+      void openWord(link.getAttribute("href")!.replace(/#.*$/, ""));
+    };
+    const move = (event: KeyboardEvent) => {
+      keyDown(event);
+      if (event.defaultPrevented || (event.key !== "ArrowRight" && event.key !== "ArrowLeft")) return;
+      const target = event.target as HTMLElement;
+      if (!target.matches("a.word")) return;
+      const links = [...element.querySelectorAll<HTMLAnchorElement>("a.word")];
+      const rtl = getComputedStyle(element).direction === "rtl";
+      const step = (event.key === "ArrowRight") !== rtl ? 1 : -1;
+      const next = links[links.indexOf(target as HTMLAnchorElement) + step];
+      if (next) {
+        event.preventDefault();
+        next.focus();
+      }
+    };
+    element.addEventListener("click", open);
+    element.addEventListener("keydown", move);
+    return () => {
+      element.removeEventListener("click", open);
+      element.removeEventListener("keydown", move);
+    };
+  }, [interactive]);
+
+  return (
+    <div className="reader-text" lang={language} ref={root}>
+      {paragraphs.map((pieces, index) => (
+        <div key={index}>
+          <p>
+            {pieces.map((piece, i) =>
+              typeof piece === "string" ? (
+                piece
+              ) : wordLink ? (
+                <a
+                  key={i}
+                  id={`w-${piece.word}`}
+                  href={wordLink(piece.word)}
+                  className={`word w-${piece.stage}`}
+                  data-word={piece.word}
+                  aria-describedby={`legend-${piece.stage}`}
+                  aria-current={selectedWord === piece.word ? "true" : undefined}
+                >
+                  {piece.text}
+                </a>
+              ) : (
+                <span key={i} className={`word w-${piece.stage}`}>
+                  {piece.text}
+                </span>
+              ),
+            )}
+          </p>
+          {panel && pieces.some((p) => typeof p !== "string" && p.word === selectedWord) ? panel : null}
+        </div>
+      ))}
+    </div>
+  );
+}

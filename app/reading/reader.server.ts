@@ -1,0 +1,104 @@
+import { matchWords, statsOf, type TextStats, type VocabularyEntry, type WordMatch } from "./match";
+import { pagesOf, segmentText, type Segmented } from "./segment";
+import type { ReaderView, SelectedWord, ViewPiece } from "./view";
+
+// Segmenting a long text takes a few milliseconds: kept per text version, so reading page after page does not repeat it.
+const segmentedTexts = new Map<string, Segmented>();
+const CACHED_TEXTS = 200;
+
+/** A text's words and sentences, from memory when this version was segmented before. */
+export function segmented(key: string, language: string, body: string): Segmented {
+  let found = segmentedTexts.get(key);
+  if (found) return found;
+  found = segmentText(language, body);
+  if (segmentedTexts.size >= CACHED_TEXTS) segmentedTexts.delete(segmentedTexts.keys().next().value!);
+  segmentedTexts.set(key, found);
+  return found;
+}
+
+const distinct = new WeakMap<Segmented, string[]>();
+
+/** The different words of a text (what the reader asks the database about), worked out once per segmented text. */
+export function distinctWords(text: Segmented): string[] {
+  let words = distinct.get(text);
+  if (!words) distinct.set(text, (words = [...new Set(text.words)]));
+  return words;
+}
+
+/** Statistics of a text for a learner's vocabulary. */
+export function textStats(text: Segmented, language: string, vocabulary: VocabularyEntry[]): TextStats {
+  return statsOf(matchWords(language, text, vocabulary));
+}
+
+/** A page number from the query: 1 when missing or not a page of the text. */
+export function pageNumber(value: string | null, pages: number): number {
+  const page = Number(value);
+  return Number.isInteger(page) && page >= 1 && page <= pages ? page : 1;
+}
+
+/**
+ * One page of a text with each word's stage, the text's statistics and the selected word (`word`, when it is on the
+ * page). `lookupTerm` gives the term of the selected word, if it is one.
+ */
+export function readerView(
+  input: { title: string; language: string; text: Segmented; vocabulary: VocabularyEntry[] },
+  query: URLSearchParams,
+): { view: Omit<ReaderView, "selected">; selected: Omit<SelectedWord, "term"> | null; termId: string | null } {
+  const { language, text } = input;
+  const matches = matchWords(language, text, input.vocabulary);
+  const pages = pagesOf(text);
+  const page = pageNumber(query.get("page"), pages.length);
+  const current = pages[page - 1]!;
+  const paragraphs = current.paragraphs.map(({ sentences }) => sentences.flatMap((s) => grouped(s.pieces, matches)));
+
+  let selected: Omit<SelectedWord, "term"> | null = null;
+  let termId: string | null = null;
+  const asked = Number(query.get("word") ?? NaN);
+  if (query.has("word") && Number.isInteger(asked) && asked >= current.firstWord && asked <= current.lastWord) {
+    const match = matches[asked]!;
+    const sentence = current.paragraphs
+      .flatMap((p) => p.sentences)
+      .find((s) => s.pieces.some((piece) => typeof piece !== "string" && piece.word === match.start))!;
+    selected = {
+      word: match.start,
+      text: unitText(sentence.pieces, matches, match.start),
+      sentence: sentence.text.slice(0, 500),
+      stage: match.stage,
+    };
+    termId = match.termId;
+  }
+  return {
+    view: { title: input.title, language, page, pages: pages.length, paragraphs, stats: statsOf(matches) },
+    selected,
+    termId,
+  };
+}
+
+/** The words of a multi-word match joined into one piece, with the spaces between them. */
+function grouped(pieces: Segmented["paragraphs"][0][0]["pieces"], matches: WordMatch[]): ViewPiece[] {
+  const out: ViewPiece[] = [];
+  for (let i = 0; i < pieces.length; i++) {
+    const piece = pieces[i]!;
+    if (typeof piece === "string") {
+      out.push(piece);
+      continue;
+    }
+    const match = matches[piece.word]!;
+    let text = piece.text;
+    const end = match.start + match.length - 1;
+    while (match.length > 1 && i + 1 < pieces.length) {
+      const next = pieces[i + 1]!;
+      if (typeof next !== "string" && next.word > end) break;
+      text += typeof next === "string" ? next : next.text;
+      i++;
+      if (typeof next !== "string" && next.word === end) break;
+    }
+    out.push({ text, word: match.start, stage: match.stage, term: match.termId !== null });
+  }
+  return out;
+}
+
+function unitText(pieces: Segmented["paragraphs"][0][0]["pieces"], matches: WordMatch[], start: number): string {
+  const unit = grouped(pieces, matches).find((piece) => typeof piece !== "string" && piece.word === start);
+  return typeof unit === "object" ? unit.text : "";
+}

@@ -1,0 +1,34 @@
+import { index, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
+// `.ts`: scripts load the tables with plain `node` (see db/open.server.ts).
+import { users } from "../auth/auth.schema.ts";
+
+/** A text a learner reads in one study language (pasted or uploaded, at most TEXT_LIMIT_BYTES of UTF-8). */
+export const texts = pgTable(
+  "texts",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    language: text("language").notNull(),
+    title: text("title").notNull(),
+    body: text("body").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("texts_user_language_created_idx").on(table.userId, table.language, table.createdAt)],
+);
+
+/** Words a learner marked as known or not worth learning: the reader stops highlighting them. Lower-cased per language. */
+export const ignoredWords = pgTable(
+  "ignored_words",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    language: text("language").notNull(),
+    word: text("word").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.language, table.word] })],
+);

@@ -1,0 +1,134 @@
+import { useTranslation } from "react-i18next";
+import { Form, Link } from "react-router";
+import { useLocalePath } from "../i18n/use-locale";
+import { termPath } from "../http/paths";
+import type { FieldErrors } from "../learning/term-form";
+import { ExampleFields, TermFields } from "../learning/term-fields";
+import { ListenButton, useVoice } from "./listen";
+import { WordStageBadge } from "./reading-ui";
+import { KEY_STAGES, type SelectedWord } from "./view";
+
+type Failure = { intent: string; errors: Record<string, string>; message: string | null } | undefined;
+
+/** Where a panel form returns: the word in the text, its panel open; `inPlace` (set with JavaScript) keeps the scroll. */
+function Position({ page, word, inPlace }: { page: number; word: number; inPlace: boolean }) {
+  return (
+    <>
+      <input type="hidden" name="page" value={page} />
+      <input type="hidden" name="word" value={word} />
+      {inPlace ? <input type="hidden" name="inPlace" value="1" /> : null}
+    </>
+  );
+}
+
+/**
+ * The panel of one word: its term with the four stages (keys 1–4), or a prefilled "add term" form whose example is the
+ * sentence the word appeared in; and "ignore" (known) or "stop ignoring". Listen buttons when the browser has a voice.
+ */
+export function WordPanel({
+  selected,
+  language,
+  page,
+  action,
+  closeLink,
+  failure,
+  inPlace,
+}: {
+  selected: SelectedWord;
+  language: string;
+  page: number;
+  action: string;
+  closeLink: string;
+  failure: Failure;
+  inPlace: boolean;
+}) {
+  const { t } = useTranslation("reading");
+  const to = useLocalePath();
+  const voice = useVoice(language);
+  const errors = failure?.intent === "addTerm" ? (failure.errors as FieldErrors) : undefined;
+  const { term } = selected;
+  return (
+    <aside className="word-panel" aria-labelledby="word-panel-title">
+      <h2 id="word-panel-title">
+        <span lang={language}>{selected.text}</span> <WordStageBadge stage={selected.stage} />
+      </h2>
+      <p className="word-panel-sentence">
+        <q lang={language}>{selected.sentence}</q>
+      </p>
+      {voice ? (
+        <p className="word-panel-listen">
+          <ListenButton text={selected.text} voice={voice} label={t("panel.listenWord")} />{" "}
+          <ListenButton text={selected.sentence} voice={voice} label={t("panel.listenSentence")} />
+        </p>
+      ) : null}
+      {failure?.message ? (
+        <p className="error-text" role="alert">
+          {failure.message}
+        </p>
+      ) : null}
+      {term ? (
+        <>
+          <p>
+            <Link to={to(termPath(term.id))} lang={language}>
+              {term.text}
+            </Link>
+            {term.meaning ? ` — ${term.meaning}` : null}
+          </p>
+          <Form method="post" action={action} preventScrollReset className="stage-buttons">
+            <Position page={page} word={selected.word} inPlace={inPlace} />
+            <input type="hidden" name="intent" value="stage" />
+            <input type="hidden" name="termId" value={term.id} />
+            <fieldset>
+              <legend>{t("panel.setStage")}</legend>
+              {KEY_STAGES.map((stage, index) => (
+                <button
+                  key={stage}
+                  type="submit"
+                  name="stage"
+                  value={stage}
+                  className={`button button-small ${stage === term.stage ? "" : "button-secondary"}`}
+                  aria-pressed={stage === term.stage}
+                  aria-keyshortcuts={String(index + 1)}
+                >
+                  <kbd>{index + 1}</kbd> {t(`stages.${stage}`)}
+                </button>
+              ))}
+            </fieldset>
+          </Form>
+        </>
+      ) : (
+        <>
+          <Form method="post" action={action} preventScrollReset className="stack">
+            <Position page={page} word={selected.word} inPlace={inPlace} />
+            <input type="hidden" name="intent" value="addTerm" />
+            <h3>{t("panel.addTerm")}</h3>
+            <TermFields values={{ text: selected.text }} errors={errors} language={language} />
+            <ExampleFields values={{ sentence: selected.sentence }} errors={errors} language={language} />
+            <button type="submit" className="button">
+              {t("panel.addTerm")}
+            </button>
+          </Form>
+          <Form method="post" action={action} preventScrollReset>
+            <Position page={page} word={selected.word} inPlace={inPlace} />
+            <input type="hidden" name="text" value={selected.text} />
+            {selected.stage === "ignored" ? (
+              <button type="submit" name="intent" value="unignore" className="button button-secondary">
+                {t("panel.unignore")}
+              </button>
+            ) : (
+              <button type="submit" name="intent" value="ignore" className="button button-secondary">
+                {t("panel.ignore")}
+              </button>
+            )}
+          </Form>
+        </>
+      )}
+      <p className="hint">{t("panel.keys")}</p>
+      <p>
+        <Link to={closeLink} preventScrollReset>
+          {t("panel.close")}
+        </Link>
+      </p>
+    </aside>
+  );
+}

@@ -1,0 +1,44 @@
+import { useTranslation } from "react-i18next";
+import { Form, Link } from "react-router";
+import type { Route } from "./+types/($lang)._default.texts.$slug";
+import { PATHS } from "../http/paths";
+import { useLocalePath } from "../i18n/use-locale";
+import { ReaderText } from "../reading/reader-text";
+import { StageLegend } from "../reading/reading-ui";
+import { samplePageAction, samplePageData } from "../reading/samples-page.server";
+import type { PageHandle } from "../ui/seo";
+
+export const handle: PageHandle = { title: "reading:titles.sample" };
+
+export function loader({ request, params, context }: Route.LoaderArgs) {
+  return samplePageData(request, context, params.slug);
+}
+
+export function action({ request, params, context }: Route.ActionArgs) {
+  return samplePageAction(request, context, params.slug);
+}
+
+export default function SamplePage({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation("reading");
+  const to = useLocalePath();
+  const { view } = loaderData;
+  return (
+    <article className="reader">
+      <p className="eyebrow">
+        {loaderData.languageName} · {t(`learning:levels.${loaderData.level}`)}
+      </p>
+      <h1 lang={view.language}>{view.title}</h1>
+      <p className="lead">{t("samples.demo")}</p>
+      <StageLegend />
+      <ReaderText language={view.language} paragraphs={view.paragraphs} />
+      <Form method="post">
+        <button type="submit" className="button">
+          {t("samples.read")}
+        </button>
+      </Form>
+      <p>
+        <Link to={to(PATHS.sampleTexts)}>{t("samples.back")}</Link>
+      </p>
+    </article>
+  );
+}

@@ -1,0 +1,37 @@
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import type { Route } from "./+types/($lang)._default.texts._index";
+import { samplePath } from "../http/paths";
+import { useLocalePath } from "../i18n/use-locale";
+import { samplesPageData } from "../reading/samples-page.server";
+import type { PageHandle } from "../ui/seo";
+
+export const handle: PageHandle = { title: "reading:titles.samples", description: "reading:descriptions.samples" };
+
+export function loader({ context }: Route.LoaderArgs) {
+  return samplesPageData(context);
+}
+
+export default function SamplesPage({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation("reading");
+  const to = useLocalePath();
+  return (
+    <section>
+      <h1>{t("titles.samples")}</h1>
+      <p className="lead">{t("samples.intro")}</p>
+      <ul className="sample-list">
+        {loaderData.samples.map((sample) => (
+          <li key={sample.slug}>
+            <Link to={to(samplePath(sample.slug))} lang={sample.language}>
+              {sample.title}
+            </Link>{" "}
+            <span className="hint">
+              {sample.languageName} · {t(`learning:levels.${sample.level}`)} ·{" "}
+              {t("stats.words", { count: sample.words })}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

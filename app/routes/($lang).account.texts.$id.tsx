@@ -1,0 +1,142 @@
+import { useTranslation } from "react-i18next";
+import { Form, Link, useNavigate, useNavigation, useSubmit } from "react-router";
+import { useHydrated } from "remix-utils/use-hydrated";
+import type { Route } from "./+types/($lang).account.texts.$id";
+import { PATHS, textPath } from "../http/paths";
+import { useLocalePath } from "../i18n/use-locale";
+import { readerPageAction, readerPageData } from "../reading/reader-page.server";
+import { ReaderText } from "../reading/reader-text";
+import { Pager, StageLegend, TextStatsLine } from "../reading/reading-ui";
+import { TextFields } from "../reading/text-fields";
+import { KEY_STAGES } from "../reading/view";
+import { WordPanel } from "../reading/word-panel";
+import type { PageHandle } from "../ui/seo";
+
+export const handle: PageHandle = { title: "reading:titles.reader" };
+
+export function loader({ request, params, context }: Route.LoaderArgs) {
+  return readerPageData(request, context, params.id);
+}
+
+export function action({ request, params, context }: Route.ActionArgs) {
+  return readerPageAction(request, context, params.id);
+}
+
+const isField = (target: EventTarget | null) =>
+  (target as HTMLElement | null)?.matches("input, textarea, select") ?? false;
+
+export default function ReaderPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation("reading");
+  const to = useLocalePath();
+  const hydrated = useHydrated();
+  const navigate = useNavigate();
+  const submit = useSubmit();
+  const pending = useNavigation().state === "submitting";
+  const { id, reader, mode } = loaderData;
+  const { page, selected } = reader;
+  const here = to(textPath(id));
+  const pageLink = (n: number) => `${here}?page=${n}`;
+  const wordLink = (word: number) => `${here}?page=${page}&word=${word}#w-${word}`;
+
+  // Escape closes the panel, 1–4 set the stage of the word's term (the arrow keys are ReaderText's).
+  const onKey = (event: KeyboardEvent) => {
+    if (!selected) return;
+    if (event.key === "Escape") {
+      event.preventDefault();
+      void navigate(pageLink(page), { preventScrollReset: true });
+      document.getElementById(`w-${selected.word}`)?.focus();
+      return;
+    }
+    const stage = KEY_STAGES[Number(event.key) - 1];
+    if (!stage || !selected.term || isField(event.target) || event.ctrlKey || event.metaKey || event.altKey) return;
+    event.preventDefault();
+    const form = { intent: "stage", termId: selected.term.id, stage, page: String(page), word: String(selected.word) };
+    void submit(
+      { ...form, inPlace: "1" },
+      { method: "post", action: `${here}?page=${page}&word=${selected.word}`, preventScrollReset: true },
+    );
+  };
+
+  if (mode === "edit")
+    return (
+      <section className="narrow">
+        <h1>{t("edit.title")}</h1>
+        {actionData?.message ? <p role="alert">{actionData.message}</p> : null}
+        <Form method="post" encType="multipart/form-data" className="stack" aria-busy={pending}>
+          <input type="hidden" name="intent" value="update" />
+          <TextFields
+            values={{ title: reader.title, body: loaderData.body }}
+            errors={actionData?.intent === "update" ? actionData.errors : undefined}
+            language={reader.language}
+            upload={false}
+          />
+          <button type="submit" className="button" disabled={pending}>
+            {t("edit.save")}
+          </button>
+        </Form>
+        <p>
+          <Link to={here}>{t("edit.cancel")}</Link>
+        </p>
+      </section>
+    );
+
+  return (
+    <article className="reader">
+      <p className="eyebrow">{loaderData.languageName}</p>
+      <h1 lang={reader.language}>{reader.title}</h1>
+      <TextStatsLine stats={reader.stats} />
+      <StageLegend />
+      {actionData?.message && actionData.intent !== "addTerm" && !selected ? (
+        <p className="error-text" role="alert">
+          {actionData.message}
+        </p>
+      ) : null}
+      <ReaderText
+        language={reader.language}
+        paragraphs={reader.paragraphs}
+        selectedWord={selected?.word ?? null}
+        wordLink={wordLink}
+        onKey={onKey}
+        panel={
+          selected ? (
+            <WordPanel
+              selected={selected}
+              language={reader.language}
+              page={page}
+              action={`${here}?page=${page}&word=${selected.word}`}
+              closeLink={`${pageLink(page)}#w-${selected.word}`}
+              failure={actionData}
+              inPlace={hydrated}
+            />
+          ) : null
+        }
+      />
+      <Pager page={page} pages={reader.pages} link={pageLink} />
+      <p className="hint">{t("readerHint")}</p>
+      <section className="text-actions">
+        <Link className="button button-secondary" to={`${here}?edit=1`}>
+          {t("edit.title")}
+        </Link>{" "}
+        {mode === "delete" ? (
+          <Form method="post" className="stack">
+            <p role="alert">{t("delete.confirm", { title: reader.title })}</p>
+            <input type="hidden" name="intent" value="delete" />
+            <p>
+              <button type="submit" className="button button-danger">
+                {t("delete.yes")}
+              </button>{" "}
+              <Link to={here}>{t("edit.cancel")}</Link>
+            </p>
+          </Form>
+        ) : (
+          <Link className="button button-secondary" to={`${here}?delete=1`}>
+            {t("delete.title")}
+          </Link>
+        )}
+      </section>
+      <p>
+        <Link to={to(PATHS.texts)}>{t("back")}</Link>
+      </p>
+    </article>
+  );
+}

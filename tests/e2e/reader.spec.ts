@@ -1,0 +1,199 @@
+import type { Locator, Page } from "@playwright/test";
+import { expect, learnerTest, t, test, waitForHydration } from "./support";
+
+/** A word no dictionary has, so no other test's terms or ignored words touch it. */
+const inventedWord = () =>
+  "zq" + Array.from({ length: 6 }, () => "abcdefghijklmnopqrstuvwxyz"[Math.floor(Math.random() * 26)]).join("");
+
+async function addText(page: Page, javaScriptEnabled: boolean, title: string, body: string) {
+  await page.goto("/account/texts/new");
+  if (javaScriptEnabled) await waitForHydration(page);
+  await page.getByLabel(t("en", "reading:form.title"), { exact: true }).fill(title);
+  await page.getByLabel(t("en", "reading:form.body"), { exact: true }).fill(body);
+  await page.getByRole("button", { name: t("en", "reading:form.create") }).click();
+  await expect(page.locator("h1")).toHaveText(title);
+  if (javaScriptEnabled) await waitForHydration(page);
+}
+
+const wordLink = (page: Page, word: string) => page.locator("a.word", { hasText: new RegExp(`^${word}$`) }).first();
+const background = (locator: Locator) => locator.evaluate((el) => getComputedStyle(el).backgroundColor);
+const panel = (page: Page) => page.locator(".word-panel");
+
+learnerTest(
+  "opens a text, adds an unknown word as a term from the panel, and the word changes stage colour",
+  async ({ page, javaScriptEnabled }) => {
+    const word = inventedWord();
+    await addText(
+      page,
+      javaScriptEnabled,
+      `Story ${word}`,
+      `My friend ${word} came home late. Then ${word} was tired.`,
+    );
+    const link = wordLink(page, word);
+    await expect(link).toHaveClass(/\bw-new\b/);
+    const newColour = await background(link);
+    // With JavaScript the panel opens in place: the document is not reloaded.
+    await page.evaluate(() => ((window as unknown as { marker: boolean }).marker = true));
+    await link.click();
+    await expect(panel(page).getByRole("heading", { level: 2 })).toContainText(word);
+    await expect(page.getByLabel(t("en", "learning:term.text"), { exact: true })).toHaveValue(word);
+    await expect(page.getByLabel(t("en", "learning:term.exampleSentence"))).toHaveValue(
+      `My friend ${word} came home late.`,
+    );
+    expect(await page.evaluate(() => (window as unknown as { marker?: boolean }).marker === true)).toBe(
+      javaScriptEnabled,
+    );
+    await page.getByLabel(t("en", "learning:term.meaning"), { exact: true }).fill("a friend's name");
+    await page.getByLabel(t("en", "learning:term.partOfSpeech")).selectOption({ label: "Proper noun" });
+    await panel(page)
+      .getByRole("button", { name: t("en", "reading:panel.addTerm") })
+      .click();
+    await expect(page.getByRole("status")).toContainText(t("en", "learning:toasts.created.title"));
+    await expect(link).toHaveClass(/\bw-tolearn\b/);
+    await expect(wordLink(page, word).locator("xpath=..").locator("a.word").first()).toBeVisible();
+    expect(await background(link)).not.toBe(newColour);
+    // Without JavaScript the page came back to the word: its anchor is in the address.
+    if (!javaScriptEnabled) expect(new URL(page.url()).hash).toMatch(/^#w-\d+$/);
+    await panel(page)
+      .getByRole("button", { name: new RegExp(t("en", "learning:stages.learned")) })
+      .click();
+    await expect(link).toHaveClass(/\bw-learned\b/);
+  },
+);
+
+learnerTest("marks a word as known so it is no longer highlighted", async ({ page, javaScriptEnabled }) => {
+  const word = inventedWord();
+  await addText(page, javaScriptEnabled, `Known ${word}`, `Say ${word} twice: ${word}.`);
+  await wordLink(page, word).click();
+  await panel(page)
+    .getByRole("button", { name: t("en", "reading:panel.ignore") })
+    .click();
+  await expect(page.getByRole("status")).toContainText(t("en", "reading:toasts.ignored.title"));
+  for (const link of await page.locator("a.word", { hasText: new RegExp(`^${word}$`) }).all()) {
+    await expect(link).toHaveClass(/\bw-ignored\b/);
+    expect(await link.evaluate((el) => getComputedStyle(el).textDecorationLine)).toBe("none");
+  }
+  await expect(page.locator(".text-stats")).toContainText("2 known (50%)");
+});
+
+learnerTest(
+  "moves between words with the arrow keys, opens with Enter, sets a stage with 1–4, closes with Escape",
+  async ({ page, javaScriptEnabled }) => {
+    learnerTest.skip(!javaScriptEnabled, "keyboard shortcuts need JavaScript; without it every word is a plain link");
+    const [first, second] = [inventedWord(), inventedWord()];
+    await addText(page, true, `Keys ${first}`, `${first} ${second}.`);
+    await wordLink(page, first).focus();
+    await page.keyboard.press("ArrowRight");
+    await expect(wordLink(page, second)).toBeFocused();
+    await page.keyboard.press("ArrowLeft");
+    await expect(wordLink(page, first)).toBeFocused();
+    await page.keyboard.press("Enter");
+    await expect(panel(page).getByRole("heading", { level: 2 })).toContainText(first);
+    await page.getByLabel(t("en", "learning:term.partOfSpeech")).selectOption({ label: "Noun" });
+    await panel(page)
+      .getByRole("button", { name: t("en", "reading:panel.addTerm") })
+      .click();
+    await expect(wordLink(page, first)).toHaveClass(/\bw-tolearn\b/);
+    await wordLink(page, first).focus();
+    await page.keyboard.press("2");
+    await expect(wordLink(page, first)).toHaveClass(/\bw-inprogress\b/);
+    await wordLink(page, first).focus();
+    await page.keyboard.press("Escape");
+    await expect(panel(page)).toHaveCount(0);
+    await expect(wordLink(page, first)).toBeFocused();
+  },
+);
+
+learnerTest(
+  "uploads a .txt file and refuses another kind of file with a clear message",
+  async ({ page, javaScriptEnabled, consoleGuard }) => {
+    // The refusal is a 415, which the browser reports for the form's request.
+    consoleGuard.allow(/status of 415/);
+    const word = inventedWord();
+    await page.goto("/account/texts/new");
+    if (javaScriptEnabled) await waitForHydration(page);
+    await page.getByLabel(t("en", "reading:form.title"), { exact: true }).fill(`Upload ${word}`);
+    await page.getByLabel(t("en", "reading:form.file")).setInputFiles({
+      name: "notes.pdf",
+      mimeType: "application/pdf",
+      buffer: Buffer.from("%PDF-1.7"),
+    });
+    await page.getByRole("button", { name: t("en", "reading:form.create") }).click();
+    await expect(page.locator("#file-error")).toHaveText(t("en", "reading:errors.fileType"));
+    await page.getByLabel(t("en", "reading:form.file")).setInputFiles({
+      name: "story.txt",
+      mimeType: "text/plain",
+      buffer: Buffer.from(`Über ${word}.`, "utf8"),
+    });
+    await page.getByRole("button", { name: t("en", "reading:form.create") }).click();
+    await expect(page.locator("h1")).toHaveText(`Upload ${word}`);
+    await expect(wordLink(page, "Über")).toHaveClass(/\bw-new\b/);
+  },
+);
+
+test("shows signed-out visitors the shipped sample texts as a demo of the reader", async ({ page }) => {
+  await page.goto("/texts");
+  await page.getByRole("link", { name: "My street" }).click();
+  await expect(page.locator("h1")).toHaveText("My street");
+  await expect(page.locator(".reader-text .word").first()).toHaveClass(/\bw-new\b/);
+  await expect(page.getByRole("button", { name: t("en", "reading:samples.read") })).toBeVisible();
+});
+
+learnerTest(
+  "offers to listen to a word only when the browser has a voice for the text's language",
+  async ({ page, javaScriptEnabled }) => {
+    const word = inventedWord();
+    if (javaScriptEnabled)
+      // The browser's voices, as a system with an English voice lists them (headless Chromium lists none).
+      await page.addInitScript(() => {
+        const voice = { lang: "en-US", name: "Test English", default: true, localService: true, voiceURI: "test" };
+        Object.defineProperty(window.speechSynthesis, "getVoices", { value: () => [voice] });
+      });
+    await addText(page, javaScriptEnabled, `Listen ${word}`, `Hello ${word}.`);
+    await wordLink(page, word).click();
+    await expect(panel(page)).toBeVisible();
+    await expect(panel(page).getByRole("button", { name: t("en", "reading:panel.listenWord") })).toHaveCount(
+      javaScriptEnabled ? 1 : 0,
+    );
+  },
+);
+
+test("keeps every stage's text at 4.5:1 contrast in light and dark themes, and marks stages in print", async ({
+  page,
+}) => {
+  await page.goto("/texts/en-my-street");
+  const contrasts = async () =>
+    page.locator(".reader-legend .word").evaluateAll((badges) => {
+      const luminance = (css: string) => {
+        const [r, g, b] = (css.match(/[\d.]+/g) ?? []).slice(0, 3).map((v) => {
+          const c = Number(v) / 255;
+          return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+        });
+        return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+      };
+      const paper = getComputedStyle(document.documentElement).backgroundColor;
+      return badges.map((badge) => {
+        const style = getComputedStyle(badge);
+        const back = style.backgroundColor === "rgba(0, 0, 0, 0)" ? paper : style.backgroundColor;
+        const [light, dark] = [luminance(style.color), luminance(back)].sort((a, b) => b - a);
+        return { stage: badge.className, ratio: (light! + 0.05) / (dark! + 0.05), line: style.textDecorationStyle };
+      });
+    });
+  for (const colorScheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme });
+    const measured = await contrasts();
+    expect(measured).toHaveLength(6);
+    for (const { stage, ratio } of measured) expect(ratio, `${stage} in ${colorScheme}`).toBeGreaterThanOrEqual(4.5);
+    // Not colour alone: every stage has its own underline (or none).
+    expect(new Set(measured.map((m) => `${m.line}`)).size).toBeGreaterThanOrEqual(5);
+  }
+  await page.emulateMedia({ media: "print", colorScheme: "light" });
+  const printed = await page
+    .locator(".reader-text .word")
+    .first()
+    .evaluate((el) => {
+      const style = getComputedStyle(el);
+      return { color: style.color, background: style.backgroundColor, line: style.textDecorationStyle };
+    });
+  expect(printed).toEqual({ color: "rgb(0, 0, 0)", background: "rgba(0, 0, 0, 0)", line: "dotted" });
+});

@@ -1,0 +1,3 @@
+import { defineReadingSuite } from "./reading-suite";
+
+defineReadingSuite("PGlite", async () => ({}));

@@ -1,0 +1,101 @@
+import { describe, expect, it } from "vitest";
+import { matchWords, statsOf, type VocabularyEntry } from "../../app/reading/match";
+import { pagesOf, segmentText } from "../../app/reading/segment";
+
+const words = (language: string, text: string) => segmentText(language, text).words;
+const term = (text: string, stage: VocabularyEntry["stage"] = "tolearn"): VocabularyEntry => ({
+  text,
+  stage,
+  termId: stage === "ignored" ? null : `id-${text}`,
+});
+/** Each word with its stage, a multi-word unit written once. */
+function stagesOf(language: string, text: string, vocabulary: VocabularyEntry[]) {
+  const segmented = segmentText(language, text);
+  const matches = matchWords(language, segmented, vocabulary);
+  return matches.flatMap((match, i) =>
+    match.start === i ? [`${segmented.words.slice(i, i + match.length).join(" ")}:${match.stage}`] : [],
+  );
+}
+
+describe("segmentation with Intl.Segmenter", () => {
+  it.each([
+    ["Latin", "en", "The cat didn't sleep, did it?", ["the", "cat", "didn't", "sleep", "did", "it"]],
+    ["Cyrillic", "uk", "Кіт спить на дивані.", ["кіт", "спить", "на", "дивані"]],
+    ["Greek", "el", "Η γάτα κοιμάται στον καναπέ.", ["η", "γάτα", "κοιμάται", "στον", "καναπέ"]],
+    ["Arabic", "ar", "القطة نائمة على الأريكة.", ["القطة", "نائمة", "على", "الأريكة"]],
+    ["Chinese", "zh", "我喜欢吃冰淇淋。", ["我", "喜欢", "吃", "冰淇淋"]],
+    ["Japanese", "ja", "東京に住んでいます。", ["東京", "に", "住", "んで", "い", "ます"]],
+  ])("finds the words of %s text", (_script, language, text, expected) => {
+    expect(words(language, text)).toEqual(expected);
+  });
+
+  it("splits Chinese and Japanese sentences without spaces into several words each", () => {
+    expect(words("zh", "今天天气很好，我们去公园散步吧。").length).toBeGreaterThan(5);
+    expect(words("ja", "私は毎朝コーヒーを飲みます。").length).toBeGreaterThan(4);
+  });
+
+  it("does not count punctuation or numbers as words", () => {
+    expect(words("en", "In 2024, 3.5 % — yes! 42")).toEqual(["in", "yes"]);
+    expect(words("fr", "« Bonjour ! » … 12h30")).toEqual(["bonjour"]);
+  });
+
+  it("keeps lines as paragraphs and sentences whole, numbering every word", () => {
+    const text = segmentText("en", "One two. Three!\n\nFour five.");
+    expect(text.paragraphs.map((p) => p.map((s) => s.text))).toEqual([["One two.", "Three!"], ["Four five."]]);
+    expect(text.paragraphs[1]![0]!.pieces).toEqual([{ text: "Four", word: 3 }, " ", { text: "five", word: 4 }, "."]);
+  });
+
+  it("pages a long text at sentence ends after about 500 words", () => {
+    const text = segmentText("en", "One two three four five six seven eight nine ten. ".repeat(120));
+    const pages = pagesOf(text);
+    expect(pages.map((p) => [p.firstWord, p.lastWord])).toEqual([
+      [0, 499],
+      [500, 999],
+      [1000, 1199],
+    ]);
+    expect(pagesOf(segmentText("en", "")).length).toBe(1);
+  });
+});
+
+describe("matching words against the learner's terms", () => {
+  it("is case-insensitive by the rules of the language: Turkish dotted and dotless i", () => {
+    expect(words("tr", "İstanbul IŞIK")).toEqual(["istanbul", "ışık"]);
+    expect(stagesOf("tr", "İstanbul'da ışık var. ISTAKOZ", [term("istanbul'da"), term("IŞIK", "learned")])).toEqual([
+      "istanbul'da:tolearn",
+      "ışık:learned",
+      "var:new",
+      "ıstakoz:new",
+    ]);
+    // English rules: the same capital I lowers to a dotted i.
+    expect(stagesOf("en", "INK", [term("ink")])).toEqual(["ink:tolearn"]);
+    expect(stagesOf("de", "STRASSE Straße", [term("straße")])).toEqual(["strasse:new", "straße:tolearn"]);
+  });
+
+  it("recognises multi-word terms as one unit, the longest first, only across spaces", () => {
+    const vocabulary = [term("ice"), term("ice cream", "inprogress"), term("ice cream cone", "learned")];
+    expect(stagesOf("en", "Ice cream cone, ice cream, ice. Ice, cream.", vocabulary)).toEqual([
+      "ice cream cone:learned",
+      "ice cream:inprogress",
+      "ice:tolearn",
+      "ice:tolearn",
+      "cream:new",
+    ]);
+  });
+
+  it("recognises a multi-word term in a script without spaces", () => {
+    expect(stagesOf("ja", "東京に住んでいます。", [term("住んで", "needsreview")])).toContain("住 んで:needsreview");
+  });
+
+  it("marks ignored words, and a term wins over an ignored word of the same text", () => {
+    expect(stagesOf("en", "the cat", [term("the", "ignored"), term("cat", "ignored"), term("Cat")])).toEqual([
+      "the:ignored",
+      "cat:tolearn",
+    ]);
+  });
+
+  it("counts unknown (new) and known (learned or ignored) running words", () => {
+    const segmented = segmentText("en", "a b c d a");
+    const stats = statsOf(matchWords("en", segmented, [term("a", "learned"), term("b", "ignored"), term("c")]));
+    expect(stats).toEqual({ words: 5, unknown: 1, learning: 1, known: 3, knownShare: 0.6 });
+  });
+});
