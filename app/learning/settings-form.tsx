@@ -1,6 +1,6 @@
 import { useEffect, useSyncExternalStore } from "react";
 import { useTranslation } from "react-i18next";
-import { Form, useFetcher, useNavigation } from "react-router";
+import { Form, useNavigation } from "react-router";
 import { REVIEW_MODES } from "./review-modes";
 import type { SettingsErrors } from "./settings.server";
 import { FieldError } from "./ui";
@@ -120,13 +120,19 @@ export function SettingsForm({
   );
 }
 
-/** Sends the browser's zone once when the learner has none saved, so their days end at their own midnight. */
+/**
+ * Sends the browser's zone once when the learner has none saved, so their days end at their own midnight. A plain
+ * request, not a fetcher: a fetcher's action makes the router revalidate, which raced a link the learner had just
+ * clicked; the zone applies from the next page on.
+ */
 export function BrowserTimeZone({ action }: { action: string }) {
-  const fetcher = useFetcher();
-  const { submit } = fetcher;
   useEffect(() => {
     const zone = browserTimeZone();
-    if (zone) void submit({ intent: "browserTimeZone", timeZone: zone }, { method: "post", action });
-  }, [action, submit]);
+    if (!zone) return;
+    const body = new URLSearchParams({ intent: "browserTimeZone", timeZone: zone });
+    fetch(action, { method: "POST", body, credentials: "same-origin" }).catch(() => {
+      // Offline or refused: the zone is sent again on the next home page.
+    });
+  }, [action]);
   return null;
 }
