@@ -17,6 +17,11 @@ export function inLocale(texts: PerLocale, locale: Locale): string {
   return texts[locale] ?? texts[DEFAULT_LOCALE] ?? "";
 }
 
+/** An example's translation for a reader of `locale`: none when the example is already in their language. */
+export function translationIn(texts: PerLocale, locale: Locale, listLanguage: string): string {
+  return locale === listLanguage ? "" : inLocale(texts, locale);
+}
+
 const isText = (value: unknown): value is string => typeof value === "string" && value.trim() !== "";
 
 /**

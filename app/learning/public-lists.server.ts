@@ -5,7 +5,7 @@ import { publicTerms, termExamples, terms } from "./learning.schema";
 import { newCard } from "./stage";
 import type { Owner } from "./terms.server";
 import type { Locale } from "../i18n/locales";
-import { inLocale, parseListFile, type ListFile } from "./public-list-file";
+import { inLocale, parseListFile, translationIn, type ListFile } from "./public-list-file";
 import type { Level } from "./vocabulary";
 
 const files = import.meta.glob("./public-lists/*.json", { eager: true, import: "default" });
@@ -147,7 +147,7 @@ export async function addPublicTerms(
       await tx.insert(termExamples).values({
         termId: term.id,
         sentence: item.exampleSentence,
-        translation: inLocale(item.exampleTranslations, locale),
+        translation: translationIn(item.exampleTranslations, locale, item.language),
       });
     }
   });

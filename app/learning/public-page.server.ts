@@ -9,7 +9,7 @@ import { addPublicTerms, publicListTerms, publicLists } from "./public-lists.ser
 import { isId } from "./ids";
 import { studyLanguageName } from "./study-language";
 import { existingTexts } from "./terms.server";
-import { inLocale } from "./public-list-file";
+import { inLocale, translationIn } from "./public-list-file";
 import { isLevel, isStudyLanguage, LEVELS, type Level } from "./vocabulary";
 import { PATHS } from "../http/paths";
 import { readForm } from "../http/request-body.server";
@@ -51,7 +51,7 @@ export async function publicPageData(request: Request, context: Readonly<RouterC
       meaning: inLocale(item.meanings, locale),
       partOfSpeech: item.partOfSpeech,
       sentence: item.exampleSentence,
-      translation: inLocale(item.exampleTranslations, locale),
+      translation: translationIn(item.exampleTranslations, locale, item.language),
       owned: owned.has(item.text.toLowerCase()),
     })),
   };

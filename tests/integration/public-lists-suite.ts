@@ -9,7 +9,7 @@ import { startMailSink } from "../support/mail-sink";
 import { tempDir } from "../support/temp.ts";
 
 type App = Awaited<ReturnType<typeof startApp>>;
-type ShippedTerm = { text: string; meaning: Record<string, string> };
+type ShippedTerm = { text: string; meaning: Record<string, string>; example: { translation: Record<string, string> } };
 
 const root = path.resolve(import.meta.dirname, "../..");
 const shipped = (file: string) =>
@@ -95,6 +95,15 @@ export function definePublicListsSuite(
       expect(english).toContain("example-en");
       const turkish = textOf((await visitor.page("/tr/explore?language=fr&level=beginner")).html);
       expect(turkish).toContain("gloss-en");
+    });
+
+    it("shows no example translation to a visitor whose interface speaks the list's language", async () => {
+      const list = shipped("de-beginner.json").terms;
+      const german = textOf((await app.browser().page("/de/explore?language=de&level=beginner")).html);
+      expect(german).toContain(list[1]!.meaning.de);
+      expect(german).not.toContain(list[1]!.example.translation.en);
+      const english = textOf((await app.browser().page("/explore?language=de&level=beginner")).html);
+      expect(english).toContain(list[1]!.example.translation.en);
     });
 
     it("copies the meaning and example translation in the learner's interface language when a list is added", async () => {
