@@ -31,7 +31,7 @@ function SignOutButton() {
   const to = useLocalePath();
   return (
     <Form method="post" action={to(PATHS.logout)}>
-      <button type="submit" className="button button-secondary">
+      <button type="submit" className="button button-secondary sign-out">
         {t("nav.signOut")}
       </button>
     </Form>
