@@ -96,6 +96,21 @@ describe("requests the site does not take", () => {
     });
   }
 
+  it.each(["/basic-mode", "/theme"])("answers an unknown choice posted to %s with a translated 400", async (target) => {
+    const response = await rawRequest(server, {
+      method: "POST",
+      path: target,
+      headers: {
+        "User-Agent": BROWSER_USER_AGENT,
+        Origin: server.baseUrl,
+        "Content-Type": "application/x-www-form-urlencoded",
+      },
+      body: "mode=sparkly&theme=sparkly&redirectTo=%2F",
+    });
+    expect(response.status).toBe(400);
+    expect(response.body).toBe("The request could not be understood.");
+  });
+
   it("refuses a body over 64 KiB with 413 before reading it, declared or streamed, on every form", async () => {
     for (const target of ["/form", "/de/form", "/locale", "/preferences", "/logout"]) {
       const headers = {
