@@ -1,26 +1,10 @@
 import type { Page } from "@playwright/test";
-import { forwardedFor, linkIn, mailFor, uniqueAddress } from "./mail";
-import { expect, t, test, waitForHydration } from "./support";
+import { forwardedFor, mailFor } from "./mail";
+import { expect, signInFresh, t, test, waitForHydration } from "./support";
 
 test.use({ extraHTTPHeaders: forwardedFor() });
 
-/** Signs a fresh learner in through the form, the e-mail and the confirm page; returns the address. */
-async function signIn(page: Page, javaScriptEnabled: boolean): Promise<string> {
-  const email = uniqueAddress("account");
-  await page.goto("/form");
-  if (javaScriptEnabled) await waitForHydration(page);
-  await page.locator("main").getByLabel(t("en", "pages:form.emailLabel")).fill(email);
-  await page
-    .locator("main")
-    .getByRole("button", { name: t("en", "pages:form.submit") })
-    .click();
-  await expect(page.getByRole("status")).toContainText("Check your inbox");
-  await page.goto(linkIn(await mailFor(email)));
-  await page.getByRole("button", { name: t("en", "pages:confirm.submit") }).click();
-  await expect(page).toHaveURL(/\/account\/home$/);
-  if (javaScriptEnabled) await waitForHydration(page);
-  return email;
-}
+const signIn = (page: Page, javaScriptEnabled: boolean) => signInFresh(page, javaScriptEnabled, "account");
 
 /** The newest mail to an address once it has this subject. */
 async function mailWithSubject(address: string, subject: string) {

@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
-import { forwardedFor, linkIn, mailFor, uniqueAddress } from "./mail";
-import { expect, t, test, waitForHydration } from "./support";
+import { forwardedFor } from "./mail";
+import { expect, signInFresh, t, test, waitForHydration } from "./support";
 
 // The browser's zone, preselected with JavaScript when the learner has not chosen one.
 test.use({ extraHTTPHeaders: forwardedFor(), timezoneId: "Asia/Tokyo" });
@@ -8,21 +8,7 @@ test.use({ extraHTTPHeaders: forwardedFor(), timezoneId: "Asia/Tokyo" });
 /** A zone where the day is not about to end, so a 10-minute learning step falls within today. */
 const SAFE_ZONE = new Date().getUTCHours() < 22 ? "UTC" : "Asia/Tokyo";
 
-async function signIn(page: Page, javaScriptEnabled: boolean) {
-  const email = uniqueAddress("daily");
-  await page.goto("/form");
-  if (javaScriptEnabled) await waitForHydration(page);
-  await page.locator("main").getByLabel(t("en", "pages:form.emailLabel")).fill(email);
-  await page
-    .locator("main")
-    .getByRole("button", { name: t("en", "pages:form.submit") })
-    .click();
-  await expect(page.getByRole("status")).toContainText("Check your inbox");
-  await page.goto(linkIn(await mailFor(email)));
-  await page.getByRole("button", { name: t("en", "pages:confirm.submit") }).click();
-  await expect(page).toHaveURL(/\/account\/home$/);
-  if (javaScriptEnabled) await waitForHydration(page);
-}
+const signIn = (page: Page, javaScriptEnabled: boolean) => signInFresh(page, javaScriptEnabled, "daily");
 
 async function openSettings(page: Page, javaScriptEnabled: boolean) {
   await page

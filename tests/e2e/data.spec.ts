@@ -1,29 +1,14 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Page } from "@playwright/test";
-import { forwardedFor, linkIn, mailFor, uniqueAddress } from "./mail";
-import { expect, t, test, waitForHydration } from "./support";
+import { forwardedFor } from "./mail";
+import { expect, signInFresh, t, test, waitForHydration } from "./support";
 
 test.use({ extraHTTPHeaders: forwardedFor() });
 
 const FIXTURES = path.resolve(import.meta.dirname, "../fixtures");
 
-/** Signs a fresh learner in through the form, the e-mail and the confirm page. */
-async function signIn(page: Page, javaScriptEnabled: boolean) {
-  const email = uniqueAddress("data");
-  await page.goto("/form");
-  if (javaScriptEnabled) await waitForHydration(page);
-  await page.locator("main").getByLabel(t("en", "pages:form.emailLabel")).fill(email);
-  await page
-    .locator("main")
-    .getByRole("button", { name: t("en", "pages:form.submit") })
-    .click();
-  await expect(page.locator(".toast")).toContainText("Check your inbox");
-  await page.goto(linkIn(await mailFor(email)));
-  await page.getByRole("button", { name: t("en", "pages:confirm.submit") }).click();
-  await expect(page).toHaveURL(/\/account\/home$/);
-  if (javaScriptEnabled) await waitForHydration(page);
-}
+const signIn = (page: Page, javaScriptEnabled: boolean) => signInFresh(page, javaScriptEnabled, "data");
 
 /** Goes to a page and, with JavaScript, waits until React has taken it over. */
 async function open(page: Page, url: string, javaScriptEnabled: boolean) {

@@ -1,25 +1,10 @@
 import type { Page } from "@playwright/test";
-import { forwardedFor, linkIn, mailFor, uniqueAddress } from "./mail";
-import { expect, t, test, waitForHydration } from "./support";
+import { forwardedFor } from "./mail";
+import { expect, signInFresh, t, test } from "./support";
 
 test.use({ extraHTTPHeaders: forwardedFor() });
 
-/** Signs a fresh learner in through the form, the e-mail and the confirm page. */
-async function signIn(page: Page, javaScriptEnabled: boolean) {
-  const email = uniqueAddress("learner");
-  await page.goto("/form");
-  if (javaScriptEnabled) await waitForHydration(page);
-  await page.locator("main").getByLabel(t("en", "pages:form.emailLabel")).fill(email);
-  await page
-    .locator("main")
-    .getByRole("button", { name: t("en", "pages:form.submit") })
-    .click();
-  await expect(page.getByRole("status")).toContainText("Check your inbox");
-  await page.goto(linkIn(await mailFor(email)));
-  await page.getByRole("button", { name: t("en", "pages:confirm.submit") }).click();
-  await expect(page).toHaveURL(/\/account\/home$/);
-  if (javaScriptEnabled) await waitForHydration(page);
-}
+const signIn = (page: Page, javaScriptEnabled: boolean) => signInFresh(page, javaScriptEnabled, "learner");
 
 async function addTerm(page: Page, fields: { text: string; meaning: string; partOfSpeech: string; sentence?: string }) {
   await page.goto("/account/terms/new");

@@ -395,3 +395,24 @@ export const test = base.extend<{ consoleGuard: ConsoleGuard }, { learner: Learn
 export const learnerTest = test.extend({
   storageState: async ({ learner }, use) => use(learner.storageState),
 });
+
+/**
+ * Signs a fresh learner in through the form, the e-mail and the confirm page, and waits on the account home (hydrated
+ * with JavaScript); returns the address, made unique from `name`.
+ */
+export async function signInFresh(page: Page, javaScriptEnabled: boolean, name: string): Promise<string> {
+  const email = uniqueAddress(name);
+  await page.goto("/form");
+  if (javaScriptEnabled) await waitForHydration(page);
+  await page.locator("main").getByLabel(t("en", "pages:form.emailLabel")).fill(email);
+  await page
+    .locator("main")
+    .getByRole("button", { name: t("en", "pages:form.submit") })
+    .click();
+  await expect(page.getByRole("status")).toContainText("Check your inbox");
+  await page.goto(linkIn(await mailFor(email)));
+  await page.getByRole("button", { name: t("en", "pages:confirm.submit") }).click();
+  await expect(page).toHaveURL(/\/account\/home$/);
+  if (javaScriptEnabled) await waitForHydration(page);
+  return email;
+}
