@@ -26,16 +26,28 @@ const ALLOWED_METHODS = "GET, HEAD, POST";
 const app = express();
 /** Set once the app is loaded: answers cached public pages before Express sees the request (production). */
 let answerFromMemory: ((req: IncomingMessage, res: ServerResponse) => boolean) | null = null;
+/** Set once the app is loaded: answers a learner's page kept in memory, after checking their session (production). */
+let answerLearnerFromMemory: ((req: IncomingMessage, res: ServerResponse) => Promise<boolean>) | null = null;
+
+/** Never a crash of the process: the request takes the usual way unless something was already sent. */
+function afterMemoryFailed(req: IncomingMessage, res: ServerResponse, error: unknown) {
+  log.error("answer from memory failed", { error: error instanceof Error ? error.message : String(error) });
+  if (res.writableEnded) return;
+  if (res.headersSent) return void res.destroy();
+  app(req, res);
+}
+
 const server = createServer((req, res) => {
   try {
     if (answerFromMemory?.(req, res)) return;
   } catch (error) {
-    // Never a crash of the process: the request takes the usual way unless something was already sent.
-    log.error("answer from memory failed", { error: error instanceof Error ? error.message : String(error) });
-    if (res.writableEnded) return;
-    if (res.headersSent) return void res.destroy();
+    return afterMemoryFailed(req, res, error);
   }
-  app(req, res);
+  if (!answerLearnerFromMemory) return void app(req, res);
+  answerLearnerFromMemory(req, res).then(
+    (answered) => answered || void app(req, res),
+    (error: unknown) => afterMemoryFailed(req, res, error),
+  );
 });
 
 type App = { build: ServerBuild | (() => Promise<ServerBuild>); entry: AppServer; vite: ViteDevServer | null };
@@ -203,6 +215,16 @@ if (!vite) {
     if (stopping) return false;
     const started = process.hrtime.bigint();
     const answered = pageCache.answerFromMemory(req, res, () => {
+      setSecurityHeaders(res);
+      markPersonal(req.method!, pathOf(req.url!), req.headers.cookie, res);
+    });
+    if (answered) logRequest(req.method, pathOf(req.url!), res.statusCode, started, expressIp(req));
+    return answered;
+  };
+  answerLearnerFromMemory = async (req, res) => {
+    if (stopping) return false;
+    const started = process.hrtime.bigint();
+    const answered = await entry.answerLearnerPage(req, res, () => {
       setSecurityHeaders(res);
       markPersonal(req.method!, pathOf(req.url!), req.headers.cookie, res);
     });

@@ -4,6 +4,7 @@ import { env } from "./config/env.server";
 import { getDatabase, type Database } from "./db/db.server";
 import { contentSecurityPolicy } from "./http/csp";
 import { invalidatePublicPages, publicPageCache } from "./http/page-cache.server";
+import { answerLearnerPage } from "./http/learner-pages.server";
 import { BODY_LIMIT_BYTES, bodyLimitFor } from "./http/request-body.server";
 import { precompressedAssets } from "./http/static-assets.server";
 import { loadPublicLists } from "./learning/public-lists.server";
@@ -50,6 +51,11 @@ export const appServer = {
   createLoadContext,
   /** Anonymous public pages from memory (production): an Express middleware in front of the request handler. */
   publicPageCache,
+  /**
+   * A learner's page kept in memory, answered before Express when their session and data version say it is current
+   * (production); resolves false when the request must take the usual way.
+   */
+  answerLearnerPage,
   /** Forgets the cached public pages and in-memory shipped data (called when that data changes). */
   invalidatePublicPages,
   /** The build's brotli and gzip copies of hashed assets, sent by Accept-Encoding (production). */

@@ -26,6 +26,7 @@ import { useNonce } from "./http/csp";
 import { useBasicMode } from "./http/basic-mode";
 import { basicModeMiddleware } from "./http/basic-mode.server";
 import { routeRulesMiddleware } from "./http/route-rules.server";
+import { learnerPagesMiddleware } from "./http/learner-pages.server";
 import { unavailableMiddleware } from "./http/unavailable.server";
 import { withoutTrackingParams } from "./http/seo";
 import { i18nextMiddleware, requestLocale } from "./i18n/i18n.server";
@@ -41,8 +42,10 @@ import { Toaster } from "./toasts/toaster";
 import { colorScheme } from "./theme/theme";
 import { readTheme } from "./theme/theme.server";
 
-// The i18n middleware runs first: everything after it, error pages included, can speak the visitor's language.
+// The learner-page cache wraps everything, so it keeps a page with every header the other middlewares give it. The i18n
+// middleware runs next: everything after it, error pages included, can speak the visitor's language.
 export const middleware = [
+  learnerPagesMiddleware,
   i18nextMiddleware,
   unavailableMiddleware,
   bodyLimitMiddleware,

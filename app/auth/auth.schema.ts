@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { bigint, index, integer, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 
 export const users = pgTable("users", {
   id: uuid("id").primaryKey().defaultRandom(),
@@ -8,6 +8,12 @@ export const users = pgTable("users", {
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   level: text("level"),
   studyLanguage: text("study_language"),
+  /**
+   * Counts changes to anything of this learner's that a page shows (their row, terms, examples, reviews, settings,
+   * plan, texts, ignored words, import drafts). Kept by database triggers (migration 0008), so every writer, on every
+   * instance, moves it; pages kept in memory for the learner are valid only for the version they were drawn from.
+   */
+  dataVersion: bigint("data_version", { mode: "number" }).notNull().default(0),
 });
 
 /** The app's own revocable sessions; the cookie names a row by the hash of its random id. */

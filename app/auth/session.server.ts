@@ -110,6 +110,16 @@ async function userOfSession(db: Database, id: string, now = new Date()): Promis
   return row?.user ?? null;
 }
 
+/**
+ * The learner a Cookie header's session names, for answers given before the framework sees the request; null when
+ * signed out, or when the response would have to re-sign the cookie (signed with a retired key).
+ */
+export async function learnerOfCookieHeader(db: Database, cookieHeader: string): Promise<User | null> {
+  const id = await readCookie<string>(sessionCookie, cookieHeader);
+  if (typeof id !== "string" || !id || (await isSignedWithRetiredKey(sessionCookie, cookieHeader))) return null;
+  return userOfSession(db, id);
+}
+
 /** The user a request's session cookie names; a tampered, unknown or expired cookie means signed out. */
 export async function sessionUser(db: Database, request: Request): Promise<User | null> {
   const id = await readCookie<string>(sessionCookie, request);

@@ -34,7 +34,7 @@ const currentKeyOnly = new Map<string, ReturnType<typeof createCookie>>();
  */
 export async function isSignedWithRetiredKey(
   cookie: ReturnType<typeof createCookie>,
-  request: Request,
+  request: Request | string | null,
 ): Promise<boolean> {
   if (env.sessionSecrets.length < 2) return false;
   let twin = currentKeyOnly.get(cookie.name);
@@ -50,9 +50,15 @@ export function setsCookie(response: Response, name: string): boolean {
   return response.headers.getSetCookie().some((cookie) => cookie.startsWith(`${name}=`));
 }
 
-/** Reads a signed cookie; a tampered, foreign or malformed value counts as absent. */
-export async function readCookie<T>(cookie: ReturnType<typeof createCookie>, request: Request): Promise<T | null> {
-  const header = request.headers.get("Cookie");
+/**
+ * Reads a signed cookie from a request or from a Cookie header (servers answering before the framework); a tampered,
+ * foreign or malformed value counts as absent.
+ */
+export async function readCookie<T>(
+  cookie: ReturnType<typeof createCookie>,
+  request: Request | string | null,
+): Promise<T | null> {
+  const header = typeof request === "string" || request === null ? request : request.headers.get("Cookie");
   const raw = header ? rawValue(header, cookie.name) : null;
   if (raw === null) return null;
   // Per cookie object: the same name with other secrets (isSignedWithRetiredKey's twin) checks differently.

@@ -26,7 +26,7 @@ import { PATHS } from "./paths";
 /** Cookies that change what an anonymous visitor sees; each distinct value is its own cache entry. */
 export const VARIANT_COOKIES = ["studyLanguage", BASIC_MODE_COOKIE, themeCookie.name];
 /** Request headers that change an anonymous page, with the values that matter (others count as absent). */
-const VARIANT_HEADERS: Record<string, (value: string) => string | null> = {
+export const VARIANT_HEADERS: Record<string, (value: string) => string | null> = {
   "save-data": (value) => (value.trim().toLowerCase() === "on" ? "on" : null),
 };
 /** Cookies that make a page personal: their holders always get a fresh render. */
@@ -37,7 +37,7 @@ const QUERY_WHITELIST: Record<string, Record<string, (value: string) => boolean>
 };
 /** Response headers that vary only in ways the key already covers. */
 const HANDLED_VARY = new Set(["accept-encoding", "cookie", "accept-language", ...Object.keys(VARIANT_HEADERS)]);
-const DROPPED_HEADERS = new Set([
+export const DROPPED_HEADERS = new Set([
   "content-length",
   "content-encoding",
   "content-security-policy",
@@ -90,7 +90,7 @@ export function onPublicDataChange(listener: () => void): void {
   invalidationListeners.add(listener);
 }
 
-function cookieValues(header: string | undefined): Map<string, string> {
+export function cookieValues(header: string | undefined): Map<string, string> {
   const values = new Map<string, string>();
   if (!header) return values;
   for (const part of header.split(";")) {
@@ -192,7 +192,7 @@ const gzip = promisify(zlib.gzip);
 const INLINE_SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script>/g;
 
 /** The body without the render's nonce, and the hashes of its inline scripts. */
-function withoutNonce(html: string, csp: string | null): { html: string; hashes: string[] } {
+export function withoutNonce(html: string, csp: string | null): { html: string; hashes: string[] } {
   const nonce = csp?.match(/'nonce-([^']+)'/)?.[1];
   const shared = nonce ? html.replaceAll(` nonce="${nonce}"`, "") : html;
   const hashes = new Set<string>();

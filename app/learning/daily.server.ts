@@ -136,14 +136,21 @@ export type DaySummary = {
   timeZoneChosen: boolean;
 };
 
-/** What the home pages show of the learner's day. */
-export async function daySummary(db: Database, owner: Owner, now = new Date()): Promise<DaySummary> {
+/**
+ * What the home pages show of the learner's day, and when that changes without a write: the end of the learner's day
+ * (limits start again, the streak moves). Due times are the term counts' to name.
+ */
+export async function daySummary(
+  db: Database,
+  owner: Owner,
+  now = new Date(),
+): Promise<{ summary: DaySummary; dayEnds: Date }> {
   const settings = await readSettings(db, owner.userId);
   const [{ day, queue }, streak] = await Promise.all([
     dayAndQueue(db, owner, settings, now),
     currentStreak(db, owner.userId, settings.timeZone ?? DEFAULT_TIME_ZONE, now),
   ]);
-  return {
+  const summary: DaySummary = {
     streak,
     dueNow: queue.dueNow,
     dueToday: queue.dueToday,
@@ -151,4 +158,5 @@ export async function daySummary(db: Database, owner: Owner, now = new Date()): 
     reviewsLeft: day.reviewsLeft,
     timeZoneChosen: settings.timeZone !== null,
   };
+  return { summary, dayEnds: day.end };
 }

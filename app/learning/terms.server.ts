@@ -144,17 +144,30 @@ export async function setStage(
   return true;
 }
 
-export async function stageCounts(db: Database, owner: Owner, now = new Date()): Promise<Record<Stage, number>> {
+/** The soonest due time after `now`: when a term's stage (needs review) and the due counts next change by themselves. */
+const nextDueAfter = (now: Date) => sql<Date | string | null>`min(${terms.due}) filter (where ${terms.due} > ${now})`;
+const soonest = (values: (Date | string | null)[]) =>
+  values.reduce<Date | null>((min, value) => {
+    const at = value === null ? null : new Date(value);
+    return at && (!min || at < min) ? at : min;
+  }, null);
+
+/** The counts per stage, and when they next change without a write (the next due time). */
+export async function stageCounts(
+  db: Database,
+  owner: Owner,
+  now = new Date(),
+): Promise<{ counts: Record<Stage, number>; nextDue: Date | null }> {
   const stage = stageSql(now);
   // Grouped by position: the stage expression carries its own parameters, which Postgres would not match otherwise.
   const rows = await db
-    .select({ stage, n: count() })
+    .select({ stage, n: count(), nextDue: nextDueAfter(now) })
     .from(terms)
     .where(owned(owner))
     .groupBy(sql`1`);
   const counts = Object.fromEntries(STAGES.map((s) => [s, 0])) as Record<Stage, number>;
   for (const row of rows) counts[row.stage] = Number(row.n);
-  return counts;
+  return { counts, nextDue: soonest(rows.map((row) => row.nextDue)) };
 }
 
 /** The counts per stage and the number of terms due now, in one query (the account home shows both). */
@@ -162,10 +175,15 @@ export async function stageCountsAndDue(
   db: Database,
   owner: Owner,
   now = new Date(),
-): Promise<{ counts: Record<Stage, number>; due: number }> {
+): Promise<{ counts: Record<Stage, number>; due: number; nextDue: Date | null }> {
   const stage = stageSql(now);
   const rows = await db
-    .select({ stage, n: count(), due: sql<number>`count(*) filter (where ${terms.due} <= ${now})` })
+    .select({
+      stage,
+      n: count(),
+      due: sql<number>`count(*) filter (where ${terms.due} <= ${now})`,
+      nextDue: nextDueAfter(now),
+    })
     .from(terms)
     .where(owned(owner))
     .groupBy(sql`1`);
@@ -175,7 +193,7 @@ export async function stageCountsAndDue(
     counts[row.stage] = Number(row.n);
     due += Number(row.due);
   }
-  return { counts, due };
+  return { counts, due, nextDue: soonest(rows.map((row) => row.nextDue)) };
 }
 
 /** Terms waiting for review now: new ones and those whose due time has come, soonest first. */

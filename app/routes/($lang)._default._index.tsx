@@ -23,7 +23,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   const user = context.get(userContext);
   if (!user) return { day: null };
   const owner = { userId: user.id, language: context.get(studyLanguageContext) };
-  return { day: await daySummary(await getDatabase(), owner) };
+  return { day: (await daySummary(await getDatabase(), owner)).summary };
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {

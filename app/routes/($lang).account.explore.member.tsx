@@ -11,6 +11,7 @@ import { isPartOfSpeech, isStage, PARTS_OF_SPEECH, SORTS, STAGES, type Sort } fr
 import { useLocalePath } from "../i18n/use-locale";
 import type { PageHandle } from "../ui/seo";
 import { PATHS, termPath } from "../http/paths";
+import { pageChangesAt } from "../http/learner-pages.server";
 
 export const handle: PageHandle = { title: "titles.member" };
 
@@ -36,19 +37,22 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const db = await getDatabase();
   const query = parseQuery(new URL(request.url));
   const now = new Date();
-  let counts: Awaited<ReturnType<typeof stageCounts>>;
+  let stages: Awaited<ReturnType<typeof stageCounts>>;
   let result: Awaited<ReturnType<typeof searchTerms>>;
   if (query.q || query.pos) {
-    [result, counts] = await Promise.all([searchTerms(db, owner, query, now), stageCounts(db, owner, now)]);
+    [result, stages] = await Promise.all([searchTerms(db, owner, query, now), stageCounts(db, owner, now)]);
   } else {
     // Filtered by stage at most: the stage counts already say how many terms match.
-    counts = await stageCounts(db, owner, now);
+    stages = await stageCounts(db, owner, now);
+    const { counts } = stages;
     const total = query.stage ? counts[query.stage] : Object.values(counts).reduce((sum, n) => sum + n, 0);
     result = await searchTerms(db, owner, query, now, total);
   }
+  // Kept in memory for the learner until a write or until a term falls due (its stage badge changes).
+  pageChangesAt(context, stages.nextDue);
   return {
     query,
-    counts,
+    counts: stages.counts,
     language: owner.language,
     languageName: studyLanguageName(owner.language, requestLocale(context)),
     ...result,

@@ -17,6 +17,7 @@ import { SignOutEverywhere } from "../auth/sign-out-everywhere";
 import { PATHS, termPath } from "../http/paths";
 import { planLine } from "../billing/pages.server";
 import { PlanLine } from "../billing/ui";
+import { pageChangesAt } from "../http/learner-pages.server";
 
 export const handle: PageHandle = { title: "titles.accountHome" };
 
@@ -24,20 +25,24 @@ export async function loader({ context }: Route.LoaderArgs) {
   const { user, owner } = requireLearner(context);
   const db = await getDatabase();
   const now = new Date();
-  const [{ counts }, recent, day] = await Promise.all([
+  const [{ counts, nextDue }, recent, day, plan] = await Promise.all([
     stageCountsAndDue(db, owner, now),
     recentTerms(db, owner),
     daySummary(db, owner, now),
+    planLine(user.id),
   ]);
+  // Kept in memory for the learner until a write, or until one of these moments changes the page by itself.
+  pageChangesAt(context, nextDue);
+  pageChangesAt(context, day.dayEnds);
   const locale = requestLocale(context);
   return {
     studyLanguage: owner.language,
     languageName: studyLanguageName(owner.language, locale),
     languageOptions: studyLanguageOptions(STUDY_LANGUAGES, locale),
     level: user.level,
-    plan: await planLine(user.id),
+    plan,
     counts,
-    day,
+    day: day.summary,
     recent: recent.map((term) => ({ id: term.id, text: term.text, meaning: term.meaning, stage: stageOf(term, now) })),
   };
 }

@@ -1,0 +1,184 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { promisify } from "node:util";
+import zlib from "node:zlib";
+import { createContext, type MiddlewareFunction, type RouterContextProvider } from "react-router";
+import { env } from "../config/env.server";
+import { getDatabase } from "../db/db.server";
+import { learnerOfCookieHeader, userContext } from "../auth/session.server";
+import { splitLocale } from "../i18n/locales";
+import { preferredEncoding } from "./accept-encoding";
+import { hashedContentSecurityPolicy } from "./csp";
+import { cookieValues, DROPPED_HEADERS, VARIANT_COOKIES, VARIANT_HEADERS, withoutNonce } from "./page-cache.server";
+import { PATHS } from "./paths";
+import { log } from "../server/log.server";
+
+/**
+ * A learner's busiest pages from memory. The learner's home and term list are drawn by React Router as usual; the
+ * document is then kept for that learner, for the URL and the cookies that change it, with the version of their data
+ * it was drawn from (`users.data_version`, moved by database triggers on every write, whichever instance makes it).
+ * The next request for it is answered before Express once the session is checked: the same session query every page
+ * makes, and a version comparison. A write, a time the page names as the moment it changes by itself (a term falls
+ * due, the day ends) or a minute passing, and the page is drawn again. Toasts, cookies set by a response, data
+ * requests of client navigation and every other page and method take the usual way.
+ */
+
+const PAGES = new Set<string>([PATHS.learnerHome, PATHS.memberTerms]);
+/** Cookies whose holders always get a fresh render: a toast to show. */
+const BYPASS_COOKIES = ["toast"];
+/** However still the data, a page is drawn again after this long (relative wording, the footer's year). */
+const MAX_AGE_MS = 60_000;
+const MAX_ENTRIES = 2_000;
+const MAX_BYTES = 32 * 1024 * 1024;
+
+type Entry = {
+  version: number;
+  expires: number;
+  bytes: number;
+  bodies: { identity: Buffer; br: Buffer; gzip: Buffer };
+  headers: Record<string, string>;
+};
+
+const entries = new Map<string, Entry>();
+let bytes = 0;
+
+/** When the page drawn for this request changes without a write: loaders name such moments (`pageChangesAt`). */
+const changesContext = createContext<{ at: number } | null>(null);
+
+/** Tells the cache that the page being drawn changes by itself at `at` (a due time, the end of the learner's day). */
+export function pageChangesAt(context: Readonly<RouterContextProvider>, at: Date | number | null | undefined): void {
+  const holder = context.get(changesContext);
+  if (holder && at !== null && at !== undefined) holder.at = Math.min(holder.at, +at);
+}
+
+/** The part of the key a request gives (URL and what varies the page), or null when it is not a page kept here. */
+function requestKey(url: string, cookieHeader: string | undefined, header: (name: string) => string | undefined) {
+  const parsed = new URL(url, "http://localhost");
+  if (!PAGES.has(splitLocale(parsed.pathname).path)) return null;
+  const cookies = cookieValues(cookieHeader);
+  if (BYPASS_COOKIES.some((name) => cookies.has(name))) return null;
+  parsed.searchParams.sort();
+  const variants = VARIANT_COOKIES.filter((name) => cookies.has(name)).map((name) => `${name}=${cookies.get(name)}`);
+  for (const [name, normalise] of Object.entries(VARIANT_HEADERS)) {
+    const value = header(name);
+    const normalised = value === undefined ? null : normalise(value);
+    if (normalised) variants.push(`${name}:${normalised}`);
+  }
+  return `${parsed.pathname}?${parsed.searchParams}\n${variants.join(";")}`;
+}
+
+function remove(key: string) {
+  const entry = entries.get(key);
+  if (!entry) return;
+  bytes -= entry.bytes;
+  entries.delete(key);
+}
+
+const brotli = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
+
+async function store(key: string, version: number, expires: number, response: Response, html: string) {
+  const { html: shared, hashes } = withoutNonce(html, response.headers.get("Content-Security-Policy"));
+  const identity = Buffer.from(shared);
+  // Drawn for one learner and kept until their next write: a middle level, not the public pages' best.
+  const [br, gz] = await Promise.all([
+    brotli(identity, {
+      params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: identity.length },
+    }),
+    gzip(identity, { level: 6 }),
+  ]);
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    if (!DROPPED_HEADERS.has(name)) headers[name] = value;
+  });
+  headers["content-security-policy"] = hashedContentSecurityPolicy(
+    hashes,
+    env.analyticsHosts,
+    env.billing.redirectOrigins,
+  );
+  headers["vary"] = [response.headers.get("Vary"), "Accept-Encoding"].filter(Boolean).join(", ");
+  const entry: Entry = {
+    version,
+    expires,
+    bytes: identity.length + br.length + gz.length,
+    bodies: { identity, br, gzip: gz },
+    headers,
+  };
+  if (entry.expires <= Date.now() || entry.bytes > MAX_BYTES / 16) return;
+  remove(key);
+  entries.set(key, entry);
+  bytes += entry.bytes;
+  for (const oldest of entries.keys()) {
+    if (entries.size <= MAX_ENTRIES && bytes <= MAX_BYTES) break;
+    remove(oldest);
+  }
+}
+
+/**
+ * The outermost middleware: keeps each plain document of the pages above that a learner is answered with, as the other
+ * middlewares left it. Only a 200 HTML answer that sets no cookie and varies on nothing the key misses is kept.
+ */
+export const learnerPagesMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
+  const holder = { at: Date.now() + MAX_AGE_MS };
+  context.set(changesContext, holder);
+  const response = await next();
+  const user = context.get(userContext);
+  if (!user || request.method !== "GET") return response;
+  const key = requestKey(request.url, request.headers.get("Cookie") ?? undefined, (name) => {
+    return request.headers.get(name) ?? undefined;
+  });
+  const vary = (response.headers.get("Vary") ?? "").toLowerCase();
+  if (
+    !key ||
+    response.status !== 200 ||
+    !response.headers.get("Content-Type")?.startsWith("text/html") ||
+    response.headers.getSetCookie().length > 0 ||
+    /[^,\s]/.test(vary.replace(/accept-encoding|cookie|save-data/g, ""))
+  ) {
+    return response;
+  }
+  const html = await response.text();
+  store(`${user.id}\n${key}`, user.dataVersion, holder.at, response, html).catch((error: unknown) =>
+    log.error("learner page not kept", { error }),
+  );
+  return new Response(html, { status: response.status, statusText: response.statusText, headers: response.headers });
+};
+
+/**
+ * Answers a plain GET/HEAD for a page kept above, for the learner its session names, when the page was drawn from
+ * their current data and has not expired; false (nothing written) sends the request the usual way.
+ */
+export async function answerLearnerPage(
+  req: IncomingMessage,
+  res: ServerResponse,
+  beforeWriteHead: (res: ServerResponse) => void,
+): Promise<boolean> {
+  if (req.method !== "GET" && req.method !== "HEAD") return false;
+  if (req.headers["content-length"] !== undefined || req.headers["transfer-encoding"] !== undefined) return false;
+  const cookieHeader = req.headers.cookie;
+  if (!cookieHeader?.includes("__session=") || entries.size === 0) return false;
+  const key = requestKey(req.url ?? "/", cookieHeader, (name) => {
+    const value = req.headers[name];
+    return typeof value === "string" ? value : undefined;
+  });
+  if (!key) return false;
+  const user = await learnerOfCookieHeader(await getDatabase(), cookieHeader);
+  if (!user) return false;
+  const fullKey = `${user.id}\n${key}`;
+  const entry = entries.get(fullKey);
+  if (!entry || entry.version !== user.dataVersion || entry.expires <= Date.now()) {
+    if (entry) remove(fullKey);
+    return false;
+  }
+  // Recently used entries move to the end, away from eviction.
+  entries.delete(fullKey);
+  entries.set(fullKey, entry);
+  const encoding = preferredEncoding(req.headers["accept-encoding"]);
+  const body = entry.bodies[encoding];
+  for (const name in entry.headers) res.setHeader(name, entry.headers[name]!);
+  res.setHeader("content-length", body.length);
+  if (encoding !== "identity") res.setHeader("content-encoding", encoding);
+  beforeWriteHead(res);
+  res.writeHead(200);
+  res.end(req.method === "HEAD" ? undefined : body);
+  return true;
+}

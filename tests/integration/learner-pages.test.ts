@@ -1,0 +1,222 @@
+/**
+ * A learner's home and term list kept in memory between writes (app/http/learner-pages.server.ts): two production
+ * server instances on one PostgreSQL database, as behind a load balancer. A page drawn by React Router carries a
+ * per-response CSP nonce; one answered from memory carries script hashes instead, which is how these tests tell the
+ * two apart. Whatever the instance that writes, the next page shows the write; a toast, another learner, a signed-out
+ * cookie or the moment a term falls due never get a kept page.
+ *
+ * Needs `npm run build` (the test script builds first) and the PostgreSQL server of tests/support/pg-global-setup.ts.
+ */
+import { Client } from "pg";
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
+import { createDatabase } from "../../scripts/support/postgres.ts";
+import { startServer, type ServerProcess } from "../support/server-process.ts";
+import { toastsIn, visitor, type Visitor } from "../support/http-visitor.ts";
+
+let databaseUrl: string;
+let sql: Client;
+let a: ServerProcess;
+let b: ServerProcess;
+
+async function signIn(server: ServerProcess, email: string): Promise<Visitor> {
+  const learner = visitor(server.baseUrl);
+  await learner.requestSignIn(email);
+  const line = await server.waitForLog(
+    (entry) => entry.json?.message === "sign-in link (no SMTP_URL configured)" && entry.json.to === email,
+  );
+  await learner.confirm(String(line.json!.link));
+  // The landing page shows (and clears) the "signed in" toast, as a browser's first page does.
+  await learner.page("/account/home");
+  return learner;
+}
+
+/** The same learner's cookies sent to another instance (one site behind a load balancer). */
+function onInstance(learner: Visitor, server: ServerProcess): Visitor {
+  const other = visitor(server.baseUrl);
+  for (const [name, value] of learner.jar) other.jar.set(name, value);
+  return other;
+}
+
+type Page = { status: number; html: string; headers: Headers; fromMemory: boolean };
+
+async function open(learner: Visitor, path: string): Promise<Page> {
+  const { response, html } = await learner.page(path);
+  const csp = response.headers.get("content-security-policy") ?? "";
+  return { status: response.status, html, headers: response.headers, fromMemory: csp.includes("'sha256-") };
+}
+
+/** The page once it is kept: compressing it for memory takes a moment after the answer that drew it. */
+const kept = (learner: Visitor, path: string) =>
+  vi.waitFor(
+    async () => {
+      const page = await open(learner, path);
+      expect(page.fromMemory).toBe(true);
+      return page;
+    },
+    { timeout: 5_000, interval: 50 },
+  );
+
+/** The number shown for a stage on the home page. */
+const stageCount = (html: string, stage: string) =>
+  Number(html.match(new RegExp(`data-stage="${stage}"><strong>(\\d+)</strong>`))?.[1]);
+
+async function addTerm(learner: Visitor, text: string) {
+  const response = await learner.request("/account/terms/new", {
+    form: { text, meaning: `meaning of ${text}`, partOfSpeech: "noun", notes: "", sentence: "", translation: "" },
+  });
+  expect(response.status).toBe(302);
+  await response.body?.cancel();
+}
+
+const versionOf = async (email: string) =>
+  Number((await sql.query("select data_version from users where email = $1", [email])).rows[0].data_version);
+
+beforeAll(async () => {
+  databaseUrl = await createDatabase(inject("pgUrl"), `learner_pages_${process.pid}_${Date.now()}`);
+  // One after the other: the first applies the migrations.
+  a = await startServer({ env: { DATABASE_URL: databaseUrl } });
+  b = await startServer({ env: { DATABASE_URL: databaseUrl } });
+  sql = new Client({ connectionString: databaseUrl });
+  await sql.connect();
+});
+
+afterAll(async () => {
+  await sql?.end();
+  await Promise.all([a?.stop(), b?.stop()]);
+});
+
+describe("a learner's pages kept in memory", () => {
+  let alice: Visitor;
+
+  beforeAll(async () => {
+    alice = await signIn(a, "alice.kept@example.test");
+    await addTerm(alice, "Apfel");
+    await alice.page("/account/home");
+  });
+
+  for (const path of ["/account/home", "/de/account/explore/member?stage=tolearn&sort=newest"]) {
+    it(`${path}: drawn once, then answered from memory with the same body and headers but the CSP`, async () => {
+      const drawn = await open(alice, path);
+      expect(drawn.status).toBe(200);
+      expect(drawn.fromMemory).toBe(false);
+      const fromMemory = await kept(alice, path);
+      expect(fromMemory.html).toBe(drawn.html.replace(/ nonce="[^"]+"/g, ""));
+      const policyHeaders = (page: Page) =>
+        ["cache-control", "vary", "content-type", "x-frame-options", "referrer-policy", "content-encoding"].map(
+          (name) => page.headers.get(name),
+        );
+      expect(policyHeaders(fromMemory)).toEqual(policyHeaders(drawn));
+      expect(fromMemory.headers.get("cache-control")).toBe("private, no-store");
+    });
+  }
+
+  it("a write on the other instance is shown at once: the data version moved in the database", async () => {
+    const before = await kept(alice, "/account/home");
+    const version = await versionOf("alice.kept@example.test");
+    await addTerm(onInstance(alice, b), "Birne");
+    expect(await versionOf("alice.kept@example.test")).toBeGreaterThan(version);
+    const after = await open(alice, "/account/home");
+    expect(after.fromMemory).toBe(false);
+    expect(after.html).toContain("Birne");
+    expect(stageCount(after.html, "tolearn")).toBe(stageCount(before.html, "tolearn") + 1);
+  });
+
+  it("a page with a toast to show is drawn for it, and the toast is not kept", async () => {
+    await addTerm(alice, "Kirsche");
+    expect(alice.jar.has("toast")).toBe(true);
+    const withToast = await open(alice, "/account/home");
+    expect(withToast.fromMemory).toBe(false);
+    expect(toastsIn(withToast.html)).toHaveLength(1);
+    expect(alice.jar.has("toast")).toBe(false);
+    const next = await kept(alice, "/account/home");
+    expect(toastsIn(next.html)).toEqual([]);
+  });
+
+  it("another learner never gets Alice's page, and a signed-out cookie gets the sign-in page", async () => {
+    await kept(alice, "/account/home");
+    const bob = await signIn(a, "bob.kept@example.test");
+    const bobs = await open(bob, "/account/home");
+    expect(bobs.html).not.toContain("Apfel");
+    expect(bobs.html).toContain("bob.kept@example.test");
+
+    const stale = onInstance(alice, a);
+    const logout = await alice.request("/logout", { form: {} });
+    await logout.body?.cancel();
+    const afterLogout = await stale.request("/account/home");
+    expect(afterLogout.status).toBe(302);
+    expect(afterLogout.headers.get("location")).toMatch(/\/form/);
+    await afterLogout.body?.cancel();
+  });
+
+  it("a page is drawn again when one of its terms falls due, without any write", async () => {
+    const carol = await signIn(a, "carol.kept@example.test");
+    await addTerm(carol, "Dattel");
+    await open(carol, "/account/home"); // shows the "term added" toast
+    // Learned long ago and due in two seconds (a direct write: the trigger moves the version once, now).
+    await sql.query(
+      `update terms set state = 2, stability = 100, scheduled_days = 60, due = now() + interval '2 seconds'
+       where text = 'Dattel'`,
+    );
+    const before = await kept(carol, "/account/home");
+    expect(stageCount(before.html, "needsreview")).toBe(0);
+    expect(stageCount(before.html, "learned")).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    const due = await open(carol, "/account/home");
+    expect(due.fromMemory).toBe(false);
+    expect(stageCount(due.html, "needsreview")).toBe(1);
+  });
+});
+
+describe("the data version follows every write to a learner's data", () => {
+  it("every table that holds a learner's rows moves the version through a trigger", async () => {
+    const { rows: tables } = await sql.query<{ table_name: string }>(
+      `select distinct table_name from information_schema.columns
+       where table_schema = 'public' and column_name in ('user_id', 'term_id')`,
+    );
+    const { rows: triggers } = await sql.query<{ table: string; event: string }>(
+      `select event_object_table as table, event_manipulation as event from information_schema.triggers
+       where action_statement like '%data_changed%'`,
+    );
+    // Sessions (last seen) and pledges (the campaign's, kept after an account ends) show on no kept page.
+    const exempt = new Set(["sessions", "pledges"]);
+    for (const { table_name: table } of tables.filter((t) => !exempt.has(t.table_name))) {
+      for (const event of ["INSERT", "UPDATE", "DELETE"]) {
+        expect(triggers, `${event} on ${table}`).toContainEqual({ table, event });
+      }
+    }
+  });
+
+  it("writes to terms, examples, review logs, settings and the learner's own row each move it once", async () => {
+    const email = "dave.version@example.test";
+    const { rows } = await sql.query("insert into users (email) values ($1) returning id", [email]);
+    const userId = rows[0].id as string;
+    let version = await versionOf(email);
+    const moved = async (statement: string, params: unknown[] = []) => {
+      await sql.query(statement, params);
+      const next = await versionOf(email);
+      expect(next, statement).toBe(version + 1);
+      version = next;
+    };
+    const term = await sql.query(
+      `insert into terms (user_id, language, text, meaning, part_of_speech) values ($1, 'en', 'x', 'y', 'noun')
+       returning id`,
+      [userId],
+    );
+    expect(await versionOf(email)).toBe(version + 1);
+    version++;
+    const termId = term.rows[0].id as string;
+    await moved("insert into term_examples (term_id, sentence) values ($1, 'An x.')", [termId]);
+    await moved(
+      "insert into review_logs (term_id, rating, state, reviewed_at, scheduled_days) values ($1, 3, 0, now(), 1)",
+      [termId],
+    );
+    await moved("insert into learner_settings (user_id) values ($1)", [userId]);
+    await moved("update learner_settings set new_per_day = 5 where user_id = $1", [userId]);
+    await moved("update users set level = 'beginner' where id = $1", [userId]);
+    // The same value again changes nothing a page shows.
+    await sql.query("update users set level = 'beginner' where id = $1", [userId]);
+    expect(await versionOf(email)).toBe(version);
+    await moved("delete from terms where id = $1", [termId]);
+    await sql.query("delete from users where id = $1", [userId]);
+  });
+});
