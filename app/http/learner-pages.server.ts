@@ -40,6 +40,12 @@ type Entry = {
 
 const entries = new Map<string, Entry>();
 let bytes = 0;
+/** Pages being compressed for memory, by key: what a request that waited for a drawing awaits. */
+const storing = new Map<string, Promise<void>>();
+/** Pages being drawn for a learner's current version: requests for the same one wait instead of drawing it again. */
+const drawing = new Map<string, Promise<void>>();
+/** How long a request waits for another one's drawing of its page before drawing it itself. */
+const DRAW_WAIT_MS = 3_000;
 
 /** When the page drawn for this request changes without a write: loaders name such moments (`pageChangesAt`). */
 const changesContext = createContext<{ at: number } | null>(null);
@@ -137,11 +143,24 @@ export const learnerPagesMiddleware: MiddlewareFunction<Response> = async ({ req
     return response;
   }
   const html = await response.text();
-  store(`${user.id}\n${key}`, user.dataVersion, holder.at, response, html).catch((error: unknown) =>
-    log.error("learner page not kept", { error }),
-  );
+  const fullKey = `${user.id}\n${key}`;
+  const kept = store(fullKey, user.dataVersion, holder.at, response, html)
+    .catch((error: unknown) => log.error("learner page not kept", { error }))
+    .finally(() => {
+      if (storing.get(fullKey) === kept) storing.delete(fullKey);
+    });
+  storing.set(fullKey, kept);
   return new Response(html, { status: response.status, statusText: response.statusText, headers: response.headers });
 };
+
+/** The kept page for this key, if drawn from this data version and not yet expired. */
+function current(fullKey: string, version: number): Entry | null {
+  const entry = entries.get(fullKey);
+  if (!entry) return null;
+  if (entry.version === version && entry.expires > Date.now()) return entry;
+  if (entry.version <= version) remove(fullKey);
+  return null;
+}
 
 /**
  * Answers a plain GET/HEAD for a page kept above, for the learner its session names, when the page was drawn from
@@ -155,7 +174,7 @@ export async function answerLearnerPage(
   if (req.method !== "GET" && req.method !== "HEAD") return false;
   if (req.headers["content-length"] !== undefined || req.headers["transfer-encoding"] !== undefined) return false;
   const cookieHeader = req.headers.cookie;
-  if (!cookieHeader?.includes("__session=") || entries.size === 0) return false;
+  if (!cookieHeader?.includes("__session=")) return false;
   const key = requestKey(req.url ?? "/", cookieHeader, (name) => {
     const value = req.headers[name];
     return typeof value === "string" ? value : undefined;
@@ -164,10 +183,27 @@ export async function answerLearnerPage(
   const user = await learnerOfCookieHeader(await getDatabase(), cookieHeader);
   if (!user) return false;
   const fullKey = `${user.id}\n${key}`;
-  const entry = entries.get(fullKey);
-  if (!entry || entry.version !== user.dataVersion || entry.expires <= Date.now()) {
-    if (entry) remove(fullKey);
-    return false;
+  let entry = current(fullKey, user.dataVersion);
+  if (!entry) {
+    // One request draws the page (the usual way); others for the same page and version wait for it to be kept.
+    const drawKey = `${fullKey}\n${user.dataVersion}`;
+    const drawn = drawing.get(drawKey);
+    if (!drawn) {
+      let finish!: () => void;
+      drawing.set(drawKey, new Promise<void>((resolve) => (finish = resolve)));
+      res.once("close", () => {
+        void (storing.get(fullKey) ?? Promise.resolve()).finally(() => {
+          drawing.delete(drawKey);
+          finish();
+        });
+      });
+      return false;
+    }
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([drawn, new Promise((resolve) => (timer = setTimeout(resolve, DRAW_WAIT_MS)))]);
+    clearTimeout(timer);
+    entry = current(fullKey, user.dataVersion);
+    if (!entry) return false;
   }
   // Recently used entries move to the end, away from eviction.
   entries.delete(fullKey);
