@@ -7,7 +7,7 @@ const QUARTER_HOUR = 15 * 60 * 1000;
  * per quarter hour: thousands of review times cost a few Intl calls.
  */
 export function dayFormatter(timeZone: string): (instant: Date) => string {
-  const format = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" });
+  const format = dayFormatOf(timeZone);
   const cache = new Map<number, string>();
   return (instant) => {
     const slot = Math.floor(instant.getTime() / QUARTER_HOUR);
@@ -38,11 +38,33 @@ export function weekOf(day: string): string {
   return addDays(day, -((weekday + 6) % 7));
 }
 
+/**
+ * Building an Intl.DateTimeFormat costs more than formatting with it, and the zones are a few hundred names: each
+ * zone's formatter and answer are made once per process.
+ */
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+function dayFormatOf(timeZone: string): Intl.DateTimeFormat {
+  let format = dayFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" });
+    dayFormats.set(timeZone, format);
+  }
+  return format;
+}
+
+const safeZones = new Map<string, string>();
+
 /** A valid IANA zone, else UTC (a stored zone could have been removed from the time zone database). */
 export function safeTimeZone(timeZone: string): string {
-  try {
-    return new Intl.DateTimeFormat("en", { timeZone }).resolvedOptions().timeZone;
-  } catch {
-    return "UTC";
+  let safe = safeZones.get(timeZone);
+  if (safe === undefined) {
+    try {
+      safe = new Intl.DateTimeFormat("en", { timeZone }).resolvedOptions().timeZone;
+    } catch {
+      safe = "UTC";
+    }
+    // Only zone names are remembered: anything Intl refuses is answered every time, never stored.
+    if (safe !== "UTC" || timeZone === "UTC") safeZones.set(timeZone, safe);
   }
+  return safe;
 }
