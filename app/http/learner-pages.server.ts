@@ -58,7 +58,12 @@ export function pageChangesAt(context: Readonly<RouterContextProvider>, at: Date
 
 /** The part of the key a request gives (URL and what varies the page), or null when it is not a page kept here. */
 function requestKey(url: string, cookieHeader: string | undefined, header: (name: string) => string | undefined) {
-  const parsed = new URL(url, "http://localhost");
+  let parsed: URL;
+  try {
+    parsed = new URL(url, "http://localhost");
+  } catch {
+    return null;
+  }
   if (!PAGES.has(splitLocale(parsed.pathname).path)) return null;
   const cookies = cookieValues(cookieHeader);
   if (BYPASS_COOKIES.some((name) => cookies.has(name))) return null;
@@ -180,7 +185,10 @@ export async function answerLearnerPage(
     return typeof value === "string" ? value : undefined;
   });
   if (!key) return false;
-  const user = await learnerOfCookieHeader(await getDatabase(), cookieHeader);
+  // A database that fails here fails the usual way too, which answers it (503 page) and logs it once.
+  const user = await getDatabase()
+    .then((db) => learnerOfCookieHeader(db, cookieHeader))
+    .catch(() => null);
   if (!user) return false;
   const fullKey = `${user.id}\n${key}`;
   let entry = current(fullKey, user.dataVersion);
