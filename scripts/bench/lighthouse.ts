@@ -64,7 +64,20 @@ async function landing(baseUrl: string, pathname: string): Promise<string> {
   throw new Error(`${pathname}: too many redirects`);
 }
 
-/** One Lighthouse run; a run that Lighthouse itself reports as broken (a lost trace, say) is tried again twice. */
+const FAILED: Measure = {
+  score: Number.NaN,
+  fcpMs: Number.NaN,
+  lcpMs: Number.NaN,
+  tbtMs: Number.NaN,
+  cls: Number.NaN,
+  speedIndexMs: Number.NaN,
+  cpuIndex: Number.NaN,
+};
+
+/**
+ * One Lighthouse run. A run that Lighthouse itself reports as broken (a lost trace, say) is tried again twice; after
+ * that the page counts as missed (NaN), not as a crash of the whole bench.
+ */
 async function audit(url: string, port: number, name: string): Promise<Measure> {
   let lhr;
   for (let attempt = 1; ; attempt++) {
@@ -79,8 +92,8 @@ async function audit(url: string, port: number, name: string): Promise<Measure> 
     lhr = result.lhr;
     if (!lhr.runtimeError) break;
     const failure = `Lighthouse failed on ${url}: ${lhr.runtimeError.message}`;
-    if (attempt === 3) throw new Error(failure);
-    console.error(`${failure} (trying again)`);
+    console.error(attempt === 3 ? failure : `${failure} (trying again)`);
+    if (attempt === 3) return FAILED;
   }
   if (REPORTS) {
     mkdirSync(REPORTS, { recursive: true });
@@ -98,8 +111,9 @@ async function audit(url: string, port: number, name: string): Promise<Measure> 
   };
 }
 
-/** The run with the median score (its own metrics, not a mix of runs). */
-const medianRun = (runs: Measure[]) => [...runs].sort((a, b) => a.score - b.score)[Math.floor(runs.length / 2)]!;
+/** The run with the median score (its own metrics, not a mix of runs); a failed run sorts lowest. */
+const medianRun = (runs: Measure[]) =>
+  [...runs].sort((a, b) => (a.score || -1) - (b.score || -1))[Math.floor(runs.length / 2)]!;
 
 /** Scores every page against a fresh production server; one row per page. */
 export async function lighthouseBench(): Promise<LighthouseRow[]> {
