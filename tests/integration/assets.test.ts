@@ -92,3 +92,22 @@ describe("precompressed assets", () => {
     expect(again.status).toBe(304);
   });
 });
+
+describe("the first load", () => {
+  it("is a handful of script files with no serial chain: entry, libraries, shared app code, the page's routes", async () => {
+    const html = (await raw("/", { "Accept-Encoding": "identity" })).body.toString();
+    const preloads = [...html.matchAll(/<link rel="modulepreload" href="\/assets\/([^"]+)"/g)].map(([, name]) => name!);
+    // Four route modules (root, the locale, the public layout, home), the entry, Rolldown's runtime, vendor and app.
+    expect(preloads.length).toBeLessThanOrEqual(8);
+    expect(preloads.some((name) => name.startsWith("vendor-"))).toBe(true);
+    expect(preloads.some((name) => name.startsWith("app-"))).toBe(true);
+    // Translations come inside the document, not as files.
+    expect(preloads.filter((name) => name.startsWith("i18n-"))).toEqual([]);
+    // Everything a preloaded file imports is preloaded too: nothing is discovered only after a script has run.
+    for (const name of preloads) {
+      const code = readFileSync(path.join(PROJECT_ROOT, "build/client/assets", name), "utf8");
+      for (const [, imported] of code.matchAll(/(?:\bfrom\s*|\bimport\s*)["']\.\/([^"']+\.js)["']/g))
+        expect(preloads, `${name} imports ${imported}`).toContain(imported);
+    }
+  });
+});
