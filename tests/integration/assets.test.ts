@@ -70,6 +70,10 @@ describe("precompressed assets", () => {
         expect(response.headers["content-encoding"], asset).toBe(expected);
         expect(response.headers["vary"], asset).toBe("Accept-Encoding");
         expect(response.headers["cache-control"], asset).toBe("public, max-age=31536000, immutable");
+        // What a script obeys stays; what only a document obeys is not repeated on every file.
+        expect(response.headers["x-content-type-options"], asset).toBe("nosniff");
+        for (const name of ["x-frame-options", "cross-origin-opener-policy", "permissions-policy", "referrer-policy"])
+          expect(response.headers[name], `${asset}: ${name}`).toBeUndefined();
         // A fixed length: the body was not compressed on the fly (that would be chunked).
         expect(response.headers["content-length"], asset).toBe(String(response.body.length));
         const onDisk = readFileSync(expected === "br" ? `${file}.br` : expected === "gzip" ? `${file}.gz` : file);
