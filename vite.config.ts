@@ -1,5 +1,6 @@
 import { reactRouter } from "@react-router/dev/vite";
 import { defineConfig } from "vite";
+import { FIRST_LOAD_GROUPS } from "./scripts/client-chunks.ts";
 
 /** `locales/de/common.json` becomes `assets/i18n-de-common-[hash].js`, so the server can preload a page's translations. */
 const TRANSLATION_FILE = /\/locales\/([a-z]+)\/([a-z]+)\.json$/;
@@ -13,6 +14,16 @@ export default defineConfig({
         chunkFileNames(chunk) {
           const translation = chunk.facadeModuleId?.match(TRANSLATION_FILE);
           return translation ? `assets/i18n-${translation[1]}-${translation[2]}-[hash].js` : "assets/[name]-[hash].js";
+        },
+      },
+    },
+  },
+  environments: {
+    client: {
+      build: {
+        rollupOptions: {
+          // The first page's code in two files (libraries, app) instead of a score of small shared chunks.
+          output: { codeSplitting: { groups: FIRST_LOAD_GROUPS } },
         },
       },
     },

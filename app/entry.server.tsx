@@ -15,8 +15,9 @@ import { BasicModeContext } from "./http/basic-mode";
 import { basicModeContext } from "./http/basic-mode.server";
 import { contentSecurityPolicy, NonceContext } from "./http/csp";
 import { log } from "./server/log.server";
-import { getInstance, requestLocale } from "./i18n/i18n.server";
-import { TranslationPreloads } from "./i18n/translation-preloads.server";
+import { getInstance } from "./i18n/i18n.server";
+import { DocumentTranslationsContext } from "./i18n/document-translations";
+import { startRecordingNamespaces, usedTranslations } from "./i18n/used-namespaces.server";
 import { StylesheetContext } from "./ui/inline-stylesheet";
 import { stylesheet } from "./ui/stylesheet.server";
 
@@ -63,14 +64,16 @@ export default function handleRequest(
   const i18n = getInstance(loadContext);
   const nonce = randomBytes(16).toString("base64");
   const basic = loadContext.get(basicModeContext);
+  startRecordingNamespaces(i18n);
   const app = (
     <BasicModeContext.Provider value={basic}>
       <NonceContext.Provider value={nonce}>
         <StylesheetContext.Provider value={stylesheet}>
-          <I18nextProvider i18n={i18n}>
-            {basic ? null : <TranslationPreloads locale={requestLocale(loadContext)} nonce={nonce} />}
-            <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
-          </I18nextProvider>
+          <DocumentTranslationsContext.Provider value={() => usedTranslations(i18n)}>
+            <I18nextProvider i18n={i18n}>
+              <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+            </I18nextProvider>
+          </DocumentTranslationsContext.Provider>
         </StylesheetContext.Provider>
       </NonceContext.Provider>
     </BasicModeContext.Provider>

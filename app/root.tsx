@@ -31,7 +31,8 @@ import { unavailableMiddleware } from "./http/unavailable.server";
 import { withoutTrackingParams } from "./http/seo";
 import { i18nextMiddleware, requestLocale } from "./i18n/i18n.server";
 import { i18next } from "./i18n/i18n.client";
-import { localeDirection, splitLocale } from "./i18n/locales";
+import { DocumentTranslations } from "./i18n/document-translations";
+import { CLIENT_NAMESPACES, localeDirection, splitLocale } from "./i18n/locales";
 import { rootRedirectMiddleware } from "./i18n/root-redirect.server";
 import { ErrorPage } from "./ui/error-page";
 import { DefaultLayout } from "./ui/layouts";
@@ -60,12 +61,15 @@ export const middleware = [
 ];
 
 /**
- * In the browser, the next page's translations are loaded before it renders. If they cannot be loaded (a chunk from
- * an older deploy), the destination is loaded as a whole document instead.
+ * In the browser, the next page's translations are loaded before it renders: the first page brought only its own
+ * namespaces inside the document, so the others load alongside the next page's data. If a language's translations
+ * cannot be loaded (a chunk from an older deploy), the destination is loaded as a whole document instead.
  */
 const switchLanguage: MiddlewareFunction = async ({ request }, next) => {
   const url = new URL(request.url);
   const { locale } = splitLocale(url.pathname);
+  // Resolves at once when everything is there; it never rejects (a failure shows up as a missing bundle below).
+  const allNamespaces = i18next.loadNamespaces(CLIENT_NAMESPACES);
   if (i18next.language !== locale) {
     await i18next.loadLanguages(locale);
     if (!i18next.hasResourceBundle(locale, "common")) {
@@ -74,6 +78,7 @@ const switchLanguage: MiddlewareFunction = async ({ request }, next) => {
     }
   }
   await next();
+  await allNamespaces;
   if (i18next.language !== locale) await i18next.changeLanguage(locale);
 };
 export const clientMiddleware = [switchLanguage];
@@ -120,6 +125,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         {/* Basic HTML: no script and no module preload at all; every page and form works without them. */}
         {basic ? null : (
           <>
+            <DocumentTranslations />
             <ScrollRestoration nonce={nonce} />
             <Scripts nonce={nonce} />
             {root?.webAnalyticsSrc ? (

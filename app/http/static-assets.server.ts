@@ -16,6 +16,17 @@ const TYPES: Record<string, string> = {
   ".xml": "application/xml; charset=utf-8",
 };
 
+/**
+ * Set on every response by server.ts, obeyed only by documents (framing, opener, features; a module script without a
+ * referrer policy takes its document's): a first load carries eight scripts, each would carry them for nothing.
+ */
+const DOCUMENT_ONLY_HEADERS = [
+  "x-frame-options",
+  "cross-origin-opener-policy",
+  "permissions-policy",
+  "referrer-policy",
+];
+
 type Asset = { type: string; etag: string; bodies: Partial<Record<"identity" | "br" | "gzip", Buffer>> };
 
 /**
@@ -49,6 +60,7 @@ export function precompressedAssets(dir: string, cacheControl = "public, max-age
     const encoding = asset.bodies[wanted] ? wanted : "identity";
     const body = asset.bodies[encoding]!;
     const etag = `"${asset.etag}${encoding === "identity" ? "" : `-${encoding}`}"`;
+    for (const name of DOCUMENT_ONLY_HEADERS) res.removeHeader(name);
     const headers: Record<string, string | number> = {
       "content-type": asset.type,
       "cache-control": cacheControl,

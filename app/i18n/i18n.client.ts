@@ -1,9 +1,11 @@
 import { createInstance, type BackendModule, type i18n } from "i18next";
 import { initReactI18next } from "react-i18next";
+import { translationsFromDocument } from "./document-translations";
 import { CLIENT_NAMESPACES, DEFAULT_LOCALE } from "./locales";
 
-// Each locale file becomes its own hashed chunk, fetched only when that language is shown.
-const files = import.meta.glob<{ default: Record<string, unknown> }>("/locales/*/*.json");
+// Each locale file becomes its own hashed chunk, fetched only when that language is shown. `legal` reaches the page
+// through loader data only (CLIENT_NAMESPACES), so the browser has no use for its files.
+const files = import.meta.glob<{ default: Record<string, unknown> }>("/locales/*/{common,pages,learning,reading}.json");
 
 const bundledBackend: BackendModule = {
   type: "backend",
@@ -24,15 +26,24 @@ const bundledBackend: BackendModule = {
 /** The browser's one i18next instance. */
 export const i18next = createInstance();
 
-/** Starts i18next in the browser in the language the server rendered (`<html lang>`), before hydration. */
+/**
+ * Starts i18next in the browser in the language the server rendered (`<html lang>`), before hydration, with the
+ * translations the document carries (the namespaces the page uses); without them, the namespaces are fetched first.
+ * The other namespaces load with the next navigation (root.tsx).
+ */
 export async function startI18n(): Promise<i18n> {
+  const lng = document.documentElement.lang || DEFAULT_LOCALE;
+  const inDocument = translationsFromDocument();
+  const namespaces = Object.keys(inDocument);
   await i18next
     .use(initReactI18next)
     .use(bundledBackend)
     .init({
-      lng: document.documentElement.lang || DEFAULT_LOCALE,
+      lng,
       fallbackLng: false,
-      ns: CLIENT_NAMESPACES,
+      ...(namespaces.length > 0
+        ? { ns: namespaces, resources: { [lng]: inDocument }, partialBundledLanguages: true }
+        : { ns: CLIENT_NAMESPACES }),
       defaultNS: "common",
       interpolation: { escapeValue: false },
       react: { useSuspense: false },

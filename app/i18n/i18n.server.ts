@@ -14,6 +14,7 @@ import {
 } from "./locales";
 import { resources } from "./resources.server";
 import { matchAcceptLanguage } from "./accept-language";
+import { namespaceRecorder } from "./used-namespaces.server";
 
 export const localeCookie = createCookie("lng", {
   path: "/",
@@ -35,8 +36,11 @@ const [i18nextMiddleware, getLocale, getInstance] = createI18nextMiddleware({
     ns: [...NAMESPACES],
     defaultNS: "common",
     interpolation: { escapeValue: false },
+    // The render notes which namespaces a page uses, so the document carries just those to the browser.
+    postProcess: [namespaceRecorder.name],
+    postProcessPassResolved: true,
   },
-  plugins: [initReactI18next],
+  plugins: [initReactI18next, namespaceRecorder],
 });
 
 export { i18nextMiddleware, getInstance };

@@ -70,6 +70,10 @@ describe("precompressed assets", () => {
         expect(response.headers["content-encoding"], asset).toBe(expected);
         expect(response.headers["vary"], asset).toBe("Accept-Encoding");
         expect(response.headers["cache-control"], asset).toBe("public, max-age=31536000, immutable");
+        // What a script obeys stays; what only a document obeys is not repeated on every file.
+        expect(response.headers["x-content-type-options"], asset).toBe("nosniff");
+        for (const name of ["x-frame-options", "cross-origin-opener-policy", "permissions-policy", "referrer-policy"])
+          expect(response.headers[name], `${asset}: ${name}`).toBeUndefined();
         // A fixed length: the body was not compressed on the fly (that would be chunked).
         expect(response.headers["content-length"], asset).toBe(String(response.body.length));
         const onDisk = readFileSync(expected === "br" ? `${file}.br` : expected === "gzip" ? `${file}.gz` : file);
@@ -90,5 +94,24 @@ describe("precompressed assets", () => {
     const first = await raw(asset!, { "Accept-Encoding": "br" });
     const again = await raw(asset!, { "Accept-Encoding": "br", "If-None-Match": String(first.headers.etag) });
     expect(again.status).toBe(304);
+  });
+});
+
+describe("the first load", () => {
+  it("is a handful of script files with no serial chain: entry, libraries, shared app code, the page's routes", async () => {
+    const html = (await raw("/", { "Accept-Encoding": "identity" })).body.toString();
+    const preloads = [...html.matchAll(/<link rel="modulepreload" href="\/assets\/([^"]+)"/g)].map(([, name]) => name!);
+    // Four route modules (root, the locale, the public layout, home), the entry, Rolldown's runtime, vendor and app.
+    expect(preloads.length).toBeLessThanOrEqual(8);
+    expect(preloads.some((name) => name.startsWith("vendor-"))).toBe(true);
+    expect(preloads.some((name) => name.startsWith("app-"))).toBe(true);
+    // Translations come inside the document, not as files.
+    expect(preloads.filter((name) => name.startsWith("i18n-"))).toEqual([]);
+    // Everything a preloaded file imports is preloaded too: nothing is discovered only after a script has run.
+    for (const name of preloads) {
+      const code = readFileSync(path.join(PROJECT_ROOT, "build/client/assets", name), "utf8");
+      for (const [, imported] of code.matchAll(/(?:\bfrom\s*|\bimport\s*)["']\.\/([^"']+\.js)["']/g))
+        expect(preloads, `${name} imports ${imported}`).toContain(imported);
+    }
   });
 });

@@ -1,0 +1,41 @@
+import type { i18n, PostProcessorModule, TOptions } from "i18next";
+import { CLIENT_NAMESPACES } from "./locales";
+
+/** Per i18next instance (one per request), the namespaces whose keys it resolved since recording started. */
+const recorded = new WeakMap<object, Set<string>>();
+/** An instance's translator is what post-processors are handed (i18next's types leave it out of `i18n`). */
+const translatorOf = (instance: i18n): object => (instance as i18n & { translator: object }).translator;
+
+/**
+ * An i18next post-processor that notes the namespace each translated key came from (the server's i18next options turn
+ * it on, with `postProcessPassResolved` so the resolved namespace is known). It changes no value.
+ */
+export const namespaceRecorder: PostProcessorModule = {
+  type: "postProcessor",
+  name: "recordNamespace",
+  process(value, _key, options: TOptions & { i18nResolved?: { usedNS?: string } }, translator: object) {
+    const namespace = options.i18nResolved?.usedNS;
+    if (namespace) recorded.get(translator)?.add(namespace);
+    return value;
+  },
+};
+
+/** From now on, note what the request's instance translates (what loaders translated before does not count). */
+export function startRecordingNamespaces(instance: i18n) {
+  recorded.set(translatorOf(instance), new Set());
+}
+
+/**
+ * The current locale's translations of every browser namespace the render has used so far: what the browser needs to
+ * hydrate the same text. `common` always, since every page's layout speaks it.
+ */
+export function usedTranslations(instance: i18n): Record<string, unknown> {
+  const used = recorded.get(translatorOf(instance)) ?? new Set<string>();
+  const bundles: Record<string, unknown> = {};
+  for (const namespace of CLIENT_NAMESPACES) {
+    if (namespace !== "common" && !used.has(namespace)) continue;
+    const bundle = instance.getResourceBundle(instance.language, namespace);
+    if (bundle) bundles[namespace] = bundle;
+  }
+  return bundles;
+}
