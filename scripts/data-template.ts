@@ -7,7 +7,8 @@
  *   node scripts/data-template.ts DIR --app build/server/index.js
  *
  * With --app the built app's own start opens the database, applies the migrations of ./drizzle and loads the shipped
- * data (the public lists), so a server starting on a copy finds that data loaded already and has nothing to write.
+ * data (the public lists), so a server starting on a copy finds that data loaded already and has nothing to write;
+ * PostgreSQL's template databases are dropped, so a copy has a third of the files.
  *
  * DIR must not hold a database yet. Use the same PGlite version as the server that will copy it.
  */
@@ -15,6 +16,7 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
+import { sql } from "drizzle-orm";
 import type { ServerBuild } from "react-router";
 import type { AppServer } from "../app/app-server.server.ts";
 import { openDatabase } from "../app/db/open.server.ts";
@@ -48,6 +50,14 @@ if (values.app) {
   const app = (build.entry.module as unknown as { appServer: AppServer }).appServer;
   await app.start();
   await app.shutdown();
+  // A first start copies the template file by file: PostgreSQL's own templates, only read by CREATE DATABASE (which
+  // the app never runs), are two thirds of its files and 16 of its 40 MB.
+  const handle = await openDatabase({ dataDir: dir });
+  for (const name of ["template1", "template0"]) {
+    await handle.db.execute(sql.raw(`alter database ${name} is_template false`));
+    await handle.db.execute(sql.raw(`drop database ${name}`));
+  }
+  await handle.close();
 } else {
   const migrationsFolder = path.resolve(values.migrations ?? path.join(import.meta.dirname, "..", "drizzle"));
   const handle = await openDatabase({ dataDir: dir, migrationsFolder });
