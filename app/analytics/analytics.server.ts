@@ -1,4 +1,4 @@
-import { PostHog } from "posthog-node";
+import type { PostHog } from "posthog-node";
 import { env } from "../config/env.server";
 import { log } from "../server/log.server";
 import { onShutdown } from "../server/lifecycle.server";
@@ -7,20 +7,22 @@ import { signInEvent, type SignedInAccount } from "./sign-in-event";
 
 const TRACK_DEADLINE_MS = 5_000;
 
-let client: PostHog | null = null;
-function posthog(): PostHog | null {
+let client: Promise<PostHog> | null = null;
+/** posthog-node is loaded with the first event, not at start (it is used in production with POSTHOG_KEY only). */
+function posthog(): Promise<PostHog> | null {
   if (!env.analyticsEnabled || !env.POSTHOG_KEY) return null;
-  if (!client) {
-    client = new PostHog(env.POSTHOG_KEY, {
+  const key = env.POSTHOG_KEY;
+  client ??= import("posthog-node").then(({ PostHog }) => {
+    const created = new PostHog(key, {
       host: env.POSTHOG_HOST,
       flushAt: 1,
       flushInterval: 0,
       requestTimeout: 3_000,
       fetchRetryCount: 0,
     });
-    const current = client;
-    onShutdown(() => current.shutdown(3_000));
-  }
+    onShutdown(() => created.shutdown(3_000));
+    return created;
+  });
   return client;
 }
 
@@ -30,7 +32,7 @@ function posthog(): PostHog | null {
  * it ends by itself within TRACK_DEADLINE_MS.
  */
 export async function trackSignIn(account: SignedInAccount, now = new Date()): Promise<void> {
-  const ph = posthog();
+  const ph = await posthog();
   if (!ph) return;
   const event = signInEvent(account, now);
   const properties = { email: account.email, created_at: account.createdAt.toISOString() };

@@ -1,5 +1,5 @@
 import type { TFunction } from "i18next";
-import { createTransport, type Transporter } from "nodemailer";
+import type { Transporter } from "nodemailer";
 import { env } from "../config/env.server";
 import { log } from "../server/log.server";
 import { retry } from "../server/retry";
@@ -12,8 +12,10 @@ const SMTP_TIMEOUTS = { connectionTimeout: 3_000, greetingTimeout: 3_000, socket
 export const SEND_DEADLINE_MS = 10_000;
 
 let transport: Transporter | null = null;
-function getTransport(): Transporter | null {
+/** nodemailer is loaded with the first message, not at start. */
+async function getTransport(): Promise<Transporter | null> {
   if (!env.SMTP_URL) return null;
+  const { createTransport } = await import("nodemailer");
   transport ??= createTransport({ url: env.SMTP_URL, ...SMTP_TIMEOUTS });
   return transport;
 }
@@ -47,7 +49,7 @@ export function signInMessage(t: TFunction, link: string) {
 }
 
 export async function sendSignInMail(to: string, t: TFunction, link: string, language: string): Promise<void> {
-  const smtp = getTransport();
+  const smtp = await getTransport();
   if (!smtp) {
     log.warn("sign-in link (no SMTP_URL configured)", { to, link });
     return;
@@ -57,7 +59,7 @@ export async function sendSignInMail(to: string, t: TFunction, link: string, lan
 
 /** A plain notice (already translated, one paragraph per non-empty line) as text and HTML. */
 export async function sendMail(message: { to: string; subject: string; lines: string[]; language: string }) {
-  const smtp = getTransport();
+  const smtp = await getTransport();
   if (!smtp) {
     log.info("mail not sent (no SMTP_URL configured)", { to: message.to, subject: message.subject });
     return;

@@ -30,7 +30,7 @@ export async function startSubscriptionCheckout(input: {
   period: Period;
   locale: Locale;
 }): Promise<string> {
-  const stripe = stripeClient();
+  const stripe = await stripeClient();
   const prices = env.billing.supporter;
   if (!stripe || !prices) throw new PaymentsUnavailable("closed");
   const metadata = { userId: input.user.id, plan: input.plan, period: input.period };
@@ -59,7 +59,7 @@ export async function startPledgeCheckout(input: {
   productName: string;
   locale: Locale;
 }): Promise<string> {
-  const stripe = stripeClient();
+  const stripe = await stripeClient();
   if (!stripe) throw new PaymentsUnavailable("closed");
   const metadata = { kind: "pledge" };
   const session = await calling("checkout.sessions.create", () =>
@@ -89,7 +89,7 @@ export async function startPledgeCheckout(input: {
 
 /** A customer portal session (cards, invoices, cancellation) that returns to the billing page; returns its URL. */
 export async function openBillingPortal(customerId: string, locale: Locale): Promise<string> {
-  const stripe = stripeClient();
+  const stripe = await stripeClient();
   if (!stripe) throw new PaymentsUnavailable("closed");
   const session = await calling("billingPortal.sessions.create", () =>
     stripe.billingPortal.sessions.create({ customer: customerId, return_url: absolute(locale, PATHS.billing) }),
@@ -116,7 +116,7 @@ export type VerifiedCheckout =
  * session of a signed-in purchase belongs only to that learner; an anonymous pledge's session to whoever holds its id.
  */
 export async function verifyCheckout(sessionId: string, userId: string | null): Promise<VerifiedCheckout> {
-  const stripe = stripeClient();
+  const stripe = await stripeClient();
   if (!stripe || !/^cs_[A-Za-z0-9_]{1,200}$/.test(sessionId)) return { kind: "not-found" };
   let session: Stripe.Checkout.Session;
   try {
@@ -149,7 +149,7 @@ export async function verifyCheckout(sessionId: string, userId: string | null): 
  * nobody can cancel.
  */
 export async function cancelSubscriptionNow(subscriptionId: string): Promise<void> {
-  const stripe = stripeClient();
+  const stripe = await stripeClient();
   if (!stripe) throw new PaymentsUnavailable("closed");
   await calling("subscriptions.cancel", () => stripe.subscriptions.cancel(subscriptionId));
 }

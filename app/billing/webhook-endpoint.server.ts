@@ -17,7 +17,7 @@ export async function handleStripeWebhook(request: Request): Promise<Response> {
   const payload = await readRawBody(request);
   let event;
   try {
-    event = verifiedEvent(payload, request.headers.get("Stripe-Signature"));
+    event = await verifiedEvent(payload, request.headers.get("Stripe-Signature"));
   } catch {
     log.warn("stripe webhook refused: bad signature");
     return json({ error: "invalid signature" }, 400);

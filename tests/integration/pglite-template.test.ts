@@ -120,6 +120,43 @@ describe("PGlite DATA_DIR from a template", () => {
     expect(opened.migrations).toBe(journal.entries.length);
   });
 
+  it(
+    "a template made with --app holds the shipped lists; a start on a copy keeps them",
+    { timeout: 90_000 },
+    async () => {
+      const appTemplate = path.join(root, "app-template");
+      const script = path.join(PROJECT_ROOT, "scripts", "data-template.ts");
+      const build = path.join(PROJECT_ROOT, "build", "server", "index.js");
+      execFileSync(process.execPath, [script, appTemplate, "--app", build], { cwd: PROJECT_ROOT, stdio: "pipe" });
+      expect(readdirSync(appTemplate)).toEqual(["pglite"]);
+      const lists = async (dataDir: string) => {
+        const handle = await openDatabase({ dataDir, migrationsFolder: MIGRATIONS });
+        try {
+          return await rows<{ terms: number; digest: string | null; newest: string; databases: string }>(
+            handle,
+            sql`select count(*)::int as terms, obj_description('public_terms'::regclass, 'pg_class') as digest,
+            max(xmin::text::bigint)::text as newest, (select string_agg(datname, ',') from pg_database) as databases
+            from public_terms`,
+          );
+        } finally {
+          await handle.close();
+        }
+      };
+      const [loaded] = await lists(appTemplate);
+      expect(loaded?.terms).toBeGreaterThan(1000);
+      expect(loaded?.digest).toMatch(/^shipped lists sha256:[0-9a-f]{64}$/);
+      // PostgreSQL's template databases are not in it: a copy has a third of the files.
+      expect(loaded?.databases).toBe("postgres");
+
+      const dataDir = path.join(root, "from-app-template");
+      const server = await startServer({ env: { DATA_DIR: dataDir, DATA_TEMPLATE_DIR: appTemplate } });
+      const explore = await fetch(`${server.baseUrl}/explore?language=de&level=beginner`);
+      expect(await server.stop()).toBe(0);
+      expect(explore.status).toBe(200);
+      expect(await lists(dataDir)).toEqual([loaded]);
+    },
+  );
+
   it("a DATA_TEMPLATE_DIR without a database stops the server, naming the variable", { timeout: 30_000 }, async () => {
     const empty = path.join(root, "not-a-template");
     mkdirSync(empty);

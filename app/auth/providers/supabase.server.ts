@@ -1,4 +1,3 @@
-import { createServerClient } from "@supabase/ssr";
 import { env } from "../../config/env.server";
 import { localePath } from "../../i18n/locales";
 import { retry } from "../../server/retry";
@@ -9,7 +8,8 @@ import { PATHS } from "../../http/paths";
  * Supabase Auth proves the address; the app keeps its own session afterwards, so Supabase's cookies are not kept.
  * The e-mail template must link to `{{ .RedirectTo }}?token_hash={{ .TokenHash }}&type=email` (see README).
  */
-function client() {
+async function client() {
+  const { createServerClient } = await import("@supabase/ssr");
   return createServerClient(env.SUPABASE_URL!, env.SUPABASE_ANON_KEY!, {
     cookies: { getAll: () => [], setAll: () => {} },
     auth: { autoRefreshToken: false, persistSession: false, detectSessionInUrl: false },
@@ -28,7 +28,8 @@ export const supabaseProvider: AuthProvider = {
   async sendSignInLink(_db, { email, locale }) {
     await retry(
       async () => {
-        const { error } = await client().auth.signInWithOtp({
+        const supabase = await client();
+        const { error } = await supabase.auth.signInWithOtp({
           email,
           options: { emailRedirectTo: `${env.APP_URL}${localePath(locale, PATHS.confirm)}`, shouldCreateUser: true },
         });
@@ -45,7 +46,8 @@ export const supabaseProvider: AuthProvider = {
 
   async verify(_db, { token_hash: tokenHash, type }) {
     if (!tokenHash || type !== "email") return { ok: false, reason: "invalid" };
-    const { data, error } = await client().auth.verifyOtp({ token_hash: tokenHash, type: "email" });
+    const supabase = await client();
+    const { data, error } = await supabase.auth.verifyOtp({ token_hash: tokenHash, type: "email" });
     if (error || !data.user?.email) {
       return { ok: false, reason: (error as { code?: string } | null)?.code === "otp_expired" ? "expired" : "invalid" };
     }
