@@ -1,14 +1,10 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { promisify } from "node:util";
-import zlib from "node:zlib";
 import { createContext, type MiddlewareFunction, type RouterContextProvider } from "react-router";
-import { env } from "../config/env.server";
 import { getDatabase } from "../db/db.server";
 import { learnerOfCookieHeader, userContext } from "../auth/session.server";
 import { splitLocale } from "../i18n/locales";
 import { preferredEncoding } from "./accept-encoding";
-import { hashedContentSecurityPolicy } from "./csp";
-import { cookieValues, DROPPED_HEADERS, VARIANT_COOKIES, VARIANT_HEADERS, withoutNonce } from "./page-cache.server";
+import { cookieValues, keptDocument, VARIANT_COOKIES, VARIANT_HEADERS } from "./page-cache.server";
 import { PATHS } from "./paths";
 import { log } from "../server/log.server";
 
@@ -84,34 +80,15 @@ function remove(key: string) {
   entries.delete(key);
 }
 
-const brotli = promisify(zlib.brotliCompress);
-const gzip = promisify(zlib.gzip);
-
 async function store(key: string, version: number, expires: number, response: Response, html: string) {
-  const { html: shared, hashes } = withoutNonce(html, response.headers.get("Content-Security-Policy"));
-  const identity = Buffer.from(shared);
   // Drawn for one learner and kept until their next write: a middle level, not the public pages' best.
-  const [br, gz] = await Promise.all([
-    brotli(identity, {
-      params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: identity.length },
-    }),
-    gzip(identity, { level: 6 }),
-  ]);
-  const headers: Record<string, string> = {};
-  response.headers.forEach((value, name) => {
-    if (!DROPPED_HEADERS.has(name)) headers[name] = value;
-  });
-  headers["content-security-policy"] = hashedContentSecurityPolicy(
-    hashes,
-    env.analyticsHosts,
-    env.billing.redirectOrigins,
-  );
+  const { bodies, bytes: size, headers } = await keptDocument(response, html, { brotli: 5, gzip: 6 });
   headers["vary"] = [response.headers.get("Vary"), "Accept-Encoding"].filter(Boolean).join(", ");
   const entry: Entry = {
     version,
     expires,
-    bytes: identity.length + br.length + gz.length,
-    bodies: { identity, br, gzip: gz },
+    bytes: size,
+    bodies,
     headers,
   };
   if (entry.expires <= Date.now() || entry.bytes > MAX_BYTES / 16) return;

@@ -37,7 +37,7 @@ const QUERY_WHITELIST: Record<string, Record<string, (value: string) => boolean>
 };
 /** Response headers that vary only in ways the key already covers. */
 const HANDLED_VARY = new Set(["accept-encoding", "cookie", "accept-language", ...Object.keys(VARIANT_HEADERS)]);
-export const DROPPED_HEADERS = new Set([
+const DROPPED_HEADERS = new Set([
   "content-length",
   "content-encoding",
   "content-security-policy",
@@ -192,7 +192,7 @@ const gzip = promisify(zlib.gzip);
 const INLINE_SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script>/g;
 
 /** The body without the render's nonce, and the hashes of its inline scripts. */
-export function withoutNonce(html: string, csp: string | null): { html: string; hashes: string[] } {
+function withoutNonce(html: string, csp: string | null): { html: string; hashes: string[] } {
   const nonce = csp?.match(/'nonce-([^']+)'/)?.[1];
   const shared = nonce ? html.replaceAll(` nonce="${nonce}"`, "") : html;
   const hashes = new Set<string>();
@@ -201,6 +201,34 @@ export function withoutNonce(html: string, csp: string | null): { html: string; 
     hashes.add(createHash("sha256").update(content).digest("base64"));
   }
   return { html: shared, hashes: [...hashes] };
+}
+
+/**
+ * A rendered document made fit to answer from memory: without its nonce (the CSP allows its inline scripts by hash),
+ * compressed both ways at the given levels, with the response's headers except those set per answer.
+ */
+export async function keptDocument(response: Response, html: string, level: { brotli: number; gzip: number }) {
+  const { html: shared, hashes } = withoutNonce(html, response.headers.get("Content-Security-Policy"));
+  const identity = Buffer.from(shared);
+  const [br, gz] = await Promise.all([
+    brotli(identity, {
+      params: {
+        [zlib.constants.BROTLI_PARAM_QUALITY]: level.brotli,
+        [zlib.constants.BROTLI_PARAM_SIZE_HINT]: identity.length,
+      },
+    }),
+    gzip(identity, { level: level.gzip }),
+  ]);
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    if (!DROPPED_HEADERS.has(name)) headers[name] = value;
+  });
+  headers["content-security-policy"] = hashedContentSecurityPolicy(
+    hashes,
+    env.analyticsHosts,
+    env.billing.redirectOrigins,
+  );
+  return { bodies: { identity, br, gzip: gz }, bytes: identity.length + br.length + gz.length, headers };
 }
 
 async function toEntry(response: Response, page: string, born: number): Promise<Entry> {
@@ -219,23 +247,8 @@ async function toEntry(response: Response, page: string, born: number): Promise<
     await response.body?.cancel();
     return pass;
   }
-  const { html, hashes } = withoutNonce(await response.text(), response.headers.get("Content-Security-Policy"));
-  const identity = Buffer.from(html);
-  const [br, gz] = await Promise.all([
-    brotli(identity, {
-      params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: identity.length },
-    }),
-    gzip(identity, { level: 9 }),
-  ]);
-  const headers: Record<string, string> = {};
-  response.headers.forEach((value, name) => {
-    if (!DROPPED_HEADERS.has(name)) headers[name] = value;
-  });
-  headers["content-security-policy"] = hashedContentSecurityPolicy(
-    hashes,
-    env.analyticsHosts,
-    env.billing.redirectOrigins,
-  );
+  const { bodies, bytes, headers } = await keptDocument(response, await response.text(), { brotli: 11, gzip: 9 });
+  const identity = bodies.identity;
   headers["cache-control"] = "public, max-age=0, must-revalidate";
   headers["vary"] = [
     "Accept-Encoding",
@@ -247,8 +260,8 @@ async function toEntry(response: Response, page: string, born: number): Promise<
   return {
     generation: born,
     expires: Date.now() + MAX_AGE_MS,
-    bytes: identity.length + br.length + gz.length,
-    bodies: { identity, br, gzip: gz },
+    bytes,
+    bodies,
     etag,
     headers,
   };
