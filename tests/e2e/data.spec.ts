@@ -89,6 +89,8 @@ test("shows the statistics as charts with their numbers, after a review, for 30 
   await page.getByLabel(t("en", "learning:import.paste")).fill("ephemeral,short-lived\n");
   await page.getByRole("button", { name: t("en", "learning:import.preview") }).click();
   await page.getByRole("button", { name: "Import 1 term" }).click();
+  // The import must have landed before the review is opened: with JavaScript, leaving the page cancels its submission.
+  await expect(page.locator(".toast")).toContainText("1 term added");
   await open(page, "/account/review", javaScriptEnabled);
   await page.getByRole("link", { name: t("en", "learning:review.show") }).click();
   await page.getByRole("button", { name: `3 · ${t("en", "learning:review.grades.good")}` }).click();
