@@ -7,6 +7,8 @@ const TRANSLATION_FILE = /\/locales\/([a-z]+)\/([a-z]+)\.json$/;
 
 export default defineConfig({
   plugins: [reactRouter()],
+  // Where the development server keeps its optimised dependencies; a test gives a fresh folder, as on a new clone.
+  cacheDir: process.env.VITE_CACHE_DIR ?? "node_modules/.vite",
   build: {
     target: "es2022",
     rollupOptions: {

@@ -117,7 +117,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="color-scheme" content={colorScheme(theme)} />
         <InlineStylesheet />
         <Meta />
-        <Links />
+        {/* Links need no nonce (the policy checks scripts by nonce, not styles or icons). Without an explicit one they
+            take the render's, which the browser's render has not, or not visibly: a hydration mismatch. */}
+        <Links nonce="" />
         <LanguageLinks />
       </head>
       <body>

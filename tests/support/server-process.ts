@@ -50,6 +50,8 @@ export type ServerOptions = {
   /** Wait for /healthz 200 before resolving (default true). */
   waitForHealthy?: boolean;
   healthTimeoutMs?: number;
+  /** Node's own options before `server.ts`, e.g. `--conditions=development` as `npm run dev` gives them. */
+  nodeOptions?: string[];
 };
 
 function parseJson(text: string): Record<string, unknown> | null {
@@ -94,7 +96,7 @@ export async function startServer(options: ServerOptions = {}): Promise<ServerPr
   for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name];
   const dataDir = path.resolve(PROJECT_ROOT, env.DATA_DIR ?? "./data");
 
-  const child: ChildProcess = spawn(process.execPath, ["server.ts"], {
+  const child: ChildProcess = spawn(process.execPath, [...(options.nodeOptions ?? []), "server.ts"], {
     cwd: PROJECT_ROOT,
     env,
     stdio: ["ignore", "pipe", "pipe"],
