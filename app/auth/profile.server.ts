@@ -3,6 +3,7 @@ import { endPlanBeforeDeletion } from "../billing/actions.server";
 import { getDatabase } from "../db/db.server";
 import { getInstance, requestLocale } from "../i18n/i18n.server";
 import { localePath } from "../i18n/locales";
+import { learnerTimeZone, momentFormatter } from "../learning/time-zone.server";
 import { PATHS } from "../http/paths";
 import { readForm } from "../http/request-body.server";
 import { redirectWithToast, translatedToast } from "../toasts/toast.server";
@@ -28,16 +29,17 @@ function requireUser(context: Readonly<RouterContextProvider>): User {
 export async function profileData(request: Request, context: Readonly<RouterContextProvider>) {
   const user = requireUser(context);
   const locale = requestLocale(context);
-  const dates = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
-  const sessions = await sessionsOf(await getDatabase(), user.id, request);
+  const db = await getDatabase();
+  const [sessions, timeZone] = await Promise.all([sessionsOf(db, user.id, request), learnerTimeZone(db, user.id)]);
+  const moment = momentFormatter(locale, timeZone);
   return {
     email: user.email,
     sessions: sessions.map((session) => ({
       id: session.id,
       device: deviceOf(session.userAgent),
       current: session.current,
-      createdAt: dates.format(session.createdAt),
-      lastSeenAt: dates.format(session.lastSeenAt),
+      createdAt: moment(session.createdAt),
+      lastSeenAt: moment(session.lastSeenAt),
     })),
   };
 }

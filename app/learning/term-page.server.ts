@@ -8,6 +8,7 @@ import { redirectWithToast, translatedToast } from "../toasts/toast.server";
 import { isId } from "./ids";
 import { requireLearner } from "./learner.server";
 import { studyLanguageName } from "./study-language";
+import { learnerTimeZone, momentFormatter } from "./time-zone.server";
 import { parseExample, parseTermFields, type FieldErrors } from "./term-form";
 import {
   addExample,
@@ -52,8 +53,8 @@ export async function termPageData(request: Request, context: Context, id: strin
     },
     stage: stageOf(term, now),
     languageName: studyLanguageName(term.language, requestLocale(context)),
-    // Formatted on the server (in UTC) so the page hydrates with the text it was rendered with.
-    dueText: `${new Intl.DateTimeFormat(requestLocale(context), { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }).format(term.due)} UTC`,
+    // In the learner's time zone, formatted on the server so the page hydrates with the text it was rendered with.
+    dueText: momentFormatter(requestLocale(context), await learnerTimeZone(await getDatabase(), user.id))(term.due),
     examples: (await examplesOf(await getDatabase(), term.id)).map((e) => ({
       id: e.id,
       sentence: e.sentence,

@@ -62,6 +62,21 @@ export function defineAccountSuite(databaseName: string, databaseEnv: () => Prom
       expect(german).toContain("Safari unter iOS");
     });
 
+    it("shows a session's dates in the learner's time zone, with its name", async () => {
+      const browser = await signIn("zoned@example.com");
+      expect(textOf((await browser.page("/account/profile")).html)).toMatch(
+        /signed in \w+ \d+, \d{4}, [\d:]+\s[AP]M\sUTC/,
+      );
+      const saved = await browser.request("/account/settings", {
+        method: "POST",
+        form: { newPerDay: "20", reviewsPerDay: "200", timeZone: "Asia/Tokyo", modes: "forward", intent: "settings" },
+      });
+      expect(saved.status).toBe(302);
+      expect(textOf((await browser.page("/account/profile")).html)).toMatch(
+        /signed in \w+ \d+, \d{4}, [\d:]+\s[AP]M\sGMT\+9/,
+      );
+    });
+
     it("signs out one other device, then all other devices, keeping this one", async () => {
       const desktop = await signIn("devices@example.com", FIREFOX_LINUX);
       const phone = await signIn("devices@example.com", SAFARI_IPHONE);
