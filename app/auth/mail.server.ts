@@ -20,8 +20,8 @@ async function getTransport(): Promise<Transporter | null> {
   return transport;
 }
 
-// Said when the server starts, not while `npm run build` prerenders pages.
-if (env.authProvider === "local" && !env.SMTP_URL && !env.building) {
+// Said once, when the server starts.
+if (env.authProvider === "local" && !env.SMTP_URL) {
   log.warn("SMTP_URL is not set: sign-in links are written to this log instead of being e-mailed");
 }
 

@@ -4,9 +4,6 @@ import { billingConfig, billingEnvShape, checkBillingEnv } from "../billing/bill
 import { holdsDatabase } from "../db/template.server";
 import { resolveSessionSecrets, type StartupNote } from "./session-secret.server";
 
-/** `npm run build` renders pages with this placeholder origin (server.ts swaps in APP_URL): a build, not a server. */
-const BUILD_ORIGIN = "http://prerender.invalid";
-
 /**
  * Whom Express trusts for X-Forwarded-*: `false`, a hop count, or proxy addresses and CIDR ranges (Express's names
  * `loopback`, `linklocal`, `uniquelocal` too). `true` would trust every hop, so a client could choose its own address.
@@ -156,17 +153,12 @@ export function parseEnv(source: Record<string, string | undefined>) {
   }
   const env = result.data;
   const appUrl = new URL(env.APP_URL ?? `http://localhost:${env.PORT}`);
-  const building = appUrl.origin === BUILD_ORIGIN;
-  const session = resolveSessionSecrets({ ...env, building });
+  const session = resolveSessionSecrets(env);
   return {
     ...env,
     APP_URL: appUrl.origin,
-    /** True while `npm run build` prerenders pages: nothing is started, nothing is said. */
-    building,
     /** What the server says once at start about its configuration. */
-    startupNotes: (building
-      ? []
-      : [session.note].filter((note): note is StartupNote => note !== null)) as StartupNote[],
+    startupNotes: [session.note].filter((note): note is StartupNote => note !== null),
     secureCookies: appUrl.protocol === "https:",
     sessionSecrets: session.secrets,
     authProvider: env.AUTH_PROVIDER ?? (env.SUPABASE_URL ? "supabase" : "local"),

@@ -13,7 +13,6 @@ type Settings = {
   NODE_ENV: string;
   DATA_DIR: string;
   DATABASE_URL?: string;
-  building: boolean;
 };
 
 const randomSecret = () => randomBytes(32).toString("hex");
@@ -21,7 +20,7 @@ const randomSecret = () => randomBytes(32).toString("hex");
 /**
  * The keys that sign cookies. SESSION_SECRET when given (a comma-separated list rotates keys; production requires it).
  * Otherwise a restart should not sign everyone out: outside tests the secret is kept in DATA_DIR/.session-secret
- * (created with mode 0600 on first start). The build and tests get a random key per process, and so does a server
+ * (created with mode 0600 on first start). Tests get a random key per process, and so does a server
  * whose data directory cannot hold the file (DATABASE_URL and no DATA_DIR folder, or a read-only one): it says so.
  */
 export function resolveSessionSecrets(settings: Settings): { secrets: string[]; note: StartupNote | null } {
@@ -33,8 +32,7 @@ export function resolveSessionSecrets(settings: Settings): { secrets: string[]; 
       note: null,
     };
   }
-  if (settings.building || settings.APP_STAGE === "test" || settings.NODE_ENV === "test")
-    return { secrets: [randomSecret()], note: null };
+  if (settings.APP_STAGE === "test" || settings.NODE_ENV === "test") return { secrets: [randomSecret()], note: null };
 
   const dir = path.resolve(settings.DATA_DIR);
   const file = path.join(dir, SECRET_FILE);

@@ -71,19 +71,6 @@ describe("SESSION_SECRET and SMTP_URL in production", () => {
   });
 });
 
-describe("the configuration", () => {
-  it("knows the build by its placeholder origin: nothing to say while prerendering", () => {
-    const env = parseEnv({ APP_URL: "http://prerender.invalid" });
-    expect(env.building).toBe(true);
-    expect(env.startupNotes).toEqual([]);
-  });
-
-  it("is a server start otherwise", () => {
-    const env = parseEnv({ APP_URL: "http://localhost:3000", NODE_ENV: "test" });
-    expect(env.building).toBe(false);
-  });
-});
-
 describe("DATA_TEMPLATE_DIR", () => {
   it("is optional", () => {
     expect(parseEnv({}).DATA_TEMPLATE_DIR).toBeUndefined();

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { resolveSessionSecrets } from "../../app/config/session-secret.server";
 import { tempDir } from "../support/temp.ts";
 
-const base = { APP_STAGE: "development", NODE_ENV: "development", building: false };
+const base = { APP_STAGE: "development", NODE_ENV: "development" };
 
 describe("the session secret", () => {
   const made: string[] = [];
@@ -41,7 +41,6 @@ describe("the session secret", () => {
   it.each([
     ["tests", { APP_STAGE: "test" }],
     ["vitest", { NODE_ENV: "test" }],
-    ["the build", { building: true }],
   ])("is random per process for %s, and nothing is written or said", (_name, settings) => {
     const dir = dataDir();
     const result = resolveSessionSecrets({ ...base, ...settings, DATA_DIR: dir });
