@@ -7,8 +7,9 @@ const TRANSLATION_FILE = /\/locales\/([a-z]+)\/([a-z]+)\.json$/;
 
 export default defineConfig({
   plugins: [reactRouter()],
-  // Where the development server keeps its optimised dependencies; a test gives a fresh folder, as on a new clone.
-  cacheDir: process.env.VITE_CACHE_DIR ?? "node_modules/.vite",
+  // Where the development server keeps its optimised dependencies (Vite's node_modules/.vite unless set): a test gives
+  // a fresh folder, as on a new clone.
+  cacheDir: process.env.VITE_CACHE_DIR,
   build: {
     target: "es2022",
     rollupOptions: {

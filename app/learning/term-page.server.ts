@@ -40,6 +40,8 @@ export async function termPageData(request: Request, context: Context, id: strin
   const { user } = requireLearner(context);
   const term = await ownTerm(request, id, user.id);
   const now = new Date();
+  const db = await getDatabase();
+  const [timeZone, examples] = await Promise.all([learnerTimeZone(db, user.id), examplesOf(db, term.id)]);
   return {
     term: {
       id: term.id,
@@ -54,8 +56,8 @@ export async function termPageData(request: Request, context: Context, id: strin
     stage: stageOf(term, now),
     languageName: studyLanguageName(term.language, requestLocale(context)),
     // In the learner's time zone, formatted on the server so the page hydrates with the text it was rendered with.
-    dueText: momentFormatter(requestLocale(context), await learnerTimeZone(await getDatabase(), user.id))(term.due),
-    examples: (await examplesOf(await getDatabase(), term.id)).map((e) => ({
+    dueText: momentFormatter(requestLocale(context), timeZone)(term.due),
+    examples: examples.map((e) => ({
       id: e.id,
       sentence: e.sentence,
       translation: e.translation,
