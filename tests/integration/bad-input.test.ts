@@ -108,7 +108,8 @@ describe("requests the site does not take", () => {
       body: "mode=sparkly&theme=sparkly&redirectTo=%2F",
     });
     expect(response.status).toBe(400);
-    expect(response.body).toBe("The request could not be understood.");
+    expect(response.headers["content-type"]).toMatch(/^text\/html/);
+    expect(h1(response)).toBe("The request could not be understood.");
   });
 
   it("refuses a body over 64 KiB with 413 before reading it, declared or streamed, on every form", async () => {
