@@ -1,4 +1,5 @@
 import { isPartOfSpeech, type PartOfSpeech } from "../learning/vocabulary";
+import { fromSpreadsheetSafe } from "./csv-cells";
 import { htmlToText, type ImportTable } from "./import-file.server";
 import type { RowProblem, RowReason, Target } from "./targets";
 
@@ -69,15 +70,38 @@ function examplesOf(cell: string): ImportedExample[] {
     });
 }
 
+/**
+ * The longest cell read at all, markup included: ten times the longest field (notes, 2,000 characters) leaves room for
+ * Anki's HTML around real content.
+ */
+export const RAW_CELL_LIMIT = 20_000;
+
+/** Which problem a cell longer than RAW_CELL_LIMIT is, by the column it is mapped to. */
+const TOO_LONG: [Target, RowReason][] = [
+  ["text", "textTooLong"],
+  ["meaning", "meaningTooLong"],
+  ["notes", "notesTooLong"],
+  ["example", "sentenceTooLong"],
+  ["partOfSpeech", "partOfSpeech"],
+];
+
 /** The rows of a table under a mapping: valid terms and the problems of the others, each with its line number. */
 export function mapRows(table: ImportTable, mapping: Target[], defaultPartOfSpeech: PartOfSpeech) {
   const rows: ImportRow[] = [];
   const problems: RowProblem[] = [];
   const clean = (value: string | undefined) => {
-    const text = table.html ? htmlToText(value ?? "") : (value ?? "");
+    const raw = fromSpreadsheetSafe(value ?? "");
+    const text = table.html ? htmlToText(raw) : raw;
     return text.trim();
   };
   for (const { line, cells } of table.rows) {
+    // Lengths are checked before any cleaning: no cell far longer than anything it can hold is ever worked on.
+    const overlong = TOO_LONG.find(([target]) => (cells[mapping.indexOf(target)]?.length ?? 0) > RAW_CELL_LIMIT);
+    if (overlong) {
+      const value = `${cells[mapping.indexOf(overlong[0])]!.slice(0, 20)}…`;
+      problems.push({ line, reason: overlong[1], ...(overlong[1] === "partOfSpeech" ? { value } : {}) });
+      continue;
+    }
     const field = (target: Target) => clean(cells[mapping.indexOf(target)]);
     const text = field("text").replace(/\s+/g, " ");
     const meaning = field("meaning");

@@ -6,6 +6,7 @@ import { newCard } from "../learning/stage";
 import type { Owner } from "../learning/terms.server";
 import type { PartOfSpeech } from "../learning/vocabulary";
 import { exportEnvelope, exportedTerm, looksLikeJsonExport, type ExportedTerm } from "./export-document";
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { readTable } from "./import-file.server";
 import { guessMapping, mapRows, type ImportRow } from "./import-rows.server";
 import type { RowProblem, Target } from "./targets";
@@ -67,8 +68,14 @@ export type Parsed = {
   fileError: "unreadable" | "empty" | "tooManyRows" | null;
 };
 
-/** Reads a draft under a mapping (a table) or as a JSON export; nothing touches the database. */
-export function parseDraft(draft: Draft, options: ImportOptions): Parsed {
+/** JSON entries checked between turns of the event loop (each a few microseconds, a long history more). */
+const ENTRIES_PER_TURN = 200;
+
+/**
+ * Reads a draft under a mapping (a table) or as a JSON export; nothing touches the database. The work is done in
+ * slices with turns of the event loop between them, so a large upload never holds other requests.
+ */
+export async function parseDraft(draft: Draft, options: ImportOptions): Promise<Parsed> {
   const none = { headers: [], mapping: [], firstCells: [], candidates: [], problems: [] };
   if (looksLikeJsonExport(draft.content)) {
     let envelope;
@@ -81,17 +88,18 @@ export function parseDraft(draft: Draft, options: ImportOptions): Parsed {
     if (envelope.data.terms.length > MAX_ROWS) return { kind: "json", ...none, fileError: "tooManyRows" };
     const candidates: Candidate[] = [];
     const problems: RowProblem[] = [];
-    envelope.data.terms.forEach((entry, index) => {
+    for (const [index, entry] of envelope.data.terms.entries()) {
+      if (index % ENTRIES_PER_TURN === ENTRIES_PER_TURN - 1) await nextTurn();
       const term = exportedTerm.safeParse(entry);
       if (term.success) candidates.push({ line: index + 1, language: term.data.language, exported: term.data });
       else problems.push({ line: index + 1, reason: "invalidEntry" });
-    });
+    }
     if (candidates.length + problems.length === 0) return { kind: "json", ...none, fileError: "empty" };
     return { kind: "json", headers: [], mapping: [], firstCells: [], candidates, problems, fileError: null };
   }
   let table;
   try {
-    table = readTable(draft.content);
+    table = await readTable(draft.content);
   } catch {
     return { kind: "csv", ...none, fileError: "unreadable" };
   }
@@ -135,7 +143,7 @@ async function withoutDuplicates(db: Database, userId: string, candidates: Candi
 
 /** What the preview page shows: the mapping, the first rows, every problem and the counts. */
 export async function previewImport(db: Database, userId: string, draft: Draft, options: ImportOptions) {
-  const parsed = parseDraft(draft, options);
+  const parsed = await parseDraft(draft, options);
   const { fresh, duplicates } = await withoutDuplicates(db, userId, parsed.candidates);
   return { ...parsed, fresh, duplicates };
 }
@@ -146,7 +154,7 @@ export async function previewImport(db: Database, userId: string, draft: Draft, 
  * parameter per batch (jsonb_to_recordset), which PGlite and PostgreSQL take far faster than thousands of parameters.
  */
 export async function commitImport(db: Database, owner: Owner, draft: Draft, options: ImportOptions, now = new Date()) {
-  const parsed = parseDraft(draft, options);
+  const parsed = await parseDraft(draft, options);
   if (parsed.fileError)
     return { imported: 0, duplicates: 0, problems: parsed.problems.length, fileError: parsed.fileError };
   const result = await db.transaction(async (tx) => {

@@ -5,8 +5,8 @@ import { htmlToText, readTable } from "../../app/transfer/import-file.server";
 import { guessMapping, mapRows } from "../../app/transfer/import-rows.server";
 
 describe("reading an import file", () => {
-  it("reads Anki's header lines, its separator and HTML fields", () => {
-    const table = readTable(
+  it("reads Anki's header lines, its separator and HTML fields", async () => {
+    const table = await readTable(
       '#separator:semicolon\n#html:true\n#columns:Front;Back\ncasa;<b>house</b><br>home\n"a;b";"x &amp; y"\n',
     );
     expect(table.kind).toBe("anki");
@@ -19,18 +19,20 @@ describe("reading an import file", () => {
     expect(mapRows(table, ["text", "meaning"], "noun").rows.map((r) => r.meaning)).toEqual(["house\nhome", "x & y"]);
   });
 
-  it("guesses tab, semicolon or comma from the first line and takes a header only when it names columns", () => {
-    expect(readTable("a\tb, c\n").kind).toBe("tsv");
-    expect(readTable("a;b;c\n").rows[0]!.cells).toEqual(["a", "b", "c"]);
-    const plain = readTable("Haus,house\nBaum,tree\n");
+  it("guesses tab, semicolon or comma from the first line and takes a header only when it names columns", async () => {
+    expect((await readTable("a\tb, c\n")).kind).toBe("tsv");
+    expect((await readTable("a;b;c\n")).rows[0]!.cells).toEqual(["a", "b", "c"]);
+    const plain = await readTable("Haus,house\nBaum,tree\n");
     expect(plain.headers).toEqual([]);
     expect(plain.rows).toHaveLength(2);
-    const named = readTable("\uFEFFterm,hint,fragment,status\nHaus,house,Das Haus.,1\n");
+    const named = await readTable("\uFEFFterm,hint,fragment,status\nHaus,house,Das Haus.,1\n");
     expect(guessMapping(named)).toEqual(["text", "meaning", "example", "ignore"]);
   });
 
-  it("names every bad row by the line it starts on, also after a quoted field that spans lines", () => {
-    const table = readTable('text,meaning,pos\n"two\nlines",x,noun\n,empty,noun\nok,fine,verbb\nfast,quick,adj\n');
+  it("names every bad row by the line it starts on, also after a quoted field that spans lines", async () => {
+    const table = await readTable(
+      'text,meaning,pos\n"two\nlines",x,noun\n,empty,noun\nok,fine,verbb\nfast,quick,adj\n',
+    );
     const { rows, problems } = mapRows(table, ["text", "meaning", "partOfSpeech"], "noun");
     expect(rows.map((r) => [r.line, r.text, r.partOfSpeech])).toEqual([
       [2, "two lines", "noun"],
@@ -42,21 +44,21 @@ describe("reading an import file", () => {
     ]);
   });
 
-  it("splits an examples cell into examples with translations", () => {
-    const table = readTable('text,examples\nrun,"I run. | Corro.\nRun!"\n');
+  it("splits an examples cell into examples with translations", async () => {
+    const table = await readTable('text,examples\nrun,"I run. | Corro.\nRun!"\n');
     expect(mapRows(table, ["text", "example"], "verb").rows[0]!.examples).toEqual([
       { sentence: "I run.", translation: "Corro." },
       { sentence: "Run!", translation: "" },
     ]);
   });
 
-  it("turns HTML into text without leaving entities, sounds or empty lines", () => {
+  it("turns HTML into text without leaving entities, sounds or empty lines", async () => {
     expect(htmlToText("<div>a&nbsp;b</div><div></div>[sound:x.mp3]&#x1F600;&#0;")).toBe("a b\n😀");
   });
 });
 
 describe("days of the statistics", () => {
-  it("counts calendar days in the learner's zone, across a daylight-saving change", () => {
+  it("counts calendar days in the learner's zone, across a daylight-saving change", async () => {
     const berlin = dayFormatter("Europe/Berlin");
     expect(berlin(new Date("2026-03-28T23:30:00Z"))).toBe("2026-03-29");
     expect(berlin(new Date("2026-03-29T21:59:00Z"))).toBe("2026-03-29");
@@ -69,7 +71,7 @@ describe("days of the statistics", () => {
     expect(safeTimeZone("Not/AZone")).toBe("UTC");
   });
 
-  it("takes 30 or 90 days and refuses anything else", () => {
+  it("takes 30 or 90 days and refuses anything else", async () => {
     expect([null, "30", "90", "7", "30.0", "-30", "abc"].map(parseRange)).toEqual([30, 30, 90, null, null, null, null]);
   });
 });
