@@ -155,7 +155,12 @@ function stagesOverTime(termRows: TermRow[], logs: Log[], dayOf: (d: Date) => st
   const logsByTerm = new Map<string, { day: string; scheduledDays: number; at: number }[]>();
   for (const log of logs) {
     const list = logsByTerm.get(log.termId) ?? [];
-    list.push({ day: dayOf(log.at), scheduledDays: log.scheduledDays, at: log.at.getTime() });
+    // Intervals past the scheduler's ceiling (stored before imports were checked) count as the ceiling.
+    list.push({
+      day: dayOf(log.at),
+      scheduledDays: Math.min(log.scheduledDays, MAX_INTERVAL_DAYS),
+      at: log.at.getTime(),
+    });
     logsByTerm.set(log.termId, list);
   }
   const counts = samples.map(() => Object.fromEntries(STAGES.map((s) => [s, 0])) as Record<Stage, number>);
@@ -178,6 +183,9 @@ function stagesOverTime(termRows: TermRow[], logs: Log[], dayOf: (d: Date) => st
   }
   return samples.map((day, i) => ({ day, ...counts[i]! }));
 }
+
+/** The scheduler's longest interval (ts-fsrs' maximum, a hundred years). */
+const MAX_INTERVAL_DAYS = 36_500;
 
 function stageAfter(scheduledDays: number, dueDay: string, day: string): Stage {
   if (scheduledDays === 0) return "inprogress";

@@ -5,7 +5,21 @@ import { isPartOfSpeech, isStudyLanguage } from "../learning/vocabulary";
 export const EXPORT_FORMAT = "polyglot-export";
 export const EXPORT_VERSION = 1;
 
-const date = z.iso.datetime({ offset: true }).transform((value) => new Date(value));
+/**
+ * Dates within the years a learner's data can hold (Anki dates from 2006; nothing past 2200): a year-0 or year-275760
+ * date is refused with the term's position rather than stored and broken later.
+ */
+const EARLIEST = Date.UTC(1970, 0, 1);
+const LATEST = Date.UTC(2200, 0, 1);
+const date = z.iso
+  .datetime({ offset: true })
+  .transform((value) => new Date(value))
+  .refine((value) => value.getTime() >= EARLIEST && value.getTime() < LATEST);
+/** The scheduler's own ceiling (ts-fsrs' maximum interval and stability): a hundred years. */
+const MAX_DAYS = 36_500;
+/** Counts far beyond any learner's (a review a minute for a century), and inside a PostgreSQL integer. */
+const count = z.number().int().min(0).max(100_000_000);
+const days = z.number().int().min(0).max(MAX_DAYS);
 const text = (max: number) => z.string().max(max);
 
 /** One term of a JSON export, as the importer reads it back: everything a term holds, with its review history. */
@@ -19,13 +33,13 @@ export const exportedTerm = z.object({
   updatedAt: date,
   card: z.object({
     due: date,
-    stability: z.number().finite().min(0),
-    difficulty: z.number().finite().min(0),
-    elapsedDays: z.number().int().min(0),
-    scheduledDays: z.number().int().min(0),
-    learningSteps: z.number().int().min(0),
-    reps: z.number().int().min(0),
-    lapses: z.number().int().min(0),
+    stability: z.number().finite().min(0).max(MAX_DAYS),
+    difficulty: z.number().finite().min(0).max(10),
+    elapsedDays: days,
+    scheduledDays: days,
+    learningSteps: z.number().int().min(0).max(100),
+    reps: count,
+    lapses: count,
     state: z.number().int().min(0).max(3),
     lastReview: date.nullable(),
   }),
@@ -36,7 +50,7 @@ export const exportedTerm = z.object({
         rating: z.number().int().min(0).max(4),
         state: z.number().int().min(0).max(3),
         reviewedAt: date,
-        scheduledDays: z.number().int().min(0),
+        scheduledDays: days,
       }),
     )
     .max(10_000),
