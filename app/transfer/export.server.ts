@@ -1,5 +1,6 @@
 import { asc, eq } from "drizzle-orm";
 import { stringify } from "csv-stringify/sync";
+import { spreadsheetSafe } from "./csv-cells";
 import type { Database } from "../db/db.server";
 import { reviewLogs, termExamples, terms } from "../learning/learning.schema";
 import { stageOf } from "../learning/stage";
@@ -81,6 +82,9 @@ export async function exportDocument(db: Database, userId: string, now = new Dat
 
 export type ExportDocument = Awaited<ReturnType<typeof exportDocument>>;
 
+/** Text cells that a spreadsheet would run as a formula, made inert (numbers and dates are left as they are). */
+const safeRow = (row: unknown[]) => row.map((cell) => (typeof cell === "string" ? spreadsheetSafe(cell) : cell));
+
 /** The terms as CSV, one row a term; the examples column holds one example a line, its translation after " | ". */
 export function termsCsv(document: ExportDocument): string {
   const records = document.terms.map((term) => [
@@ -123,7 +127,7 @@ export function termsCsv(document: ExportDocument): string {
     "state",
     "last_review",
   ];
-  return stringify([header, ...records]);
+  return stringify([header, ...records.map(safeRow)]);
 }
 
 /** The review history as CSV, one row a grade (rating 1 Again … 4 Easy; state before the review, as FSRS logs it). */
@@ -131,5 +135,5 @@ export function reviewsCsv(document: ExportDocument): string {
   const records = document.terms.flatMap((term) =>
     term.reviews.map((r) => [term.language, term.text, r.reviewedAt, r.rating, r.state, r.scheduledDays]),
   );
-  return stringify([["language", "text", "reviewed_at", "rating", "state", "scheduled_days"], ...records]);
+  return stringify([["language", "text", "reviewed_at", "rating", "state", "scheduled_days"], ...records.map(safeRow)]);
 }
