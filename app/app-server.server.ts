@@ -7,6 +7,7 @@ import { invalidatePublicPages, publicPageCache } from "./http/page-cache.server
 import { answerLearnerPage } from "./http/learner-pages.server";
 import { BODY_LIMIT_BYTES, bodyLimitFor } from "./http/request-body.server";
 import { precompressedAssets } from "./http/static-assets.server";
+import { prepareVariantCookies } from "./http/variant-cookies.server";
 import { loadPublicLists } from "./learning/public-lists.server";
 import { createLoadContext } from "./server/client-ip.server";
 import { checkHealth, onHealthCheck, shutdown } from "./server/lifecycle.server";
@@ -19,6 +20,8 @@ function startApp(): Promise<Database> {
   started ??= (async () => {
     const db = await getDatabase();
     await loadPublicLists(db);
+    // The caches' table of valid cookie values, before the first request is answered.
+    await prepareVariantCookies();
     return db;
   })();
   return started;

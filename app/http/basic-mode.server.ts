@@ -4,7 +4,7 @@ import { readCookie, signedCookie } from "./cookies.server";
 
 /** The learner's choice between basic HTML and the full site, kept for a year. */
 export const BASIC_MODE_COOKIE = "basicMode";
-const basicModeCookie = signedCookie(BASIC_MODE_COOKIE, { maxAge: 365 * 24 * 60 * 60 });
+export const basicModeCookie = signedCookie(BASIC_MODE_COOKIE, { maxAge: 365 * 24 * 60 * 60 });
 
 /** Whether this request gets basic HTML: the learner's choice, else the browser's `Save-Data: on`. */
 export const basicModeContext = createContext(false);

@@ -4,7 +4,9 @@ import { getDatabase } from "../db/db.server";
 import { learnerOfCookieHeader, userContext } from "../auth/session.server";
 import { splitLocale } from "../i18n/locales";
 import { preferredEncoding } from "./accept-encoding";
-import { cookieValues, keptDocument, VARIANT_COOKIES, VARIANT_HEADERS } from "./page-cache.server";
+import { cookieValues, keptDocument, VARIANT_HEADERS } from "./page-cache.server";
+import { canonicalVariantCookies } from "./variant-cookies.server";
+import { OwnerBoundedCache } from "./owner-bounded-cache";
 import { PATHS } from "./paths";
 import { log } from "../server/log.server";
 
@@ -25,6 +27,11 @@ const BYPASS_COOKIES = ["toast"];
 const MAX_AGE_MS = 60_000;
 const MAX_ENTRIES = 2_000;
 const MAX_BYTES = 32 * 1024 * 1024;
+/**
+ * Pages kept per learner (two pages, a few variants each): past it the learner's own oldest goes, so no learner's
+ * requests (`?junk=1`, `?junk=2`…) can push another learner's pages out.
+ */
+const MAX_ENTRIES_PER_LEARNER = 8;
 
 type Entry = {
   version: number;
@@ -34,8 +41,12 @@ type Entry = {
   headers: Record<string, string>;
 };
 
-const entries = new Map<string, Entry>();
-let bytes = 0;
+const entries = new OwnerBoundedCache<Entry>({
+  entries: MAX_ENTRIES,
+  bytes: MAX_BYTES,
+  perOwner: MAX_ENTRIES_PER_LEARNER,
+});
+const learnerOf = (key: string) => key.slice(0, key.indexOf("\n"));
 /** Pages being compressed for memory, by key: what a request that waited for a drawing awaits. */
 const storing = new Map<string, Promise<void>>();
 /** Pages being drawn for a learner's current version: requests for the same one wait instead of drawing it again. */
@@ -64,20 +75,15 @@ function requestKey(url: string, cookieHeader: string | undefined, header: (name
   const cookies = cookieValues(cookieHeader);
   if (BYPASS_COOKIES.some((name) => cookies.has(name))) return null;
   parsed.searchParams.sort();
-  const variants = VARIANT_COOKIES.filter((name) => cookies.has(name)).map((name) => `${name}=${cookies.get(name)}`);
+  const cookie = canonicalVariantCookies(cookies);
+  if (cookie === null) return null;
+  const variants = cookie ? [cookie] : [];
   for (const [name, normalise] of Object.entries(VARIANT_HEADERS)) {
     const value = header(name);
     const normalised = value === undefined ? null : normalise(value);
     if (normalised) variants.push(`${name}:${normalised}`);
   }
   return `${parsed.pathname}?${parsed.searchParams}\n${variants.join(";")}`;
-}
-
-function remove(key: string) {
-  const entry = entries.get(key);
-  if (!entry) return;
-  bytes -= entry.bytes;
-  entries.delete(key);
 }
 
 async function store(key: string, version: number, expires: number, response: Response, html: string) {
@@ -92,13 +98,7 @@ async function store(key: string, version: number, expires: number, response: Re
     headers,
   };
   if (entry.expires <= Date.now() || entry.bytes > MAX_BYTES / 16) return;
-  remove(key);
-  entries.set(key, entry);
-  bytes += entry.bytes;
-  for (const oldest of entries.keys()) {
-    if (entries.size <= MAX_ENTRIES && bytes <= MAX_BYTES) break;
-    remove(oldest);
-  }
+  entries.set(learnerOf(key), key, entry);
 }
 
 /**
@@ -140,7 +140,7 @@ function current(fullKey: string, version: number): Entry | null {
   const entry = entries.get(fullKey);
   if (!entry) return null;
   if (entry.version === version && entry.expires > Date.now()) return entry;
-  if (entry.version <= version) remove(fullKey);
+  if (entry.version <= version) entries.delete(fullKey);
   return null;
 }
 
@@ -191,8 +191,7 @@ export async function answerLearnerPage(
     if (!entry) return false;
   }
   // Recently used entries move to the end, away from eviction.
-  entries.delete(fullKey);
-  entries.set(fullKey, entry);
+  entries.touch(fullKey);
   const encoding = preferredEncoding(req.headers["accept-encoding"]);
   const body = entry.bodies[encoding];
   for (const name in entry.headers) res.setHeader(name, entry.headers[name]!);

@@ -8,13 +8,12 @@ import { rootRedirectLocale } from "../i18n/root-redirect.server";
 import { LOCALES, localePath } from "../i18n/locales";
 import { isLevel, isStudyLanguage } from "../learning/vocabulary";
 import { preferredEncoding } from "./accept-encoding";
-import { BASIC_MODE_COOKIE } from "./basic-mode.server";
 import { createLoadContext } from "../server/client-ip.server";
 import { hashedContentSecurityPolicy } from "./csp";
 import { log } from "../server/log.server";
 import { PUBLIC_PAGES } from "./public-pages";
-import { themeCookie } from "../theme/theme.server";
 import { PATHS } from "./paths";
+import { canonicalVariantCookies, prepareVariantCookies } from "./variant-cookies.server";
 
 /**
  * Anonymous public pages from memory. Each page is rendered once by the running app (its runtime configuration) for a
@@ -23,8 +22,6 @@ import { PATHS } from "./paths";
  * Router. A response that sets a cookie, varies on anything else or is not a plain 200 is never stored.
  */
 
-/** Cookies that change what an anonymous visitor sees; each distinct value is its own cache entry. */
-export const VARIANT_COOKIES = ["studyLanguage", BASIC_MODE_COOKIE, themeCookie.name];
 /** Request headers that change an anonymous page, with the values that matter (others count as absent). */
 export const VARIANT_HEADERS: Record<string, (value: string) => string | null> = {
   "save-data": (value) => (value.trim().toLowerCase() === "on" ? "on" : null),
@@ -167,9 +164,9 @@ function lookup(req: IncomingMessage): Lookup | null {
   if (BYPASS_COOKIES.some((name) => cookies.has(name))) return null;
   const query = queryAt >= 0 && queryAt < raw.length - 1 ? normalisedQuery(page, raw.slice(queryAt + 1)) : "";
   if (query === null) return null;
-  const cookie = VARIANT_COOKIES.filter((name) => cookies.has(name))
-    .map((name) => `${name}=${cookies.get(name)}`)
-    .join("; ");
+  // Cookies that change an anonymous page, each only with a value the app writes: junk counts as absent.
+  const cookie = canonicalVariantCookies(cookies);
+  if (cookie === null) return null;
   const headers: [string, string][] = [];
   for (const [name, normalise] of Object.entries(VARIANT_HEADERS)) {
     const value = req.headers[name];
@@ -307,6 +304,7 @@ function send(
 
 /** The cache in front of React Router: an Express-style middleware (`next` renders the request as usual). */
 export function publicPageCache(build: ServerBuild) {
+  void prepareVariantCookies();
   const render = createRequestHandler(build, "production");
   const entries = new Map<string, Entry>();
   const pending = new Map<string, Promise<Entry>>();

@@ -6,7 +6,7 @@ import { users } from "../auth/auth.schema";
 import { isSignedWithRetiredKey, readCookie, setsCookie, signedCookie } from "../http/cookies.server";
 import { DEFAULT_STUDY_LANGUAGE, isStudyLanguage, type Level } from "./vocabulary";
 
-const studyLanguageCookie = signedCookie("studyLanguage", { maxAge: 365 * 24 * 60 * 60 });
+export const studyLanguageCookie = signedCookie("studyLanguage", { maxAge: 365 * 24 * 60 * 60 });
 
 /** The language the visitor studies: the learner's saved choice, else the cookie, else English. */
 export const studyLanguageContext = createContext<string>(DEFAULT_STUDY_LANGUAGE);

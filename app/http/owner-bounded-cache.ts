@@ -1,0 +1,58 @@
+/**
+ * A least-recently-used map of sized entries, bounded in count and bytes overall and in count per owner: past its
+ * owner's share an entry pushes out the same owner's oldest, so no owner's requests (`?junk=1`, `?junk=2`…) can push
+ * another owner's entries out.
+ */
+export class OwnerBoundedCache<V extends { bytes: number }> {
+  private readonly entries = new Map<string, { owner: string; value: V }>();
+  private readonly keysOfOwner = new Map<string, Set<string>>();
+  private bytes = 0;
+  private readonly limits: { entries: number; bytes: number; perOwner: number };
+
+  constructor(limits: { entries: number; bytes: number; perOwner: number }) {
+    this.limits = limits;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  get(key: string): V | undefined {
+    return this.entries.get(key)?.value;
+  }
+
+  /** Marks an entry as just used: the last to be pushed out. */
+  touch(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+  }
+
+  delete(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.bytes -= entry.value.bytes;
+    this.entries.delete(key);
+    const keys = this.keysOfOwner.get(entry.owner)!;
+    keys.delete(key);
+    if (keys.size === 0) this.keysOfOwner.delete(entry.owner);
+  }
+
+  set(owner: string, key: string, value: V): void {
+    this.delete(key);
+    const keys = this.keysOfOwner.get(owner) ?? new Set<string>();
+    this.keysOfOwner.set(owner, keys);
+    for (const oldest of keys) {
+      if (keys.size < this.limits.perOwner) break;
+      this.delete(oldest);
+    }
+    this.entries.set(key, { owner, value });
+    keys.add(key);
+    this.bytes += value.bytes;
+    for (const oldest of this.entries.keys()) {
+      if (this.entries.size <= this.limits.entries && this.bytes <= this.limits.bytes) break;
+      this.delete(oldest);
+    }
+  }
+}

@@ -1,0 +1,32 @@
+import { describe, expect, it } from "vitest";
+import { OwnerBoundedCache } from "../../app/http/owner-bounded-cache";
+
+describe("a cache bounded per owner", () => {
+  const page = (bytes = 10) => ({ bytes });
+
+  it("keeps another owner's entry while one owner stores entries without end", () => {
+    const cache = new OwnerBoundedCache<{ bytes: number }>({ entries: 2_000, bytes: 1e9, perOwner: 8 });
+    cache.set("bob", "bob\n/account/home", page());
+    for (let i = 0; i < 10_000; i++) cache.set("eve", `eve\n/account/home?junk=${i}`, page());
+    expect(cache.get("bob\n/account/home")).toBeDefined();
+    expect(cache.size).toBe(9);
+    // The owner's newest stay.
+    expect(cache.get("eve\n/account/home?junk=9999")).toBeDefined();
+    expect(cache.get("eve\n/account/home?junk=9991")).toBeUndefined();
+  });
+
+  it("still bounds everything: entries and bytes overall, least recently used first", () => {
+    const cache = new OwnerBoundedCache<{ bytes: number }>({ entries: 3, bytes: 25, perOwner: 8 });
+    cache.set("a", "a1", page());
+    cache.set("b", "b1", page());
+    cache.touch("a1");
+    cache.set("c", "c1", page());
+    expect(cache.get("b1")).toBeUndefined();
+    expect(cache.get("a1")).toBeDefined();
+    cache.delete("a1");
+    expect(cache.size).toBe(1);
+    cache.set("d", "d1", page(5));
+    cache.set("e", "e1", page(5));
+    expect(cache.size).toBe(3);
+  });
+});
