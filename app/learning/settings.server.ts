@@ -2,7 +2,7 @@ import { eq, isNull } from "drizzle-orm";
 import type { Database } from "../db/db.server";
 import { learnerSettings } from "./learning.schema";
 import { DEFAULT_REVIEW_MODES, isReviewMode, parseModes, REVIEW_MODES, type ReviewMode } from "./review-modes";
-import { isTimeZone } from "./time-zone";
+import { canonicalTimeZone } from "./time-zone";
 
 export type LearnerSettings = {
   newPerDay: number;
@@ -74,18 +74,18 @@ export function parseSettingsForm(
   const errors: SettingsErrors = {};
   const newPerDay = wholeNumber(form.get("newPerDay"), LIMITS.newPerDay);
   const reviewsPerDay = wholeNumber(form.get("reviewsPerDay"), LIMITS.reviewsPerDay);
-  const timeZone = String(form.get("timeZone") ?? "").trim();
+  const timeZone = canonicalTimeZone(String(form.get("timeZone") ?? "").trim());
   const modes = form.getAll("modes");
   if (newPerDay === null) errors.newPerDay = "settings.errors.newPerDay";
   if (reviewsPerDay === null) errors.reviewsPerDay = "settings.errors.reviewsPerDay";
-  if (!isTimeZone(timeZone)) errors.timeZone = "settings.errors.timeZone";
+  if (!timeZone) errors.timeZone = "settings.errors.timeZone";
   if (modes.length === 0 || !modes.every(isReviewMode)) errors.modes = "settings.errors.modes";
   if (Object.keys(errors).length > 0) return { value: null, errors };
   return {
     value: {
       newPerDay: newPerDay!,
       reviewsPerDay: reviewsPerDay!,
-      timeZone,
+      timeZone: timeZone!,
       modes: REVIEW_MODES.filter((mode) => modes.includes(mode)),
     },
     errors: null,

@@ -2,14 +2,33 @@
 
 export const DEFAULT_TIME_ZONE = "UTC";
 
-/** Whether Intl knows the zone (an IANA name such as "Europe/Berlin", or "UTC"). */
-export function isTimeZone(value: unknown): value is string {
-  if (typeof value !== "string" || value.length === 0 || value.length > 64) return false;
-  try {
-    return new Intl.DateTimeFormat("en", { timeZone: value }).resolvedOptions().timeZone !== "";
-  } catch {
-    return false;
+/**
+ * Zone names as Intl spells them, by their lower-case spelling. Intl takes any letter case ("europe/BERLIN"), so
+ * everything keyed by a zone is keyed by this one spelling: the map holds at most the few hundred names Intl knows
+ * (anything Intl refuses is never stored).
+ */
+const canonicalZones = new Map<string, string>();
+
+/** The zone's canonical spelling ("europe/berlin" → "Europe/Berlin"), or null when Intl does not know it. */
+export function canonicalTimeZone(value: unknown): string | null {
+  if (typeof value !== "string" || value.length === 0 || value.length > 64) return null;
+  const lower = value.toLowerCase();
+  let zone = canonicalZones.get(lower);
+  if (zone === undefined) {
+    try {
+      zone = new Intl.DateTimeFormat("en", { timeZone: value }).resolvedOptions().timeZone;
+    } catch {
+      return null;
+    }
+    if (!zone) return null;
+    canonicalZones.set(lower, zone);
   }
+  return zone;
+}
+
+/** Whether Intl knows the zone (an IANA name such as "Europe/Berlin", or "UTC"), in any letter case. */
+export function isTimeZone(value: unknown): value is string {
+  return canonicalTimeZone(value) !== null;
 }
 
 /** The zones a learner can pick without JavaScript; `current` stays in the list even when ICU names it otherwise. */
@@ -20,7 +39,8 @@ export function timeZoneOptions(current: string | null): string[] {
 }
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
-function formatter(timeZone: string): Intl.DateTimeFormat {
+function formatter(spelling: string): Intl.DateTimeFormat {
+  const timeZone = canonicalTimeZone(spelling) ?? DEFAULT_TIME_ZONE;
   let format = formatters.get(timeZone);
   if (!format) {
     format = new Intl.DateTimeFormat("en-US", {

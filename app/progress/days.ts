@@ -1,4 +1,5 @@
 /** Calendar days ("YYYY-MM-DD") in a time zone, and the arithmetic the charts need on them. */
+import { canonicalTimeZone } from "../learning/time-zone";
 
 const QUARTER_HOUR = 15 * 60 * 1000;
 
@@ -43,7 +44,8 @@ export function weekOf(day: string): string {
  * zone's formatter and answer are made once per process.
  */
 const dayFormats = new Map<string, Intl.DateTimeFormat>();
-function dayFormatOf(timeZone: string): Intl.DateTimeFormat {
+function dayFormatOf(spelling: string): Intl.DateTimeFormat {
+  const timeZone = safeTimeZone(spelling);
   let format = dayFormats.get(timeZone);
   if (!format) {
     format = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" });
@@ -52,19 +54,7 @@ function dayFormatOf(timeZone: string): Intl.DateTimeFormat {
   return format;
 }
 
-const safeZones = new Map<string, string>();
-
-/** A valid IANA zone, else UTC (a stored zone could have been removed from the time zone database). */
+/** A valid IANA zone in its canonical spelling, else UTC (a stored zone could have been removed from the zone data). */
 export function safeTimeZone(timeZone: string): string {
-  let safe = safeZones.get(timeZone);
-  if (safe === undefined) {
-    try {
-      safe = new Intl.DateTimeFormat("en", { timeZone }).resolvedOptions().timeZone;
-    } catch {
-      safe = "UTC";
-    }
-    // Only zone names are remembered: anything Intl refuses is answered every time, never stored.
-    if (safe !== "UTC" || timeZone === "UTC") safeZones.set(timeZone, safe);
-  }
-  return safe;
+  return canonicalTimeZone(timeZone) ?? "UTC";
 }

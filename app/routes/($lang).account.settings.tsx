@@ -7,7 +7,7 @@ import { localePath } from "../i18n/locales";
 import { requireLearner } from "../learning/learner.server";
 import { SettingsForm, type SettingsValues } from "../learning/settings-form";
 import { adoptTimeZone, parseSettingsForm, readSettings, saveSettings } from "../learning/settings.server";
-import { DEFAULT_TIME_ZONE, isTimeZone, timeZoneOptions } from "../learning/time-zone";
+import { canonicalTimeZone, DEFAULT_TIME_ZONE, timeZoneOptions } from "../learning/time-zone";
 import { redirectWithToast, translatedToast } from "../toasts/toast.server";
 import type { PageHandle } from "../ui/seo";
 import { readForm } from "../http/request-body.server";
@@ -33,8 +33,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await readForm(request);
   const db = await getDatabase();
   if (form.get("intent") === "browserTimeZone") {
-    const zone = form.get("timeZone");
-    if (!isTimeZone(zone)) return data({ errors: { timeZone: "settings.errors.timeZone" }, values: null }, 400);
+    const zone = canonicalTimeZone(form.get("timeZone"));
+    if (!zone) return data({ errors: { timeZone: "settings.errors.timeZone" }, values: null }, 400);
     await adoptTimeZone(db, user.id, zone);
     return { errors: null, values: null };
   }
