@@ -6,6 +6,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import path from "node:path";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import zlib from "node:zlib";
 import compression from "compression";
 import express from "express";
@@ -74,6 +75,25 @@ const { build, entry, vite } = await loadApp().catch((error: unknown) => {
   process.exit(1);
 });
 const { env, log } = entry;
+
+/**
+ * No request may hold the event loop: once a second, when the longest delay seen passed EVENT_LOOP_WARN_MS, it is
+ * logged as a warning with the main thread's CPU time in that second. A delay with little CPU behind it is the machine
+ * being busy (the process was not scheduled); one with as much CPU is this process working without a break. Ops see
+ * both; the tests of bounded work assert that the second kind never happens.
+ */
+const EVENT_LOOP_WARN_MS = 100;
+const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+loopDelay.enable();
+let lastCpu = process.threadCpuUsage();
+setInterval(() => {
+  const ms = loopDelay.max / 1e6;
+  const cpu = process.threadCpuUsage(lastCpu);
+  lastCpu = process.threadCpuUsage();
+  if (ms > EVENT_LOOP_WARN_MS)
+    log.warn("event loop blocked", { ms: Math.round(ms), cpuMs: Math.round((cpu.user + cpu.system) / 1000) });
+  loopDelay.reset();
+}, 1_000).unref();
 
 app.disable("x-powered-by");
 app.set("trust proxy", env.TRUST_PROXY);
