@@ -11,14 +11,20 @@ import { loadPublicLists } from "./learning/public-lists.server";
 import { createLoadContext } from "./server/client-ip.server";
 import { checkHealth, onHealthCheck, shutdown } from "./server/lifecycle.server";
 import { log, setLogSink } from "./server/log.server";
+import { watchSharedData } from "./server/shared-data.server";
 
 let started: Promise<Database> | null = null;
 
-/** Opens and migrates the database, then loads the shipped public lists; every later call returns the same promise. */
+/**
+ * Opens and migrates the database, then loads the shipped public lists; every later call returns the same promise. On
+ * PostgreSQL, which other instances may share, changes they make to public data are then watched for (a webhook
+ * reaches one instance only); PGlite has one process, which learns every change itself.
+ */
 function startApp(): Promise<Database> {
   started ??= (async () => {
     const db = await getDatabase();
     await loadPublicLists(db);
+    if (env.DATABASE_URL) watchSharedData(db, invalidatePublicPages);
     return db;
   })();
   return started;
