@@ -2,6 +2,7 @@ import { createRequestHandler } from "@react-router/express";
 import type { ServerBuild } from "react-router";
 import { env } from "./config/env.server";
 import { getDatabase, type Database } from "./db/db.server";
+import { holdsSignInToken } from "./analytics/token-pages";
 import { contentSecurityPolicy } from "./http/csp";
 import { invalidatePublicPages, publicPageCache } from "./http/page-cache.server";
 import { answerLearnerPage } from "./http/learner-pages.server";
@@ -47,6 +48,9 @@ export const appServer = {
   checkHealth,
   shutdown,
   contentSecurityPolicy,
+  /** The Referrer-Policy of a path: none at all from a page holding a sign-in token, the site's usual one elsewhere. */
+  referrerPolicyFor: (pathname: string) =>
+    holdsSignInToken(pathname) ? "no-referrer" : "strict-origin-when-cross-origin",
   /** The largest request body read; server.ts answers 413 before reading a larger one. */
   BODY_LIMIT_BYTES,
   /** The body limit of a path: BODY_LIMIT_BYTES except for the few pages that take files (the import). */

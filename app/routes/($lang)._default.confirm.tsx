@@ -13,6 +13,12 @@ import { readForm } from "../http/request-body.server";
 export const handle: PageHandle = { title: "titles.confirm", description: "descriptions.confirm" };
 
 /**
+ * The address holds a usable token: no request made from this page names it to another site (or to this one). The
+ * server sends `Referrer-Policy: no-referrer` with it (`referrerPolicyFor`); the element says the same to the browser.
+ */
+export const meta: Route.MetaFunction = () => [{ name: "referrer", content: "no-referrer" }];
+
+/**
  * GET never consumes the link (mail scanners follow links): it carries the link's parameters into a form and names
  * the address it signs in, so a planted link cannot sign someone into another account unnoticed.
  */
