@@ -48,9 +48,13 @@ export const appServer = {
   checkHealth,
   shutdown,
   contentSecurityPolicy,
-  /** The Referrer-Policy of a path: none at all from a page holding a sign-in token, the site's usual one elsewhere. */
+  /**
+   * The Referrer-Policy of a path: from a page holding a sign-in token, no referrer to any other site (`same-origin`,
+   * not `no-referrer`: with that, browsers send `Origin: null` with the page's own form post, which the cross-site
+   * check must refuse, so the link would not work without JavaScript); the site's usual policy elsewhere.
+   */
   referrerPolicyFor: (pathname: string) =>
-    holdsSignInToken(pathname) ? "no-referrer" : "strict-origin-when-cross-origin",
+    holdsSignInToken(pathname) ? "same-origin" : "strict-origin-when-cross-origin",
   /** The largest request body read; server.ts answers 413 before reading a larger one. */
   BODY_LIMIT_BYTES,
   /** The body limit of a path: BODY_LIMIT_BYTES except for the few pages that take files (the import). */

@@ -13,10 +13,11 @@ import { readForm } from "../http/request-body.server";
 export const handle: PageHandle = { title: "titles.confirm", description: "descriptions.confirm" };
 
 /**
- * The address holds a usable token: no request made from this page names it to another site (or to this one). The
- * server sends `Referrer-Policy: no-referrer` with it (`referrerPolicyFor`); the element says the same to the browser.
+ * The address holds a usable token: no request made from this page names it to another site. The server sends
+ * `Referrer-Policy: same-origin` with it (`referrerPolicyFor`, which says why not `no-referrer`); the element says the
+ * same to the browser.
  */
-export const meta: Route.MetaFunction = () => [{ name: "referrer", content: "no-referrer" }];
+export const meta: Route.MetaFunction = () => [{ name: "referrer", content: "same-origin" }];
 
 /**
  * GET never consumes the link (mail scanners follow links): it carries the link's parameters into a form and names
