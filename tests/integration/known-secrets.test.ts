@@ -2,14 +2,15 @@
  * `cp .env.example .env && docker compose up` must not run a production server with a signing key and a database
  * password anyone can read in the repository: `node server.ts` with the example file's values and compose.yaml's
  * environment stops at once, naming each variable and how to generate a value, without printing the values. The
- * same file with the secrets replaced starts.
+ * same file with the secrets replaced starts (on the test run's PostgreSQL).
  *
  * Needs `npm run build` (the test script builds first).
  */
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
+import { createDatabase } from "../../scripts/support/postgres.ts";
 import { PROJECT_ROOT, startServer } from "../support/server-process.ts";
 
 /** The variables `.env.example` sets (its uncommented lines), as compose's env_file reads them. */
@@ -57,7 +58,9 @@ describe("the example configuration in production", () => {
     const server = await startServer({
       env: {
         ...file,
-        APP_STAGE: "production",
+        ...composeEnvironment(file),
+        // The test run's PostgreSQL (trust on loopback, no password in the URL) stands in for compose's.
+        DATABASE_URL: await createDatabase(inject("pgUrl"), `known_secrets_${process.pid}_${Date.now()}`),
         SESSION_SECRET: randomBytes(48).toString("base64"),
         SMTP_URL: `smtp://user:${randomBytes(16).toString("hex")}@127.0.0.1:9`,
       },
