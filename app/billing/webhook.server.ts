@@ -52,7 +52,7 @@ const isText = (value: unknown) => typeof value === "string";
 /** An amount in minor units, as the integer columns hold it. */
 const isAmount = (value: unknown) =>
   Number.isSafeInteger(value) && (value as number) >= 0 && (value as number) < 2 ** 31;
-/** Seconds since the epoch that make a date PostgreSQL can store (up to the year 5000). */
+/** Seconds since the epoch that make a date PostgreSQL can store (below 10^11, about the year 5100). */
 const isSeconds = (value: unknown) => Number.isSafeInteger(value) && (value as number) >= 0 && (value as number) < 1e11;
 /** An id, or the expanded object carrying it. */
 const isIdLike = (value: unknown) => isText(value) || (isObject(value) && isText(value.id));
