@@ -4,6 +4,7 @@ import { users } from "../auth/auth.schema";
 import type { Database } from "../db/db.server";
 import { invalidatePublicPages } from "../http/page-cache.server";
 import { log } from "../server/log.server";
+import { publicDataChangedHere, publicDataVersionNow } from "../server/shared-data.server";
 import { stripeEvents } from "./billing.schema";
 import { recordPledge, recordRefund } from "./campaign.server";
 import { isPeriod, isPlan } from "./plans";
@@ -238,10 +239,15 @@ export async function applyStripeEvent(db: Database, event: Stripe.Event): Promi
       .values({ id: event.id, type: event.type })
       .onConflictDoNothing()
       .returning({ id: stripeEvents.id });
-    if (fresh.length === 0) return { replayed: true, publicChange: false };
-    return { replayed: false, publicChange: await apply(tx, event) };
+    if (fresh.length === 0) return { replayed: true, publicChange: false, version: 0 };
+    const publicChange = await apply(tx, event);
+    // What the triggers moved the shared version to, so the next check for other instances' changes skips this one.
+    return { replayed: false, publicChange, version: publicChange ? await publicDataVersionNow(tx) : 0 };
   });
-  if (outcome.publicChange) invalidatePublicPages();
+  if (outcome.publicChange) {
+    invalidatePublicPages();
+    publicDataChangedHere(outcome.version);
+  }
   log.info("stripe event", { id: event.id, type: event.type, replayed: outcome.replayed });
   return outcome.replayed ? "replayed" : "applied";
 }

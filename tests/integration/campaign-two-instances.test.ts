@@ -138,6 +138,16 @@ describe("the campaign page kept by two instances on one PostgreSQL", () => {
     await shownWithin(a!, "€15.00 pledged of €5,000.00", SPREAD_MS);
   });
 
+  it("the instance that received a webhook does not forget the pages it drew since, at its next check", async () => {
+    // Longer than a check: each instance has read the version moved by the pledge (sent to A) and the refund (to B).
+    await sleep(3_000);
+    const forgot = (server: ServerProcess) =>
+      server.logs().filter((line) => line.json?.message === "public data changed: kept public pages are drawn again")
+        .length;
+    // Each forgot its pages once, for the change the other one received.
+    expect({ a: forgot(a!), b: forgot(b!) }).toEqual({ a: 1, b: 1 });
+  });
+
   it(
     "keeps answering the kept pages while PostgreSQL is away, and spreads changes again once it is back",
     { timeout: 90_000 },
