@@ -9,6 +9,7 @@ export default defineConfig({
     "./app/transfer/transfer.schema.ts",
     "./app/billing/billing.schema.ts",
     "./app/reading/reading.schema.ts",
+    "./app/server/shared-data.schema.ts",
   ],
   out: "./drizzle",
 });

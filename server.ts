@@ -120,17 +120,17 @@ app.use((req, res, next) => {
   next();
 });
 
-function setSecurityHeaders(res: ServerResponse) {
+function setSecurityHeaders(res: ServerResponse, pathname: string) {
   res.setHeader("X-Content-Type-Options", "nosniff");
-  res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
+  res.setHeader("Referrer-Policy", entry.referrerPolicyFor(pathname));
   res.setHeader("X-Frame-Options", "DENY");
   res.setHeader("Cross-Origin-Opener-Policy", "same-origin");
   res.setHeader("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=()");
   if (env.secureCookies) res.setHeader("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
 }
 
-app.use((_req, res, next) => {
-  setSecurityHeaders(res);
+app.use((req, res, next) => {
+  setSecurityHeaders(res, req.path);
   next();
 });
 
@@ -235,7 +235,7 @@ if (!vite) {
     if (stopping) return false;
     const started = process.hrtime.bigint();
     const answered = pageCache.answerFromMemory(req, res, () => {
-      setSecurityHeaders(res);
+      setSecurityHeaders(res, pathOf(req.url!));
       markPersonal(req.method!, pathOf(req.url!), req.headers.cookie, res);
     });
     if (answered) logRequest(req.method, pathOf(req.url!), res.statusCode, started, expressIp(req));
@@ -245,7 +245,7 @@ if (!vite) {
     if (stopping) return false;
     const started = process.hrtime.bigint();
     const answered = await entry.answerLearnerPage(req, res, () => {
-      setSecurityHeaders(res);
+      setSecurityHeaders(res, pathOf(req.url!));
       markPersonal(req.method!, pathOf(req.url!), req.headers.cookie, res);
     });
     if (answered) logRequest(req.method, pathOf(req.url!), res.statusCode, started, expressIp(req));

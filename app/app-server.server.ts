@@ -2,6 +2,7 @@ import { createRequestHandler } from "@react-router/express";
 import type { ServerBuild } from "react-router";
 import { env } from "./config/env.server";
 import { getDatabase, type Database } from "./db/db.server";
+import { holdsSignInToken } from "./analytics/token-pages";
 import { contentSecurityPolicy } from "./http/csp";
 import { invalidatePublicPages, publicPageCache } from "./http/page-cache.server";
 import { answerLearnerPage } from "./http/learner-pages.server";
@@ -12,16 +13,22 @@ import { loadPublicLists } from "./learning/public-lists.server";
 import { createLoadContext } from "./server/client-ip.server";
 import { checkHealth, onHealthCheck, shutdown } from "./server/lifecycle.server";
 import { log, setLogSink } from "./server/log.server";
+import { watchSharedData } from "./server/shared-data.server";
 
 let started: Promise<Database> | null = null;
 
-/** Opens and migrates the database, then loads the shipped public lists; every later call returns the same promise. */
+/**
+ * Opens and migrates the database, then loads the shipped public lists; every later call returns the same promise. On
+ * PostgreSQL, which other instances may share, changes they make to public data are then watched for (a webhook
+ * reaches one instance only); PGlite has one process, which learns every change itself.
+ */
 function startApp(): Promise<Database> {
   started ??= (async () => {
     const db = await getDatabase();
     await loadPublicLists(db);
     // The caches' table of valid cookie values, before the first request is answered.
     await prepareVariantCookies();
+    if (env.DATABASE_URL) watchSharedData(db, invalidatePublicPages);
     return db;
   })();
   return started;
@@ -44,6 +51,13 @@ export const appServer = {
   checkHealth,
   shutdown,
   contentSecurityPolicy,
+  /**
+   * The Referrer-Policy of a path: from a page holding a sign-in token, no referrer to any other site (`same-origin`,
+   * not `no-referrer`: with that, browsers send `Origin: null` with the page's own form post, which the cross-site
+   * check must refuse, so the link would not work without JavaScript); the site's usual policy elsewhere.
+   */
+  referrerPolicyFor: (pathname: string) =>
+    holdsSignInToken(pathname) ? "same-origin" : "strict-origin-when-cross-origin",
   /** The largest request body read; server.ts answers 413 before reading a larger one. */
   BODY_LIMIT_BYTES,
   /** The body limit of a path: BODY_LIMIT_BYTES except for the few pages that take files (the import). */

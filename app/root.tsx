@@ -15,6 +15,7 @@ import type { Route } from "./+types/root";
 import { HoneypotProvider } from "remix-utils/honeypot/react";
 import { browserAnalytics } from "./analytics/analytics.server";
 import { PageViews } from "./analytics/page-views";
+import { holdsSignInToken } from "./analytics/token-pages";
 import { guardMiddleware } from "./auth/guard.server";
 import { honeypotInputProps } from "./auth/honeypot.server";
 import { sessionMiddleware, userContext } from "./auth/session.server";
@@ -87,6 +88,8 @@ export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = context.get(userContext);
+  // A page holding a usable sign-in token gets no third-party script: autocapture or any script could read the token.
+  const analyticsAllowed = env.analyticsEnabled && !holdsSignInToken(new URL(request.url).pathname);
   return {
     locale: requestLocale(context),
     theme: await readTheme(request),
@@ -95,8 +98,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     user: user ? { email: user.email } : null,
     toasts: context.get(toastContext),
     honeypot: await honeypotInputProps(),
-    analytics: browserAnalytics(),
-    webAnalyticsSrc: env.analyticsEnabled ? (env.WEB_ANALYTICS_SRC ?? null) : null,
+    analytics: analyticsAllowed ? browserAnalytics() : null,
+    webAnalyticsSrc: analyticsAllowed ? (env.WEB_ANALYTICS_SRC ?? null) : null,
   };
 }
 

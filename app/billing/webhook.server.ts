@@ -4,6 +4,7 @@ import { users } from "../auth/auth.schema";
 import type { Database } from "../db/db.server";
 import { invalidatePublicPages } from "../http/page-cache.server";
 import { log } from "../server/log.server";
+import { publicDataChangedHere, publicDataVersionNow } from "../server/shared-data.server";
 import { stripeEvents } from "./billing.schema";
 import { recordPledge, recordRefund } from "./campaign.server";
 import { isPeriod, isPlan } from "./plans";
@@ -18,7 +19,7 @@ const idOf = (value: unknown): string | null =>
     : typeof (value as Loose | null)?.id === "string"
       ? ((value as Loose).id as string)
       : null;
-const seconds = (value: unknown): Date | null => (typeof value === "number" ? new Date(value * 1000) : null);
+const seconds = (value: unknown): Date | null => (isSeconds(value) ? new Date((value as number) * 1000) : null);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The learner a Checkout Session or a subscription names, when that learner exists. */
@@ -42,6 +43,95 @@ function invoiceSubscription(invoice: Loose): string | null {
 function invoicePeriodEnd(invoice: Loose): Date | null {
   const lines = (invoice.lines as { data?: { period?: { end?: unknown } }[] } | undefined)?.data ?? [];
   return seconds(lines[0]?.period?.end);
+}
+
+const isObject = (value: unknown): value is Loose =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+const absent = (value: unknown) => value === undefined || value === null;
+const optional = (value: unknown, check: (value: unknown) => boolean) => absent(value) || check(value);
+const isText = (value: unknown) => typeof value === "string";
+/** An amount in minor units, as the integer columns hold it. */
+const isAmount = (value: unknown) =>
+  Number.isSafeInteger(value) && (value as number) >= 0 && (value as number) < 2 ** 31;
+/** Seconds since the epoch that make a date PostgreSQL can store (below 10^11, about the year 5100). */
+const isSeconds = (value: unknown) => Number.isSafeInteger(value) && (value as number) >= 0 && (value as number) < 1e11;
+/** An id, or the expanded object carrying it. */
+const isIdLike = (value: unknown) => isText(value) || (isObject(value) && isText(value.id));
+const isTextMap = (value: unknown) => isObject(value) && Object.values(value).every(isText);
+const firstOfList = (value: unknown): { ok: boolean; first?: Loose } => {
+  if (absent(value)) return { ok: true };
+  if (!isObject(value) || !optional(value.data, Array.isArray)) return { ok: false };
+  const list = (value.data ?? []) as unknown[];
+  if (!list.every(isObject)) return { ok: false };
+  return { ok: true, first: list[0] as Loose | undefined };
+};
+
+/** Every field an event's type is read for has the type Stripe gives it (absent or null where Stripe may omit it). */
+function objectFits(type: string, object: Loose): boolean {
+  switch (type) {
+    case "checkout.session.completed": {
+      const details = object.customer_details;
+      return (
+        isText(object.id) &&
+        optional(object.metadata, isTextMap) &&
+        optional(object.amount_total, isAmount) &&
+        optional(object.currency, isText) &&
+        optional(object.customer_email, isText) &&
+        optional(details, (value) => isObject(value) && optional(value.email, isText)) &&
+        [object.payment_intent, object.subscription, object.customer].every((id) => optional(id, isIdLike))
+      );
+    }
+    case "customer.subscription.created":
+    case "customer.subscription.updated":
+    case "customer.subscription.deleted": {
+      const items = firstOfList(object.items);
+      const price = items.first?.price;
+      return (
+        isText(object.id) &&
+        optional(object.status, isText) &&
+        optional(object.metadata, isTextMap) &&
+        optional(object.customer, isIdLike) &&
+        optional(object.current_period_end, isSeconds) &&
+        items.ok &&
+        optional(items.first?.current_period_end, isSeconds) &&
+        optional(price, isObject) &&
+        optional((price as Loose | undefined)?.unit_amount, isAmount) &&
+        optional((price as Loose | undefined)?.currency, isText)
+      );
+    }
+    case "invoice.paid":
+    case "invoice.payment_failed": {
+      const parent = object.parent;
+      const details = isObject(parent) ? parent.subscription_details : undefined;
+      const lines = firstOfList(object.lines);
+      const period = lines.first?.period;
+      return (
+        optional(parent, isObject) &&
+        optional(details, (value) => isObject(value) && optional(value.subscription, isIdLike)) &&
+        optional(object.subscription, isIdLike) &&
+        optional(object.customer, isIdLike) &&
+        lines.ok &&
+        optional(period, (value) => isObject(value) && optional(value.end, isSeconds))
+      );
+    }
+    case "charge.refunded":
+      return optional(object.payment_intent, isIdLike) && optional(object.amount_refunded, isAmount);
+    default:
+      return true;
+  }
+}
+
+/**
+ * The event a verified body describes, or null when it is not shaped like one: signed JSON can still be `[]`, `{}` or
+ * an event whose fields have other types than Stripe gives them, and none of that may reach the database.
+ */
+export function wellFormedEvent(value: unknown): Stripe.Event | null {
+  if (!isObject(value)) return null;
+  const { id, type, created, data } = value;
+  if (!isText(id) || id === "" || (id as string).length > 255) return null;
+  if (!isText(type) || type === "" || !isSeconds(created)) return null;
+  if (!isObject(data) || !isObject(data.object)) return null;
+  return objectFits(type as string, data.object) ? (value as unknown as Stripe.Event) : null;
 }
 
 /** What one event changes; returns true when a public page (the campaign's totals) must be rendered again. */
@@ -149,10 +239,15 @@ export async function applyStripeEvent(db: Database, event: Stripe.Event): Promi
       .values({ id: event.id, type: event.type })
       .onConflictDoNothing()
       .returning({ id: stripeEvents.id });
-    if (fresh.length === 0) return { replayed: true, publicChange: false };
-    return { replayed: false, publicChange: await apply(tx, event) };
+    if (fresh.length === 0) return { replayed: true, publicChange: false, version: 0 };
+    const publicChange = await apply(tx, event);
+    // What the triggers moved the shared version to, so the next check for other instances' changes skips this one.
+    return { replayed: false, publicChange, version: publicChange ? await publicDataVersionNow(tx) : 0 };
   });
-  if (outcome.publicChange) invalidatePublicPages();
+  if (outcome.publicChange) {
+    invalidatePublicPages();
+    publicDataChangedHere(outcome.version);
+  }
   log.info("stripe event", { id: event.id, type: event.type, replayed: outcome.replayed });
   return outcome.replayed ? "replayed" : "applied";
 }

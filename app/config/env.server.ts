@@ -2,6 +2,7 @@ import { isIP } from "node:net";
 import { z } from "zod";
 import { billingConfig, billingEnvShape, checkBillingEnv } from "../billing/billing-env";
 import { holdsDatabase } from "../db/template.server";
+import { GENERATE_PASSWORD, GENERATE_SECRET, passwordOf, secretProblem } from "./known-secrets";
 import { resolveSessionSecrets, type StartupNote } from "./session-secret.server";
 
 /**
@@ -108,6 +109,8 @@ const schema = z
         message: `every key must be at least ${MIN_SECRET_LENGTH} characters when APP_STAGE=production`,
       });
     }
+    if (env.APP_STAGE === "production")
+      checkKnownSecrets(env, (path, message) => ctx.addIssue({ code: "custom", path: [path], message }));
     for (const name of ["LEGAL_NAME", "CONTACT_EMAIL"] as const) {
       if (env.APP_STAGE === "production" && !env[name]) {
         ctx.addIssue({
@@ -134,6 +137,50 @@ const schema = z
       });
     }
   });
+
+/**
+ * In production no secret may be one anybody can read in the repository, or one easy to guess: `cp .env.example .env`
+ * must not start a server whose cookies anyone can sign or whose database anyone can open. Messages name the
+ * variable and how to make a good value, never the value.
+ */
+function checkKnownSecrets(
+  env: Partial<
+    Record<
+      | "SESSION_SECRET"
+      | "STRIPE_SECRET_KEY"
+      | "STRIPE_WEBHOOK_SECRET"
+      | "SUPABASE_ANON_KEY"
+      | "DATABASE_URL"
+      | "SMTP_URL",
+      string
+    >
+  >,
+  issue: (path: string, message: string) => void,
+) {
+  const keys = splitSecrets(env.SESSION_SECRET);
+  keys.forEach((key, index) => {
+    const problem = secretProblem(key, "signing");
+    const which = keys.length > 1 ? `key ${index + 1} of the list` : "the key";
+    if (problem) issue("SESSION_SECRET", `${which} ${problem}; ${GENERATE_SECRET}`);
+  });
+  for (const name of ["STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET"] as const) {
+    const problem = env[name] ? secretProblem(env[name], "signing") : null;
+    if (problem) issue(name, `${problem}; use the one your Stripe dashboard shows (Developers → API keys / Webhooks)`);
+  }
+  const anonKey = env.SUPABASE_ANON_KEY ? secretProblem(env.SUPABASE_ANON_KEY, "credential") : null;
+  if (anonKey) issue("SUPABASE_ANON_KEY", `${anonKey}; use your Supabase project's anon key`);
+  const databasePassword = passwordOf(env.DATABASE_URL);
+  const database = databasePassword === null ? null : secretProblem(databasePassword, "credential");
+  if (database) {
+    issue(
+      "DATABASE_URL",
+      `its password ${database}: set the database's own password (with compose.yaml, POSTGRES_PASSWORD in .env before the database's first start); ${GENERATE_PASSWORD}`,
+    );
+  }
+  const mailPassword = passwordOf(env.SMTP_URL);
+  const mail = mailPassword === null ? null : secretProblem(mailPassword, "credential");
+  if (mail) issue("SMTP_URL", `its password ${mail}: use your mail provider's credentials`);
+}
 
 function splitSecrets(value: string | undefined): string[] {
   return (value ?? "")

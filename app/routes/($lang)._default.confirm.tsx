@@ -13,6 +13,13 @@ import { readForm } from "../http/request-body.server";
 export const handle: PageHandle = { title: "titles.confirm", description: "descriptions.confirm" };
 
 /**
+ * The address holds a usable token: no request made from this page names it to another site. The server sends
+ * `Referrer-Policy: same-origin` with it (`referrerPolicyFor`, which says why not `no-referrer`); the element says the
+ * same to the browser.
+ */
+export const meta: Route.MetaFunction = () => [{ name: "referrer", content: "same-origin" }];
+
+/**
  * GET never consumes the link (mail scanners follow links): it carries the link's parameters into a form and names
  * the address it signs in, so a planted link cannot sign someone into another account unnoticed.
  */

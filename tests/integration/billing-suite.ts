@@ -10,9 +10,10 @@ import path from "node:path";
 import { createRequestHandler } from "@react-router/express";
 import { sql } from "drizzle-orm";
 import express from "express";
+import { Stripe } from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BROWSER_UA, signedInBrowser, startApp, textOf, toastsIn } from "../support/app";
-import { fakeStripeEnv, startFakeStripe, type FakeStripe } from "../support/fake-stripe";
+import { fakeStripeEnv, startFakeStripe, WEBHOOK_SECRET, type FakeStripe } from "../support/fake-stripe";
 import { startMailSink } from "../support/mail-sink";
 
 type App = Awaited<ReturnType<typeof startApp>>;
@@ -177,6 +178,68 @@ export function defineBillingSuite(databaseName: string, databaseEnv: () => Prom
       expect((await postWebhook(payload.replace("canceled", "active"), other.signature)).status).toBe(400);
       expect((await app.db.execute(sql`select count(*)::int as n from stripe_events`)).rows[0]!.n).toBe(before);
       expect(await billingText(alice)).toContain("(active)");
+    });
+
+    it("answers a validly signed body of the wrong shape with 400 and changes nothing", async () => {
+      const count = async () => (await app.db.execute(sql`select count(*)::int as n from stripe_events`)).rows[0]!.n;
+      const before = await count();
+      const billingBefore = await billingText(alice);
+      const campaignBefore = textOf(await anonymousPage("/crowdfunding-campaign"));
+      const envelope = { id: "evt_shape", object: "event", created: seconds(), type: "checkout.session.completed" };
+      const bodies = [
+        "[]",
+        "{}",
+        "null",
+        '{"type":1}',
+        "1",
+        '"event"',
+        JSON.stringify({ ...envelope, data: null }),
+        JSON.stringify({ ...envelope, data: {} }),
+        JSON.stringify({ ...envelope, data: { object: [] } }),
+        JSON.stringify({ ...envelope, id: 7, data: { object: {} } }),
+        JSON.stringify({ ...envelope, id: "", data: { object: {} } }),
+        JSON.stringify({ ...envelope, created: "yesterday", data: { object: {} } }),
+        JSON.stringify({ ...envelope, created: 1e300, data: { object: {} } }),
+        JSON.stringify({ ...envelope, type: ["invoice.paid"], data: { object: {} } }),
+        // The right envelope around an object whose fields have the wrong types.
+        JSON.stringify({
+          ...envelope,
+          id: "evt_shape_pledge",
+          data: {
+            object: {
+              id: 42,
+              mode: "payment",
+              payment_status: "paid",
+              metadata: { kind: "pledge" },
+              customer_details: { email: ["x@example.com"] },
+              amount_total: 1e300,
+              currency: { code: "eur" },
+              payment_intent: { id: 5 },
+            },
+          },
+        }),
+        JSON.stringify({
+          ...envelope,
+          id: "evt_shape_refund",
+          type: "charge.refunded",
+          data: { object: { payment_intent: "pi_x", amount_refunded: -1e300 } },
+        }),
+        JSON.stringify({
+          ...envelope,
+          id: "evt_shape_subscription",
+          type: "customer.subscription.updated",
+          data: { object: { id: ["sub"], customer: "cus_x", status: 3, metadata: "plan", items: { data: "x" } } },
+        }),
+      ];
+      for (const payload of bodies) {
+        const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
+        const response = await postWebhook(payload, signature);
+        expect({ payload, status: response.status }).toEqual({ payload, status: 400 });
+        expect(await response.json()).toEqual({ error: "not a Stripe event" });
+      }
+      expect(await count()).toBe(before);
+      expect(await billingText(alice)).toBe(billingBefore);
+      expect(textOf(await anonymousPage("/crowdfunding-campaign"))).toBe(campaignBefore);
     });
 
     it("renews on invoice.paid, notices a failed payment, and a replayed event changes nothing", async () => {

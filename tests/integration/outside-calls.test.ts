@@ -2,6 +2,7 @@
  * Calls to other services have deadlines: a mail server that hangs costs the learner seconds, not minutes, and ends
  * in the 'Error' toast; analytics that hang never hold up a sign-in. In-process production build, APP_STAGE=production.
  */
+import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -22,7 +23,8 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => posthog.listen(0, "127.0.0.1", resolve));
   app = await startApp({
     APP_STAGE: "production",
-    SESSION_SECRET: "outside-calls-session-secret-0123456789abcdef",
+    // Production refuses any key printed in the repository: a fresh one per run.
+    SESSION_SECRET: randomBytes(48).toString("base64"),
     SMTP_URL: mail.url,
     LEGAL_NAME: "Polyglot Test Ltd",
     CONTACT_EMAIL: "privacy@polyglot.test",
