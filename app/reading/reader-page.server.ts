@@ -11,6 +11,7 @@ import { studyLanguageName } from "../learning/study-language";
 import { parseExample, parseTermFields, type FieldErrors } from "../learning/term-form";
 import { createTerm, findTerm, isDuplicate, setStage, stageOf } from "../learning/terms.server";
 import { isStage } from "../learning/vocabulary";
+import { roomForTerms } from "../learning/limits.server";
 import { redirectWithToast, translatedToast } from "../toasts/toast.server";
 import { matchIndexed } from "./match";
 import { pageNumber, readerView } from "./reader.server";
@@ -114,6 +115,7 @@ export async function readerPageAction(request: Request, context: Context, id: s
       const term = parseTermFields(form);
       const example = parseExample(form, false);
       if (term.errors || example.errors) return failed(400, { ...term.errors, ...example.errors });
+      if (!(await roomForTerms(db, user.id))) return failed(409, {}, t("learning:errors.termLimit"));
       try {
         const created = await createTerm(db, owner, term.value, example.value ?? undefined);
         return redirectWithToast(

@@ -8,7 +8,8 @@ import { requireLearner } from "../learning/learner.server";
 import { studyLanguageName } from "../learning/study-language";
 import { redirectWithToast, translatedToast } from "../toasts/toast.server";
 import { statsFrom, textSummaries } from "./text-summaries.server";
-import { parseTextForm } from "./text-form";
+import { parseTextForm, type TextErrors } from "./text-form";
+import { roomForTexts } from "../learning/limits.server";
 import { createText, textListOf } from "./texts.server";
 import { learnedNow, versionsOf } from "./vocabulary-index.server";
 
@@ -72,7 +73,10 @@ export async function newTextAction(request: Request, context: Context) {
   const parsed = await parseTextForm(form);
   const values = { title: String(form.get("title") ?? ""), body: String(form.get("body") ?? "") };
   if (parsed.errors) return data({ errors: parsed.errors, values }, { status: parsed.status });
-  const text = await createText(await getDatabase(), owner, parsed.value);
+  const db = await getDatabase();
+  if (!(await roomForTexts(db, owner.userId)))
+    return data({ errors: { body: "errors.textLimit" } as TextErrors, values }, { status: 409 });
+  const text = await createText(db, owner, parsed.value);
   return redirectWithToast(
     request,
     localePath(requestLocale(context), textPath(text.id)),

@@ -2,7 +2,7 @@ import { availableParallelism, loadavg } from "node:os";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signedInBrowser, startApp, textOf } from "../support/app";
+import { APP_URL, signedInBrowser, startApp, textOf } from "../support/app";
 import { startMailSink } from "../support/mail-sink";
 
 type App = Awaited<ReturnType<typeof startApp>>;
@@ -12,11 +12,14 @@ const TEXTS = 200;
 const TERMS = 20_000;
 const WORDS = ["park", "quiet", "rain", "cream", "river", "house", "garden", "letter", "street", "window"];
 
+/** The text of term n, letters only (a word holds no digits): w + n with a for 0, b for 1… */
+const termText = (n: number) => `w${String(n).replace(/\d/g, (d) => "abcdefghij"[Number(d)]!)}`;
+
 /** A text of many short lines (the slowest shape for the segmenter): about 1,500 lines, 30 KB. */
 function manyLines(seed: number): string {
   const lines: string[] = [];
   for (let i = 0; lines.join("\n").length < 30_000; i++)
-    lines.push(`${WORDS[(seed + i) % 10]} w${(seed * 31 + i * 7) % TERMS} ${WORDS[(i * 3) % 10]}.`);
+    lines.push(`${WORDS[(seed + i) % 10]} ${termText((seed * 31 + i * 7) % TERMS)} ${WORDS[(i * 3) % 10]}.`);
   return lines.join("\n");
 }
 
@@ -39,10 +42,11 @@ describe("the reader with many texts and terms", () => {
     // Written straight to the database, as texts written before their segmentation was stored.
     await app.db.execute(
       sql`insert into terms (user_id, language, text, part_of_speech)
-          select ${userId}, 'en', 'w' || n, 'noun' from generate_series(0, ${TERMS - 1}) as n`,
+          select ${userId}, 'en', 'w' || translate(n::text, '0123456789', 'abcdefghij'), 'noun'
+          from generate_series(0, ${TERMS - 1}) as n`,
     );
     await app.db.execute(sql`update terms set state = 2, scheduled_days = 100, due = now() + interval '50 days'
-      where user_id = ${userId} and text in ('w0', 'w7', 'w14')`);
+      where user_id = ${userId} and text in (${termText(0)}, ${termText(7)}, ${termText(14)})`);
     for (let i = 0; i < TEXTS; i++)
       await app.db.execute(
         sql`insert into texts (user_id, language, title, body, created_at)
@@ -112,7 +116,7 @@ describe("the reader with many texts and terms", () => {
     // A page of 20 texts, with links to the next pages that need no JavaScript.
     expect(html.match(/href="\/account\/texts\/[0-9a-f-]{36}"/g)?.length).toBe(20);
     expect(html).toContain('href="/account/texts?page=2"');
-    // Every text is counted: each row shows its words, and the texts holding learned terms (w0, w7, w14) known words.
+    // Every text is counted: each row shows its words, and the texts holding learned terms (wa, wh, wbe) known words.
     const cells = [...html.replace(/<!-- -->/g, "").matchAll(/data-label="Known">([\d,]+) \(/g)].map((m) => m[1]);
     expect(cells).toHaveLength(20);
     expect(cells.some((known) => known !== "0")).toBe(true);
@@ -126,6 +130,77 @@ describe("the reader with many texts and terms", () => {
     // Past the last page: the last page; not a number: the first.
     expect(textOf(await (await carol.request("/account/texts?page=99")).text())).toContain("Page 10 of 10");
     expect((await carol.request("/account/texts?page=abc")).status).toBe(200);
+  }, 180_000);
+
+  it("stops at 1,000 texts and 50,000 terms on every path that adds them, with a translated message", async () => {
+    await app.db.execute(
+      sql`insert into texts (user_id, language, title, body, segments, word_count)
+          select ${userId}, 'en', 'Filler ' || n, 'A short text.', null, null from generate_series(1, 1000 - ${TEXTS}) as n`,
+    );
+    await app.db.execute(
+      sql`insert into terms (user_id, language, text, part_of_speech)
+          select ${userId}, 'en', 'x' || n, 'noun' from generate_series(1, 50000 - ${TERMS}) as n`,
+    );
+    const post = (path: string, fields: Record<string, string>) => {
+      const body = new FormData();
+      for (const [name, value] of Object.entries(fields)) body.append(name, value);
+      return carol.request(path, { method: "POST", body, headers: { Origin: APP_URL } });
+    };
+    const shown = async (response: Response) => textOf((await response.text()).replace(/<!-- -->/g, ""));
+
+    const text = await post("/account/texts/new", { title: "One more", body: "One text too many." });
+    expect(text.status).toBe(409);
+    expect(await shown(text)).toContain("You have 1,000 texts, the most one account can keep");
+    const german = await post("/de/account/texts/new", { title: "Noch einer", body: "Ein Text zu viel." });
+    expect(await shown(german)).toContain("Du hast 1.000 Texte");
+
+    const sample = await carol.request("/texts/en-my-street", { method: "POST", form: {} });
+    expect(sample.status).toBe(302);
+    expect(await shown(await carol.request(sample.headers.get("Location")!))).toContain("You have 1,000 texts");
+
+    const term = await post("/account/terms/new", { text: "extra", meaning: "", partOfSpeech: "noun", notes: "" });
+    expect(term.status).toBe(409);
+    expect(await shown(term)).toContain("You have 50,000 terms, the most one account can keep");
+
+    const [first] = (await app.db.execute(sql`select id from texts where user_id = ${userId} and title = 'Text 000'`))
+      .rows;
+    const reader = await carol.request(`/account/texts/${String(first!.id)}?page=1&word=0`, {
+      method: "POST",
+      form: { intent: "addTerm", text: "quiet river", meaning: "", partOfSpeech: "noun", word: "0", page: "1" },
+    });
+    expect(reader.status).toBe(409);
+    expect(await shown(reader)).toContain("You have 50,000 terms");
+
+    const [publicTerm] = (await app.db.execute(sql`select id from public_terms where language = 'en' limit 1`)).rows;
+    if (publicTerm) {
+      const added = await carol.request("/account/explore/public", {
+        method: "POST",
+        form: { intent: "add", termId: String(publicTerm.id), language: "en", level: "beginner" },
+      });
+      expect(added.status).toBe(302);
+      expect(await shown(await carol.request(added.headers.get("Location")!))).toContain("You have 50,000 terms");
+    }
+
+    const file = new FormData();
+    file.set("intent", "upload");
+    file.set("file", new File(["term,meaning\nbrandnew,new\n"], "terms.csv", { type: "text/plain" }));
+    file.set("pasted", "");
+    const uploaded = await carol.request("/account/import", {
+      method: "POST",
+      body: file,
+      headers: { Origin: APP_URL },
+    });
+    expect(uploaded.status).toBe(303);
+    const preview = await (await carol.request(uploaded.headers.get("Location")!)).text();
+    const form = preview.match(/<form[^>]*class="actions"[^>]*>[\s\S]*?<\/form>/)?.[0] ?? "";
+    const fields: Record<string, string> = { intent: "confirm" };
+    for (const [, name, value] of form.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g))
+      fields[name!] = value!;
+    const imported = await carol.request("/account/import", { method: "POST", form: fields });
+    expect(imported.status).toBe(400);
+    expect(await shown(imported)).toContain("past 50,000 terms");
+    const [count] = (await app.db.execute(sql`select count(*)::int as n from terms where user_id = ${userId}`)).rows;
+    expect(count!.n).toBe(50_000);
   }, 180_000);
 });
 
