@@ -124,7 +124,8 @@ describe("the reader with many texts and terms", () => {
     const again = performance.now();
     const cached = await carol.request("/account/texts?page=10");
     const last = await cached.text();
-    expect(performance.now() - again).toBeLessThan(200);
+    // Counted already: drawn from memory.
+    expect(performance.now() - again).toBeLessThan(spare ? 200 : 1_000);
     expect(last.match(/href="\/account\/texts\/[0-9a-f-]{36}"/g)?.length).toBe(20);
     expect(last).not.toContain('href="/account/texts?page=11"');
     // Past the last page: the last page; not a number: the first.
