@@ -76,7 +76,9 @@ describe("the reader with many texts and terms", () => {
     // between two turns (its CPU time) is what the server held the event loop for.
     let lastCpu = cpuMs();
     let heldMs = 0;
+    let peakRss = process.memoryUsage().rss;
     const watch = setInterval(() => {
+      peakRss = Math.max(peakRss, process.memoryUsage().rss);
       const cpu = cpuMs();
       heldMs = Math.max(heldMs, cpu - lastCpu);
       lastCpu = cpu;
@@ -103,7 +105,8 @@ describe("the reader with many texts and terms", () => {
       `200 texts, 20,000 terms: list ${times.length} requests, slowest ${Math.max(...times).toFixed(0)} ms, ` +
         `last ${times.at(-1)!.toFixed(0)} ms; longest event-loop delay ${(delay.max / 1e6).toFixed(0)} ms ` +
         `(${heldMs.toFixed(0)} ms of CPU between two turns, load ${loadavg()[0]!.toFixed(1)}); ` +
-        `slowest probe ${Math.max(...probes).toFixed(0)} ms; RSS +${(rssGrowth / 2 ** 20).toFixed(0)} MiB`,
+        `slowest probe ${Math.max(...probes).toFixed(0)} ms; RSS ${(rss / 2 ** 20).toFixed(0)} MiB, peak ` +
+        `${(peakRss / 2 ** 20).toFixed(0)} MiB, +${(rssGrowth / 2 ** 20).toFixed(0)} MiB at the end`,
     );
     expect(counted).toBe(true);
     // Wall-clock bounds hold on a machine with a core to spare; on one loaded many times over its cores (a shared test
