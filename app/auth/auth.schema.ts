@@ -14,6 +14,12 @@ export const users = pgTable("users", {
    * instance, moves it; pages kept in memory for the learner are valid only for the version they were drawn from.
    */
   dataVersion: bigint("data_version", { mode: "number" }).notNull().default(0),
+  /**
+   * Counts changes to the words the reader matches texts against (terms added, removed or renamed, words ignored or no
+   * longer ignored), not grades. Kept by database triggers (migration 0009); the reader's index of the vocabulary and
+   * the word counts of the text list are valid for one version.
+   */
+  vocabularyVersion: bigint("vocabulary_version", { mode: "number" }).notNull().default(0),
 });
 
 /** The app's own revocable sessions; the cookie names a row by the hash of its random id. */

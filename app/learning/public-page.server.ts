@@ -9,6 +9,7 @@ import { addPublicTerms, publicListTerms, publicLists } from "./public-lists.ser
 import { isId } from "./ids";
 import { studyLanguageName } from "./study-language";
 import { existingTexts } from "./terms.server";
+import { roomForTerms } from "./limits.server";
 import { inLocale, translationIn } from "./public-list-file";
 import { isLevel, isStudyLanguage, LEVELS, type Level } from "./vocabulary";
 import { PATHS } from "../http/paths";
@@ -88,6 +89,12 @@ export async function publicPageAction(request: Request, context: Readonly<Route
     form.get("intent") === "addAll"
       ? (await publicListTerms(db, language, level)).map((item) => item.id)
       : [form.get("termId")].filter(isId);
+  if (!(await roomForTerms(db, user.id, ids.length)))
+    return redirectWithToast(
+      request,
+      back,
+      translatedToast(t, "error", { title: "common:toast.limit.title", description: "learning:errors.termLimit" }),
+    );
   const added = await addPublicTerms(db, { userId: user.id, language }, ids, locale);
   // Terms belong to a study language: adding from another language's list means studying that language now.
   const headers = new Headers();

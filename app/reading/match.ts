@@ -15,12 +15,85 @@ export type WordMatch = { stage: WordStage; termId: string | null; start: number
 export const NO_SPACES = new Set(["zh", "ja", "th", "lo", "km", "my", "bo", "dz"]);
 const PLAIN_WORD = /^[\p{L}\p{M}'’]+$/u;
 
-type Unit = { words: string[]; entry: VocabularyEntry };
-
 function unitOf(language: string, entry: VocabularyEntry): string[] {
   const lower = lowerFor(language, entry.text.trim());
   if (!NO_SPACES.has(language) && PLAIN_WORD.test(lower)) return [lower];
   return wordsOf(language, lower);
+}
+
+/** Terms of several words as a tree of their words: the entry of a node is the unit that ends there. */
+type Node = { entry: VocabularyEntry | null; next: Map<string, Node> };
+
+/**
+ * A learner's vocabulary in one language, ready to match texts against: single words by word, terms of several words
+ * as a tree keyed word by word (in scripts without spaces too, where a term is segmented like the text), so matching a
+ * text costs one look-up per word and at most one per word of the longest term that starts there, however many terms.
+ */
+export type VocabularyIndex = { language: string; single: Map<string, VocabularyEntry>; multi: Map<string, Node> };
+
+export const emptyIndex = (language: string): VocabularyIndex => ({ language, single: new Map(), multi: new Map() });
+
+/** Adds an entry; for the same words a term wins over an ignored word, otherwise the first added stays. */
+export function addToIndex(index: VocabularyIndex, entry: VocabularyEntry): void {
+  const words = unitOf(index.language, entry);
+  if (words.length === 0) return;
+  if (words.length === 1) {
+    const known = index.single.get(words[0]!);
+    if (!known || (known.termId === null && entry.termId !== null)) index.single.set(words[0]!, entry);
+    return;
+  }
+  let level = index.multi;
+  let node: Node | undefined;
+  for (const word of words) {
+    node = level.get(word);
+    if (!node) level.set(word, (node = { entry: null, next: new Map() }));
+    level = node.next;
+  }
+  node!.entry ??= entry;
+}
+
+export function indexVocabulary(language: string, vocabulary: VocabularyEntry[]): VocabularyIndex {
+  const index = emptyIndex(language);
+  for (const entry of vocabulary) addToIndex(index, entry);
+  return index;
+}
+
+/**
+ * Matches every word of a text against an index of the learner's vocabulary. Multi-word terms ("ice cream") win over
+ * their single words, the longest first, when only white space lies between their words. `stageOf` gives a term's
+ * stage now, when the index was built without stages (they change with every grade and with the clock).
+ */
+export function matchIndexed(
+  index: VocabularyIndex,
+  text: Pick<Segmented, "words" | "joined">,
+  stageOf?: (termId: string) => Stage | undefined,
+): WordMatch[] {
+  const { words, joined } = text;
+  const stage = (entry: VocabularyEntry) =>
+    (entry.termId !== null && stageOf ? stageOf(entry.termId) : undefined) ?? entry.stage;
+  const matches: WordMatch[] = new Array(words.length);
+  for (let i = 0; i < words.length;) {
+    let unit: VocabularyEntry | null = null;
+    let length = 0;
+    let node = index.multi.get(words[i]!);
+    for (let k = 1; node && i + k < words.length && joined[i + k - 1]; k++) {
+      node = node.next.get(words[i + k]!);
+      if (node?.entry) {
+        unit = node.entry;
+        length = k + 1;
+      }
+    }
+    if (unit) {
+      const match = { stage: stage(unit), termId: unit.termId, start: i, length };
+      for (let k = 0; k < length; k++) matches[i + k] = match;
+      i += length;
+      continue;
+    }
+    const entry = index.single.get(words[i]!);
+    matches[i] = { stage: entry ? stage(entry) : "new", termId: entry?.termId ?? null, start: i, length: 1 };
+    i++;
+  }
+  return matches;
 }
 
 /**
@@ -28,46 +101,7 @@ function unitOf(language: string, entry: VocabularyEntry): string[] {
  * ("ice cream") win over their single words, the longest first; a term wins over an ignored word of the same text.
  */
 export function matchWords(language: string, text: Segmented, vocabulary: VocabularyEntry[]): WordMatch[] {
-  const single = new Map<string, VocabularyEntry>();
-  const multi = new Map<string, Unit[]>();
-  for (const entry of vocabulary) {
-    const words = unitOf(language, entry);
-    if (words.length === 0) continue;
-    if (words.length === 1) {
-      const known = single.get(words[0]!);
-      if (!known || (known.termId === null && entry.termId !== null)) single.set(words[0]!, entry);
-      continue;
-    }
-    const list = multi.get(words[0]!);
-    if (list) list.push({ words, entry });
-    else multi.set(words[0]!, [{ words, entry }]);
-  }
-  for (const list of multi.values()) list.sort((a, b) => b.words.length - a.words.length);
-
-  const { words, joined } = text;
-  const matches: WordMatch[] = new Array(words.length);
-  for (let i = 0; i < words.length;) {
-    const unit = multi.get(words[i]!)?.find((candidate) => fits(candidate.words, words, joined, i));
-    if (unit) {
-      const match = { stage: unit.entry.stage, termId: unit.entry.termId, start: i, length: unit.words.length };
-      for (let k = 0; k < unit.words.length; k++) matches[i + k] = match;
-      i += unit.words.length;
-      continue;
-    }
-    const entry = single.get(words[i]!);
-    matches[i] = { stage: entry?.stage ?? "new", termId: entry?.termId ?? null, start: i, length: 1 };
-    i++;
-  }
-  return matches;
-}
-
-function fits(unit: string[], words: string[], joined: boolean[], at: number): boolean {
-  if (at + unit.length > words.length) return false;
-  for (let k = 0; k < unit.length; k++) {
-    if (words[at + k] !== unit[k]) return false;
-    if (k < unit.length - 1 && !joined[at + k]) return false;
-  }
-  return true;
+  return matchIndexed(indexVocabulary(language, vocabulary), text);
 }
 
 export type TextStats = { words: number; unknown: number; learning: number; known: number; knownShare: number };

@@ -11,10 +11,15 @@ import { studyLanguageName } from "../learning/study-language";
 import { parseExample, parseTermFields, type FieldErrors } from "../learning/term-form";
 import { createTerm, findTerm, isDuplicate, setStage, stageOf } from "../learning/terms.server";
 import { isStage } from "../learning/vocabulary";
+import { roomForTerms } from "../learning/limits.server";
 import { redirectWithToast, translatedToast } from "../toasts/toast.server";
-import { distinctWords, readerView, segmented } from "./reader.server";
+import { matchIndexed } from "./match";
+import { pageNumber, readerView } from "./reader.server";
+import { pagesOf } from "./segment";
+import { segmentedOf } from "./text-summaries.server";
+import { learnedNow, stagesOf, versionsOf, vocabularyIndex } from "./vocabulary-index.server";
 import { parseTextForm, type TextErrors } from "./text-form";
-import { deleteText, findText, ignoreWord, unignoreWord, updateText, vocabularyOf } from "./texts.server";
+import { deleteText, findText, ignoreWord, unignoreWord, updateText } from "./texts.server";
 import type { ReaderView } from "./view";
 
 type Context = Readonly<RouterContextProvider>;
@@ -33,14 +38,25 @@ export async function readerPageData(request: Request, context: Context, id: str
   const db = await getDatabase();
   const query = new URL(request.url).searchParams;
   const owner = { userId: user.id, language: text.language };
-  const words = segmented(`${text.id}:${text.updatedAt.getTime()}`, text.language, text.body);
+  // The text's stored segmentation, the index of the vocabulary's words (kept per vocabulary version) and the stages
+  // of the moment: nothing here grows with the number of the learner's terms.
+  const words = await segmentedOf(db, text);
+  const versions = await versionsOf(db, user.id);
+  const index = await vocabularyIndex(db, owner, versions.vocabulary);
+  const learned = await learnedNow(db, owner, versions.data);
+  // The text's statistics need to know only which terms are learned; the words on the page show their exact stage.
+  const matches = matchIndexed(index, words, (term) => (learned.has(term) ? "learned" : "inprogress"));
+  const pages = pagesOf(words);
+  const shown = pages[pageNumber(query.get("page"), pages.length) - 1]!;
+  const onPage = new Set<string>();
+  for (let i = shown.firstWord; i <= shown.lastWord; i++) if (matches[i]?.termId) onPage.add(matches[i]!.termId!);
+  const stages = await stagesOf(db, owner, [...onPage]);
+  for (let i = shown.firstWord; i <= shown.lastWord; i++) {
+    const match = matches[i]!;
+    if (match.termId && match.start === i) match.stage = stages.get(match.termId) ?? match.stage;
+  }
   const { view, selected, termId } = readerView(
-    {
-      title: text.title,
-      language: text.language,
-      text: words,
-      vocabulary: await vocabularyOf(db, owner, distinctWords(words)),
-    },
+    { title: text.title, language: text.language, text: words, vocabulary: [], matches },
     query,
   );
   const term = termId ? await findTerm(db, user.id, termId) : null;
@@ -99,6 +115,7 @@ export async function readerPageAction(request: Request, context: Context, id: s
       const term = parseTermFields(form);
       const example = parseExample(form, false);
       if (term.errors || example.errors) return failed(400, { ...term.errors, ...example.errors });
+      if (!(await roomForTerms(db, user.id))) return failed(409, {}, t("learning:errors.termLimit"));
       try {
         const created = await createTerm(db, owner, term.value, example.value ?? undefined);
         return redirectWithToast(
@@ -142,7 +159,7 @@ export async function readerPageAction(request: Request, context: Context, id: s
     case "update": {
       const parsed = await parseTextForm(form);
       if (parsed.errors) return failed(parsed.status, parsed.errors);
-      await updateText(db, user.id, text.id, parsed.value);
+      await updateText(db, user.id, text.id, text.language, parsed.value);
       return redirectWithToast(request, here, translatedToast(t, "success", "reading:toasts.updated", parsed.value));
     }
     case "delete": {

@@ -2,11 +2,11 @@ import { matchWords, statsOf, type TextStats, type VocabularyEntry, type WordMat
 import { pagesOf, segmentText, type Segmented } from "./segment";
 import type { ReaderView, SelectedWord, ViewPiece } from "./view";
 
-// Segmenting a long text takes a few milliseconds: kept per text version, so reading page after page does not repeat it.
+// The shipped samples, segmented once. A learner's texts are segmented when written (text-summaries.server.ts).
 const segmentedTexts = new Map<string, Segmented>();
-const CACHED_TEXTS = 200;
+const CACHED_TEXTS = 50;
 
-/** A text's words and sentences, from memory when this version was segmented before. */
+/** A sample text's words and sentences, from memory when it was segmented before. */
 export function segmented(key: string, language: string, body: string): Segmented {
   let found = segmentedTexts.get(key);
   if (found) return found;
@@ -41,11 +41,11 @@ export function pageNumber(value: string | null, pages: number): number {
  * page). `lookupTerm` gives the term of the selected word, if it is one.
  */
 export function readerView(
-  input: { title: string; language: string; text: Segmented; vocabulary: VocabularyEntry[] },
+  input: { title: string; language: string; text: Segmented; vocabulary: VocabularyEntry[]; matches?: WordMatch[] },
   query: URLSearchParams,
 ): { view: Omit<ReaderView, "selected">; selected: Omit<SelectedWord, "term"> | null; termId: string | null } {
   const { language, text } = input;
-  const matches = matchWords(language, text, input.vocabulary);
+  const matches = input.matches ?? matchWords(language, text, input.vocabulary);
   const pages = pagesOf(text);
   const page = pageNumber(query.get("page"), pages.length);
   const current = pages[page - 1]!;

@@ -1,4 +1,4 @@
-import { index, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { index, integer, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
 // `.ts`: scripts load the tables with plain `node` (see db/open.server.ts).
 import { users } from "../auth/auth.schema.ts";
 
@@ -13,6 +13,13 @@ export const texts = pgTable(
     language: text("language").notNull(),
     title: text("title").notNull(),
     body: text("body").notNull(),
+    /**
+     * Where the body's sentences and words lie (JSON of segment.ts' `Offsets`), worked out when the text is written;
+     * null for a text written before it was stored, until it is first read.
+     */
+    segments: text("segments"),
+    /** The number of words of the body, with `segments`. */
+    wordCount: integer("word_count"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

@@ -11,6 +11,7 @@ import { redirectWithToast, translatedToast } from "../toasts/toast.server";
 import { readerView, segmented } from "./reader.server";
 import { findSample, sampleTexts } from "./samples.server";
 import { createText } from "./texts.server";
+import { roomForTexts } from "../learning/limits.server";
 
 type Context = Readonly<RouterContextProvider>;
 
@@ -60,8 +61,15 @@ export async function samplePageAction(request: Request, context: Context, slug:
       localePath(locale, PATHS.signIn),
       translatedToast(t, "info", "reading:toasts.signInToRead"),
     );
+  const db = await getDatabase();
+  if (!(await roomForTexts(db, user.id)))
+    return redirectWithToast(
+      request,
+      localePath(locale, PATHS.texts),
+      translatedToast(t, "error", { title: "common:toast.limit.title", description: "reading:errors.textLimit" }),
+    );
   const text = await createText(
-    await getDatabase(),
+    db,
     { userId: user.id, language: sample.language },
     { title: sample.title, body: sample.body },
   );

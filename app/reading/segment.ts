@@ -45,40 +45,119 @@ export function wordsOf(language: string, text: string): string[] {
   return words;
 }
 
-/** A text as paragraphs (its non-empty lines) of sentences of pieces, every word numbered from 0. */
-export function segmentText(language: string, body: string): Segmented {
-  const words: string[] = [];
-  const joined: boolean[] = [];
-  const paragraphs: Paragraph[] = [];
+/**
+ * Where the sentences and words of a text lie in its body, worked out once when the text is written and stored with it
+ * (`texts.segments`): per paragraph, per sentence `[start, length, word offset, word length, …]`, sentence starts in
+ * the body and word offsets in the sentence. Only the segmenter is slow; drawing the text again from these is not.
+ */
+export type Offsets = number[][][];
+
+/** Segments a text line by line, pausing (`yield`) after each line. */
+function* offsetsOf(language: string, body: string): Generator<void, Offsets> {
+  const paragraphs: Offsets = [];
   const sentences = segmenter(sentenceSegmenters, language, "sentence");
   const wordSegmenter = segmenter(wordSegmenters, language, "word");
-  for (const line of body.split(/\r?\n/)) {
-    if (SPACE_ONLY.test(line)) continue;
-    const paragraph: Paragraph = [];
-    for (const { segment: sentenceText } of sentences.segment(line.trim())) {
-      const pieces: Piece[] = [];
-      let between = "";
-      let first = true;
-      for (const segment of wordSegmenter.segment(sentenceText)) {
-        if (!isWord(segment)) {
-          between += segment.segment;
-          const last = pieces.at(-1);
-          if (typeof last === "string") pieces[pieces.length - 1] = last + segment.segment;
-          else pieces.push(segment.segment);
-          continue;
-        }
-        if (!first) joined[words.length - 1] = SPACE_ONLY.test(between);
-        first = false;
-        between = "";
-        pieces.push({ text: segment.segment, word: words.length });
-        words.push(lowerFor(language, segment.segment));
-        joined.push(false);
+  const lineBreak = /\r?\n/g;
+  for (let lineStart = 0; lineStart <= body.length;) {
+    const found = lineBreak.exec(body);
+    const lineEnd = found ? found.index : body.length;
+    const line = body.slice(lineStart, lineEnd);
+    const next = found ? found.index + found[0].length : body.length + 1;
+    if (!SPACE_ONLY.test(line)) {
+      const trimmed = line.trim();
+      const base = lineStart + line.indexOf(trimmed);
+      const paragraph: number[][] = [];
+      for (const { segment: sentenceText, index } of sentences.segment(trimmed)) {
+        const sentence = [base + index, sentenceText.length];
+        for (const segment of wordSegmenter.segment(sentenceText))
+          if (isWord(segment)) sentence.push(segment.index, segment.segment.length);
+        paragraph.push(sentence);
       }
-      paragraph.push({ text: sentenceText.trim(), pieces });
+      paragraphs.push(paragraph);
     }
-    paragraphs.push(paragraph);
+    lineStart = next;
+    yield;
   }
+  return paragraphs;
+}
+
+/** The offsets of a text at once (short texts, tests). */
+export function segmentOffsetsNow(language: string, body: string): Offsets {
+  const steps = offsetsOf(language, body);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * The offsets of a text, letting other requests run every few milliseconds: a long text of short lines takes the
+ * segmenter half a second.
+ */
+export async function segmentOffsets(language: string, body: string, sliceMs = 10): Promise<Offsets> {
+  const steps = offsetsOf(language, body);
+  let sliceStart = performance.now();
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    if (performance.now() - sliceStart > sliceMs) {
+      await new Promise((resolve) => setImmediate(resolve));
+      sliceStart = performance.now();
+    }
+  }
+}
+
+/** A text as paragraphs of sentences of pieces, every word numbered from 0, from its body and stored offsets. */
+export function segmentedFrom(language: string, body: string, offsets: Offsets): Segmented {
+  const words: string[] = [];
+  const joined: boolean[] = [];
+  const paragraphs: Paragraph[] = offsets.map((paragraph) =>
+    paragraph.map(([start = 0, length = 0, ...spans]) => {
+      const sentenceText = body.slice(start, start + length);
+      const pieces: Piece[] = [];
+      let at = 0;
+      for (let k = 0; k < spans.length; k += 2) {
+        const offset = spans[k]!;
+        const size = spans[k + 1]!;
+        if (offset > at) {
+          const between = sentenceText.slice(at, offset);
+          pieces.push(between);
+          if (k > 0) joined[words.length - 1] = SPACE_ONLY.test(between);
+        } else if (k > 0) joined[words.length - 1] = true;
+        const text = sentenceText.slice(offset, offset + size);
+        pieces.push({ text, word: words.length });
+        words.push(lowerFor(language, text));
+        joined.push(false);
+        at = offset + size;
+      }
+      if (at < sentenceText.length) pieces.push(sentenceText.slice(at));
+      return { text: sentenceText.trim(), pieces };
+    }),
+  );
   return { paragraphs, words, joined };
+}
+
+/** Only the words of a text and what lies between them, from its stored offsets: what matching needs, nothing more. */
+export function wordsFrom(language: string, body: string, offsets: Offsets): Pick<Segmented, "words" | "joined"> {
+  const words: string[] = [];
+  const joined: boolean[] = [];
+  for (const paragraph of offsets)
+    for (const [start = 0, , ...spans] of paragraph) {
+      let at = -1;
+      for (let k = 0; k < spans.length; k += 2) {
+        const offset = start + spans[k]!;
+        if (at >= 0) joined[words.length - 1] = offset === at || SPACE_ONLY.test(body.slice(at, offset));
+        words.push(lowerFor(language, body.slice(offset, offset + spans[k + 1]!)));
+        joined.push(false);
+        at = offset + spans[k + 1]!;
+      }
+    }
+  return { words, joined };
+}
+
+/** A text as paragraphs (its non-empty lines) of sentences of pieces, every word numbered from 0. */
+export function segmentText(language: string, body: string): Segmented {
+  return segmentedFrom(language, body, segmentOffsetsNow(language, body));
 }
 
 export const WORDS_PER_PAGE = 500;

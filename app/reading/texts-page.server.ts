@@ -7,27 +7,57 @@ import { textPath } from "../http/paths";
 import { requireLearner } from "../learning/learner.server";
 import { studyLanguageName } from "../learning/study-language";
 import { redirectWithToast, translatedToast } from "../toasts/toast.server";
-import { distinctWords, segmented, textStats } from "./reader.server";
-import { parseTextForm } from "./text-form";
-import { createText, textsOf, vocabularyOf } from "./texts.server";
+import { statsFrom, textSummaries } from "./text-summaries.server";
+import { parseTextForm, type TextErrors } from "./text-form";
+import { roomForTexts } from "../learning/limits.server";
+import { createText, textListOf } from "./texts.server";
+import { learnedNow, versionsOf } from "./vocabulary-index.server";
 
 type Context = Readonly<RouterContextProvider>;
 
-/** The learner's texts in their study language, the most comfortable to read (largest share of known words) first. */
-export async function textsPageData(context: Context) {
+export const TEXTS_PER_PAGE = 20;
+/** How long the list waits for texts being counted before it shows them as still being counted. */
+const COUNT_WAIT_MS = 250;
+
+/** A page number from the query: 1 when missing or not a number, the last page when past it. */
+function listPage(value: string | null, pages: number): number {
+  const page = Number(value ?? 1);
+  return Number.isInteger(page) && page >= 1 ? Math.min(page, pages) : 1;
+}
+
+/**
+ * A page of the learner's texts in their study language, the most comfortable to read (largest share of known words)
+ * first, from each text's stored counts and the stages of the moment: nothing is segmented or matched here, but for
+ * texts not counted yet for this vocabulary, which are counted in the background and listed last until they are.
+ */
+export async function textsPageData(request: Request, context: Context) {
   const { owner } = requireLearner(context);
   const db = await getDatabase();
-  const list = await textsOf(db, owner);
-  const words = list.map((text) => segmented(`${text.id}:${text.updatedAt.getTime()}`, text.language, text.body));
-  // One query for every text: the terms any of their words can match.
-  const vocabulary = await vocabularyOf(db, owner, [...new Set(words.flatMap(distinctWords))]);
-  const rows = list.map((text, index) => ({
-    id: text.id,
-    title: text.title,
-    stats: textStats(words[index]!, text.language, vocabulary),
-  }));
-  rows.sort((a, b) => b.stats.knownShare - a.stats.knownShare || a.title.localeCompare(b.title));
-  return { texts: rows, languageName: studyLanguageName(owner.language, requestLocale(context)) };
+  const versions = await versionsOf(db, owner.userId);
+  const list = await textListOf(db, owner);
+  const counted = await textSummaries(db, owner, versions.vocabulary, list, COUNT_WAIT_MS);
+  const learned = await learnedNow(db, owner, versions.data);
+  const rows = list.map((text) => {
+    const summary = counted.get(text.id);
+    const fresh = summary?.updatedAt === text.updatedAt.getTime();
+    return { id: text.id, title: text.title, stats: fresh ? statsFrom(summary, learned) : null };
+  });
+  rows.sort(
+    (a, b) =>
+      (b.stats?.knownShare ?? -1) - (a.stats?.knownShare ?? -1) ||
+      a.title.localeCompare(b.title) ||
+      (a.id < b.id ? -1 : 1),
+  );
+  const pages = Math.max(1, Math.ceil(rows.length / TEXTS_PER_PAGE));
+  const page = listPage(new URL(request.url).searchParams.get("page"), pages);
+  return {
+    texts: rows.slice((page - 1) * TEXTS_PER_PAGE, page * TEXTS_PER_PAGE),
+    total: rows.length,
+    counting: rows.filter((row) => row.stats === null).length,
+    page,
+    pages,
+    languageName: studyLanguageName(owner.language, requestLocale(context)),
+  };
 }
 
 export function newTextPageData(context: Context) {
@@ -43,7 +73,10 @@ export async function newTextAction(request: Request, context: Context) {
   const parsed = await parseTextForm(form);
   const values = { title: String(form.get("title") ?? ""), body: String(form.get("body") ?? "") };
   if (parsed.errors) return data({ errors: parsed.errors, values }, { status: parsed.status });
-  const text = await createText(await getDatabase(), owner, parsed.value);
+  const db = await getDatabase();
+  if (!(await roomForTexts(db, owner.userId)))
+    return data({ errors: { body: "errors.textLimit" } as TextErrors, values }, { status: 409 });
+  const text = await createText(db, owner, parsed.value);
   return redirectWithToast(
     request,
     localePath(requestLocale(context), textPath(text.id)),

@@ -6,14 +6,17 @@ import type { VocabularyEntry } from "./match";
 import { ignoredWords, texts } from "./reading.schema";
 import { NO_SPACES } from "./match";
 import { lowerFor } from "./segment";
+import { segmentsOf } from "./text-summaries.server";
 
 export type Text = typeof texts.$inferSelect;
 export type TextInput = { title: string; body: string };
 
+/** Adds a text with its segmentation (worked out here, once, with pauses for other requests). */
 export async function createText(db: Database, owner: Owner, input: TextInput, now = new Date()): Promise<Text> {
+  const stored = await segmentsOf(owner.language, input.body);
   const [text] = await db
     .insert(texts)
-    .values({ ...owner, ...input, createdAt: now, updatedAt: now })
+    .values({ ...owner, ...input, ...stored, createdAt: now, updatedAt: now })
     .returning();
   return text!;
 }
@@ -28,10 +31,17 @@ export async function findText(db: Database, userId: string, id: string): Promis
   return text ?? null;
 }
 
-export async function updateText(db: Database, userId: string, id: string, input: TextInput): Promise<boolean> {
+export async function updateText(
+  db: Database,
+  userId: string,
+  id: string,
+  language: string,
+  input: TextInput,
+): Promise<boolean> {
+  const stored = await segmentsOf(language, input.body);
   const updated = await db
     .update(texts)
-    .set({ ...input, updatedAt: new Date() })
+    .set({ ...input, ...stored, updatedAt: new Date() })
     .where(and(eq(texts.id, id), eq(texts.userId, userId)))
     .returning({ id: texts.id });
   return updated.length === 1;
@@ -45,10 +55,10 @@ export async function deleteText(db: Database, userId: string, id: string): Prom
   return deleted.length === 1;
 }
 
-/** The learner's texts in their study language, newest first. */
-export async function textsOf(db: Database, owner: Owner): Promise<Text[]> {
+/** The learner's texts in their study language, newest first, without their bodies. */
+export async function textListOf(db: Database, owner: Owner) {
   return db
-    .select()
+    .select({ id: texts.id, title: texts.title, updatedAt: texts.updatedAt })
     .from(texts)
     .where(and(eq(texts.userId, owner.userId), eq(texts.language, owner.language)))
     .orderBy(desc(texts.createdAt));

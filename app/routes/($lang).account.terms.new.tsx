@@ -9,6 +9,7 @@ import { studyLanguageName } from "../learning/study-language";
 import { ExampleFields, TermFields } from "../learning/term-fields";
 import { parseExample, parseTermFields, type FieldErrors } from "../learning/term-form";
 import { createTerm, isDuplicate } from "../learning/terms.server";
+import { roomForTerms } from "../learning/limits.server";
 import { redirectWithToast, translatedToast } from "../toasts/toast.server";
 import type { PageHandle } from "../ui/seo";
 import { readForm } from "../http/request-body.server";
@@ -40,8 +41,11 @@ export async function action({ request, context }: Route.ActionArgs) {
       { status: 400 },
     );
   }
+  const db = await getDatabase();
+  if (!(await roomForTerms(db, owner.userId)))
+    return data({ errors: {} as FieldErrors, duplicate: t("learning:errors.termLimit"), values }, { status: 409 });
   try {
-    const created = await createTerm(await getDatabase(), owner, term.value, example.value ?? undefined);
+    const created = await createTerm(db, owner, term.value, example.value ?? undefined);
     return redirectWithToast(
       request,
       localePath(locale, termPath(created.id)),

@@ -4,19 +4,22 @@ import type { Route } from "./+types/($lang).account.texts._index";
 import { PATHS, textPath } from "../http/paths";
 import { useLocale, useLocalePath } from "../i18n/use-locale";
 import { textsPageData } from "../reading/texts-page.server";
+import { Pager } from "../reading/reading-ui";
 import type { PageHandle } from "../ui/seo";
 
 export const handle: PageHandle = { title: "reading:titles.texts" };
 
-export function loader({ context }: Route.LoaderArgs) {
-  return textsPageData(context);
+export function loader({ request, context }: Route.LoaderArgs) {
+  return textsPageData(request, context);
 }
 
 export default function TextsPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("reading");
   const to = useLocalePath();
   const percent = new Intl.NumberFormat(useLocale(), { style: "percent" });
-  const { texts } = loaderData;
+  const { texts, page, pages, counting } = loaderData;
+  const number = new Intl.NumberFormat(useLocale());
+  const here = to(PATHS.texts);
   return (
     <section>
       <h1>{t("titles.texts")}</h1>
@@ -41,23 +44,37 @@ export default function TextsPage({ loaderData }: Route.ComponentProps) {
             </tr>
           </thead>
           <tbody>
-            {texts.map((text) => (
-              <tr key={text.id}>
+            {texts.map(({ id, title, stats }) => (
+              <tr key={id}>
                 <td data-label={t("list.title")}>
-                  <Link to={to(textPath(text.id))}>{text.title}</Link>
+                  <Link to={to(textPath(id))}>{title}</Link>
                 </td>
-                <td data-label={t("list.words")}>{text.stats.words}</td>
-                <td data-label={t("list.unknown")}>
-                  {text.stats.unknown} ({percent.format(text.stats.words ? text.stats.unknown / text.stats.words : 0)})
-                </td>
-                <td data-label={t("list.known")}>
-                  {text.stats.known} ({percent.format(text.stats.knownShare)})
-                </td>
+                {stats ? (
+                  <>
+                    <td data-label={t("list.words")}>{number.format(stats.words)}</td>
+                    <td data-label={t("list.unknown")}>
+                      {number.format(stats.unknown)} ({percent.format(stats.words ? stats.unknown / stats.words : 0)})
+                    </td>
+                    <td data-label={t("list.known")}>
+                      {number.format(stats.known)} ({percent.format(stats.knownShare)})
+                    </td>
+                  </>
+                ) : (
+                  <td colSpan={3} className="hint">
+                    {t("list.countingOne")}
+                  </td>
+                )}
               </tr>
             ))}
           </tbody>
         </table>
       )}
+      {counting > 0 ? (
+        <p className="hint" role="status">
+          {t("list.counting", { count: counting })}
+        </p>
+      ) : null}
+      <Pager page={page} pages={pages} link={(n) => `${here}?page=${n}`} />
     </section>
   );
 }

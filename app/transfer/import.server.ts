@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { and, eq, lt, sql } from "drizzle-orm";
 import type { Database } from "../db/db.server";
 import { terms } from "../learning/learning.schema";
+import { roomForTerms } from "../learning/limits.server";
 import { newCard } from "../learning/stage";
 import type { Owner } from "../learning/terms.server";
 import type { PartOfSpeech } from "../learning/vocabulary";
@@ -159,6 +160,7 @@ export async function commitImport(db: Database, owner: Owner, draft: Draft, opt
     return { imported: 0, duplicates: 0, problems: parsed.problems.length, fileError: parsed.fileError };
   const result = await db.transaction(async (tx) => {
     const { fresh, duplicates } = await withoutDuplicates(tx, owner.userId, parsed.candidates);
+    if (!(await roomForTerms(tx, owner.userId, fresh.length))) return null;
     for (let start = 0; start < fresh.length; start += BATCH) {
       const batch = fresh.slice(start, start + BATCH).map((candidate) => ({ id: randomUUID(), candidate }));
       await insertTerms(
@@ -192,6 +194,7 @@ export async function commitImport(db: Database, owner: Owner, draft: Draft, opt
     await tx.delete(importDrafts).where(eq(importDrafts.id, draft.id));
     return { imported: fresh.length, duplicates };
   });
+  if (!result) return { imported: 0, duplicates: 0, problems: parsed.problems.length, fileError: "termLimit" as const };
   return { ...result, problems: parsed.problems.length, fileError: null };
 }
 
