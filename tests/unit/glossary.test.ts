@@ -1,0 +1,89 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { LOCALES, NAMESPACES } from "../../app/i18n/locales";
+
+/**
+ * Keeps `locales/GLOSSARY.md`: per locale, the variants the glossary rejects (formal address, the words not chosen)
+ * appear in no string outside the exceptions below; no string hand-writes a grouped number; every page has a title.
+ */
+const root = path.resolve(import.meta.dirname, "../..");
+type Tree = { [key: string]: string | Tree };
+
+function flatten(tree: Tree, prefix = ""): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [key, value] of Object.entries(tree)) {
+    const name = prefix ? `${prefix}.${key}` : key;
+    if (typeof value === "string") out.set(name, value);
+    else for (const [k, v] of flatten(value, name)) out.set(k, v);
+  }
+  return out;
+}
+/** Every string of a locale, keyed `namespace:key`. */
+function strings(lng: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const ns of NAMESPACES) {
+    const tree = JSON.parse(readFileSync(path.join(root, "locales", lng, `${ns}.json`), "utf8")) as Tree;
+    for (const [key, text] of flatten(tree)) out.set(`${ns}:${key}`, text);
+  }
+  return out;
+}
+
+type Rule = { name: string; pattern: RegExp };
+/** `\b` knows only ASCII letters; these bounds work for Cyrillic and accented Latin too. */
+const word = (alternatives: string, flags = "iu") =>
+  new RegExp(`(?<![\\p{L}\\p{M}])(?:${alternatives})(?![\\p{L}\\p{M}])`, flags);
+
+/** Per locale, what the glossary rejects. */
+const FORBIDDEN: Partial<Record<string, Rule[]>> = {};
+
+/** Keys allowed to carry a forbidden form, each with the reason. */
+const EXCEPTIONS: Partial<Record<string, Record<string, string>>> = {};
+
+describe("glossary", () => {
+  for (const lng of LOCALES) {
+    const rules = FORBIDDEN[lng] ?? [];
+    if (rules.length === 0) continue;
+    it(`${lng} uses the glossary's words and register`, () => {
+      const found: string[] = [];
+      for (const [key, text] of strings(lng)) {
+        if (EXCEPTIONS[lng]?.[key]) continue;
+        for (const rule of rules) {
+          const match = rule.pattern.exec(text);
+          if (match) found.push(`${key}: ${rule.name} (“${match[0]}”)`);
+        }
+      }
+      expect(found).toEqual([]);
+    });
+  }
+
+  it("rejects what it should, so the rules above can fail", () => {
+    expect(word("vous").test("Vous souvenez-vous ?")).toBe(true);
+    expect(word("ви").test("Чи ви пам’ятаєте?")).toBe(true);
+    expect(word("ви").test("Вивчено")).toBe(false);
+  });
+});
+
+describe("page titles", () => {
+  const routes = path.join(root, "app/routes");
+  const en = strings("en");
+  /** A module that renders a page: a default export that is neither a layout (an Outlet) nor an empty target. */
+  const pages = readdirSync(routes)
+    .filter((file) => file.endsWith(".tsx"))
+    .map((file) => ({ file, source: readFileSync(path.join(routes, file), "utf8") }))
+    .filter(({ source }) => /export default function/.test(source))
+    .filter(({ source }) => !/<Outlet/.test(source))
+    .filter(({ source }) => !/export default function \w+\(\) \{\s*return null;\s*\}/.test(source));
+
+  it("are found", () => expect(pages.length).toBeGreaterThan(25));
+
+  for (const { file, source } of pages) {
+    it(`${file} declares a translated title`, () => {
+      const key = /export const handle: PageHandle = \{ title: "([^"]+)"/.exec(source)?.[1];
+      expect(key, "handle.title").toBeDefined();
+      const full = key!.includes(":") ? key! : `common:${key}`;
+      expect(en.has(full), `${full} in en`).toBe(true);
+      for (const lng of LOCALES) expect(strings(lng).get(full)?.trim(), `${full} in ${lng}`).toBeTruthy();
+    });
+  }
+});
