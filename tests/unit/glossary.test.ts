@@ -35,7 +35,21 @@ const word = (alternatives: string, flags = "iu") =>
   new RegExp(`(?<![\\p{L}\\p{M}])(?:${alternatives})(?![\\p{L}\\p{M}])`, flags);
 
 /** Per locale, what the glossary rejects. */
-const FORBIDDEN: Partial<Record<string, Rule[]>> = {};
+const FORBIDDEN: Partial<Record<string, Rule[]>> = {
+  fr: [
+    { name: "vous (tu throughout)", pattern: word("vous|votre|vos") },
+    {
+      name: "imperative with vous",
+      pattern: word("(?:choisiss|saisiss|collez|vérifi|connect|envoy|téléchargu?|essay|réessay|mett|modifi)ez"),
+    },
+    { name: "terme (mot, vocabulaire)", pattern: word("termes?") },
+    { name: "courriel (e-mail)", pattern: word("courriels?") },
+    { name: "Signification (Sens)", pattern: word("signification") },
+    { name: "nature grammaticale (classe grammaticale)", pattern: word("natures? grammaticales?") },
+    { name: "a straight apostrophe (’)", pattern: /'/ },
+    { name: "a breaking space before : ; ? ! » (U+202F)", pattern: /[ \u00a0][:;?!»]|«[ \u00a0]/ },
+  ],
+};
 
 /** Keys allowed to carry a forbidden form, each with the reason. */
 const EXCEPTIONS: Partial<Record<string, Record<string, string>>> = {};
