@@ -49,6 +49,13 @@ const FORBIDDEN: Partial<Record<string, Rule[]>> = {
     { name: "a straight apostrophe (’)", pattern: /'/ },
     { name: "a breaking space before : ; ? ! » (U+202F)", pattern: /[ \u00a0][:;?!»]|«[ \u00a0]/ },
   ],
+  uk: [
+    { name: "ви (ти throughout)", pattern: word("ви|ваш\\p{L}*|вам|вас|вами") },
+    { name: "imperative with ви", pattern: word("\\p{L}+(?:іть|йте|ьте)") },
+    { name: "термін (слово)", pattern: word("термін\\p{L}*") },
+    { name: "наголос (stress, not diacritics)", pattern: word("наголос\\p{L}*") },
+    { name: "мовою {{language}} (inflects a nominative)", pattern: /мовою «?\{\{language/ },
+  ],
 };
 
 /** Keys allowed to carry a forbidden form, each with the reason. */
