@@ -49,6 +49,13 @@ const FORBIDDEN: Partial<Record<string, Rule[]>> = {
     { name: "a straight apostrophe (’)", pattern: /'/ },
     { name: "a breaking space before : ; ? ! » (U+202F)", pattern: /[ \u00a0][:;?!»]|«[ \u00a0]/ },
   ],
+  tr: [
+    { name: "siz (sen throughout)", pattern: word("siz|size|sizin|\\p{L}+[iıuü]n[iıuü]z") },
+    { name: "imperative with siz", pattern: word("(?:yap|ed|gir|dene|seç|yenile|güncelle|dön|kontrol ed)[iıuü]n") },
+    { name: "terim (kelime)", pattern: word("terim\\p{L}*") },
+    { name: "a suffix glued to {{language}} or {{plan}}", pattern: /\}\}(?:’|')?\p{Ll}/u },
+    { name: "a straight apostrophe (’)", pattern: /'/ },
+  ],
   uk: [
     { name: "ви (ти throughout)", pattern: word("ви|ваш\\p{L}*|вам|вас|вами") },
     { name: "imperative with ви", pattern: word("\\p{L}+(?:іть|йте|ьте)") },
