@@ -36,6 +36,13 @@ const word = (alternatives: string, flags = "iu") =>
 
 /** Per locale, what the glossary rejects. */
 const FORBIDDEN: Partial<Record<string, Rule[]>> = {
+  de: [
+    { name: "Sie/Ihr (du throughout)", pattern: /(?<!^|[.!?:]\s)(?<![\p{L}])(?:Sie|Ihnen|Ihre?[mnrs]?)(?![\p{L}])/u },
+    { name: "Begriff (Vokabel)", pattern: word("begriff\\p{L}*") },
+    { name: "Leser (a person; Leseansicht)", pattern: word("lesers?") },
+    { name: "In Arbeit (Wird gelernt)", pattern: word("in arbeit") },
+    { name: "straight quotes („…“)", pattern: /"/ },
+  ],
   fr: [
     { name: "vous (tu throughout)", pattern: word("vous|votre|vos") },
     {
