@@ -43,6 +43,13 @@ const FORBIDDEN: Partial<Record<string, Rule[]>> = {
     { name: "In Arbeit (Wird gelernt)", pattern: word("in arbeit") },
     { name: "straight quotes („…“)", pattern: /"/ },
   ],
+  es: [
+    { name: "usted (tú throughout)", pattern: word("usted|ustedes") },
+    { name: "término (palabra, vocabulario)", pattern: word("términos?") },
+    { name: "enlace de inicio de sesión (enlace de acceso)", pattern: word("enlaces? de inicio de sesión") },
+    { name: "valoración (calificación)", pattern: word("valoracion(?:es)?|valoración") },
+    { name: "pago pendiente for an overdue payment (pago vencido)", pattern: word("pago pendiente") },
+  ],
   fr: [
     { name: "vous (tu throughout)", pattern: word("vous|votre|vos") },
     {
