@@ -77,10 +77,21 @@ const FORBIDDEN: Partial<Record<string, Rule[]>> = {
     { name: "наголос (stress, not diacritics)", pattern: word("наголос\\p{L}*") },
     { name: "мовою {{language}} (inflects a nominative)", pattern: /мовою «?\{\{language/ },
   ],
+  zh: [
+    { name: "您 (你 throughout)", pattern: /您/ },
+    { name: "词条 (单词, 生词本)", pattern: /词条/ },
+    { name: "笔记 for the notes field (备注)", pattern: /笔记/ },
+    { name: "重音符号 (变音符号)", pattern: /重音/ },
+  ],
 };
 
 /** Keys allowed to carry a forbidden form, each with the reason. */
-const EXCEPTIONS: Partial<Record<string, Record<string, string>>> = {};
+const EXCEPTIONS: Partial<Record<string, Record<string, string>>> = {
+  zh: {
+    "learning:import.kinds.anki": "Anki's own name of its export, “纯文本笔记”",
+    "learning:import.intro": "Anki's own name of its export, “纯文本笔记”",
+  },
+};
 
 describe("glossary", () => {
   for (const lng of LOCALES) {
