@@ -2,6 +2,10 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { LOCALES, NAMESPACES } from "../../app/i18n/locales";
+import { NUMBER_VARIABLES } from "../../app/i18n/number-variables";
+import { DEFAULT_SETTINGS, LIMITS } from "../../app/learning/settings.server";
+import { TEXT_LIMIT_BYTES } from "../../app/reading/text-form";
+import { MAX_ROWS } from "../../app/transfer/import.server";
 
 /**
  * Keeps `locales/GLOSSARY.md`: per locale, the variants the glossary rejects (formal address, the words not chosen)
@@ -114,6 +118,49 @@ describe("glossary", () => {
     expect(word("vous").test("Vous souvenez-vous ?")).toBe(true);
     expect(word("ви").test("Чи ви пам’ятаєте?")).toBe(true);
     expect(word("ви").test("Вивчено")).toBe(false);
+  });
+});
+
+describe("numbers", () => {
+  /** A date's year is the one long number a string may write (the legal pages' “last updated”). */
+  const DATED = new Set(["legal:updated"]);
+  for (const lng of LOCALES) {
+    it(`${lng} writes no number of four digits or more, and no percent sign, by hand`, () => {
+      const found: string[] = [];
+      for (const [key, text] of strings(lng)) {
+        const bare = text.replace(/\{\{[^}]*\}\}/g, "");
+        if (!DATED.has(key) && /\d[.,\u00a0\u202f ]?\d{3}/.test(bare)) found.push(`${key}: ${text}`);
+        if (/%/.test(bare)) found.push(`${key}: ${text}`);
+      }
+      expect(found).toEqual([]);
+    });
+  }
+
+  it("name the limits the code enforces", () => {
+    expect(NUMBER_VARIABLES.maxNewPerDay).toBe(LIMITS.newPerDay.max);
+    expect(NUMBER_VARIABLES.maxReviewsPerDay).toBe(LIMITS.reviewsPerDay.max);
+    expect(NUMBER_VARIABLES.defaultNewPerDay).toBe(DEFAULT_SETTINGS.newPerDay);
+    expect(NUMBER_VARIABLES.defaultReviewsPerDay).toBe(DEFAULT_SETTINGS.reviewsPerDay);
+    expect(NUMBER_VARIABLES.maxImportRows).toBe(MAX_ROWS);
+    expect(NUMBER_VARIABLES.maxTextBytes).toBe(TEXT_LIMIT_BYTES);
+    for (const file of ["app/learning/term-form.ts", "app/transfer/import-rows.server.ts"])
+      expect(readFileSync(path.join(root, file), "utf8")).toContain(`notes.length > ${NUMBER_VARIABLES.maxNotes}`);
+  });
+
+  it("are written in each locale's own format", async () => {
+    const { createInstance } = await import("i18next");
+    const i18n = createInstance();
+    await i18n.init({
+      lng: "de",
+      resources: Object.fromEntries(
+        LOCALES.map((lng) => [lng, { learning: { hint: strings(lng).get("learning:settings.reviewsPerDayHint")! } }]),
+      ),
+      defaultNS: "learning",
+      interpolation: { escapeValue: false, defaultVariables: NUMBER_VARIABLES },
+    });
+    expect(i18n.t("hint", { lng: "en" })).toContain("10,000");
+    expect(i18n.t("hint", { lng: "de" })).toContain("10.000");
+    expect(i18n.t("hint", { lng: "fr" })).toContain("10\u202f000");
   });
 });
 
