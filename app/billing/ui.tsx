@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { Form, Link } from "react-router";
 import { PATHS } from "../http/paths";
-import { useLocalePath } from "../i18n/use-locale";
+import { useLocale, useLocalePath } from "../i18n/use-locale";
 import type { CheckoutOutcome } from "./pages.server";
 import { PERIODS } from "./plans";
 
@@ -91,6 +91,7 @@ type Campaign = {
 export function CampaignProgress({ campaign }: { campaign: Campaign }) {
   const { t } = useTranslation("pages");
   const summary = t("crowdfunding.pledged", { pledged: campaign.pledged, goal: campaign.goal });
+  const percent = new Intl.NumberFormat(useLocale(), { style: "percent" }).format(campaign.percent / 100);
   return (
     <div className="campaign-progress">
       <p className="campaign-total">
@@ -100,12 +101,12 @@ export function CampaignProgress({ campaign }: { campaign: Campaign }) {
         value={campaign.value}
         max={campaign.max}
         aria-label={t("crowdfunding.progressLabel")}
-        aria-valuetext={`${summary} (${campaign.percent} %)`}
+        aria-valuetext={`${summary} (${percent})`}
       >
-        {campaign.percent} %
+        {percent}
       </progress>
       <ul className="campaign-facts">
-        <li>{t("crowdfunding.percent", { percent: campaign.percent })}</li>
+        <li>{t("crowdfunding.percent", { percent })}</li>
         <li>{t("crowdfunding.backers", { count: campaign.backers })}</li>
         <li>
           {campaign.daysLeft > 0

@@ -2,6 +2,7 @@ import { createInstance, type BackendModule, type i18n } from "i18next";
 import { initReactI18next } from "react-i18next";
 import { translationsFromDocument } from "./document-translations";
 import { CLIENT_NAMESPACES, DEFAULT_LOCALE } from "./locales";
+import { NUMBER_VARIABLES } from "./number-variables";
 
 // Each locale file becomes its own hashed chunk, fetched only when that language is shown. `legal` reaches the page
 // through loader data only (CLIENT_NAMESPACES), so the browser has no use for its files.
@@ -45,7 +46,7 @@ export async function startI18n(): Promise<i18n> {
         ? { ns: namespaces, resources: { [lng]: inDocument }, partialBundledLanguages: true }
         : { ns: CLIENT_NAMESPACES }),
       defaultNS: "common",
-      interpolation: { escapeValue: false },
+      interpolation: { escapeValue: false, defaultVariables: NUMBER_VARIABLES },
       react: { useSuspense: false },
     });
   return i18next;

@@ -15,6 +15,7 @@ import {
 import { resources } from "./resources.server";
 import { matchAcceptLanguage } from "./accept-language";
 import { namespaceRecorder } from "./used-namespaces.server";
+import { NUMBER_VARIABLES } from "./number-variables";
 
 export const localeCookie = createCookie("lng", {
   path: "/",
@@ -35,7 +36,7 @@ const [i18nextMiddleware, getLocale, getInstance] = createI18nextMiddleware({
     resources,
     ns: [...NAMESPACES],
     defaultNS: "common",
-    interpolation: { escapeValue: false },
+    interpolation: { escapeValue: false, defaultVariables: NUMBER_VARIABLES },
     // The render notes which namespaces a page uses, so the document carries just those to the browser.
     postProcess: [namespaceRecorder.name],
     postProcessPassResolved: true,

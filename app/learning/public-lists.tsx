@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { Form, Link, useNavigation } from "react-router";
 import { useLocalePath } from "../i18n/use-locale";
+import { capitalize } from "../i18n/format";
 import type { publicPageData } from "./public-page.server";
 import { PATHS } from "../http/paths";
 
@@ -8,13 +9,15 @@ type Data = Awaited<ReturnType<typeof publicPageData>>;
 
 /** Public word lists: choose a language and level (GET form), browse, and add one term or the whole list. */
 export function PublicLists({ data, title }: { data: Data; title: string }) {
-  const { t } = useTranslation("learning");
+  const { t, i18n } = useTranslation("learning");
   const to = useLocalePath();
   const navigation = useNavigation();
   const pending = navigation.state !== "idle";
   const languages = [...new Set(data.lists.map((list) => list.language))];
   if (!languages.includes(data.language)) languages.unshift(data.language);
   const name = (code: string) => data.names[code] ?? code;
+  /** A language name that starts a heading or a list item. */
+  const heading = (code: string) => capitalize(name(code), i18n.language);
   const hidden = (
     <>
       <input type="hidden" name="language" value={data.language} />
@@ -31,7 +34,7 @@ export function PublicLists({ data, title }: { data: Data; title: string }) {
           <select id="public-language" name="language" defaultValue={data.language} key={data.language}>
             {languages.map((code) => (
               <option key={code} value={code}>
-                {name(code)}
+                {heading(code)}
               </option>
             ))}
           </select>
@@ -56,14 +59,14 @@ export function PublicLists({ data, title }: { data: Data; title: string }) {
           {data.lists.map((list) => (
             <li key={`${list.language}-${list.level}`}>
               <Link to={`?language=${list.language}&level=${list.level}`}>
-                {t("public.listTitle", { language: name(list.language), level: t(`levels.${list.level}`) })}
+                {t("public.listTitle", { language: heading(list.language), level: t(`levels.${list.level}`) })}
               </Link>{" "}
               <span className="hint">({t("terms", { count: list.terms })})</span>
             </li>
           ))}
         </ul>
       </details>
-      <h2>{t("public.listTitle", { language: name(data.language), level: t(`levels.${data.level}`) })}</h2>
+      <h2>{t("public.listTitle", { language: heading(data.language), level: t(`levels.${data.level}`) })}</h2>
       {data.terms.length === 0 ? (
         <p>{t("public.noList", { language: name(data.language) })}</p>
       ) : (

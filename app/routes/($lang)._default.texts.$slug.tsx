@@ -2,6 +2,7 @@ import { useTranslation } from "react-i18next";
 import { Form, Link } from "react-router";
 import type { Route } from "./+types/($lang)._default.texts.$slug";
 import { PATHS } from "../http/paths";
+import { capitalize } from "../i18n/format";
 import { useLocalePath } from "../i18n/use-locale";
 import { ReaderText } from "../reading/reader-text";
 import { StageLegend } from "../reading/reading-ui";
@@ -19,13 +20,13 @@ export function action({ request, params, context }: Route.ActionArgs) {
 }
 
 export default function SamplePage({ loaderData }: Route.ComponentProps) {
-  const { t } = useTranslation("reading");
+  const { t, i18n } = useTranslation("reading");
   const to = useLocalePath();
   const { view } = loaderData;
   return (
     <article className="reader">
       <p className="eyebrow">
-        {loaderData.languageName} · {t(`learning:levels.${loaderData.level}`)}
+        {capitalize(loaderData.languageName, i18n.language)} · {t(`learning:levels.${loaderData.level}`)}
       </p>
       <h1 lang={view.language}>{view.title}</h1>
       <p className="lead">{t("samples.demo")}</p>

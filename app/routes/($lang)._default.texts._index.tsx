@@ -2,6 +2,7 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import type { Route } from "./+types/($lang)._default.texts._index";
 import { samplePath } from "../http/paths";
+import { capitalize } from "../i18n/format";
 import { useLocalePath } from "../i18n/use-locale";
 import { samplesPageData } from "../reading/samples-page.server";
 import type { PageHandle } from "../ui/seo";
@@ -13,7 +14,7 @@ export function loader({ context }: Route.LoaderArgs) {
 }
 
 export default function SamplesPage({ loaderData }: Route.ComponentProps) {
-  const { t } = useTranslation("reading");
+  const { t, i18n } = useTranslation("reading");
   const to = useLocalePath();
   return (
     <section>
@@ -26,7 +27,7 @@ export default function SamplesPage({ loaderData }: Route.ComponentProps) {
               {sample.title}
             </Link>{" "}
             <span className="hint">
-              {sample.languageName} · {t(`learning:levels.${sample.level}`)} ·{" "}
+              {capitalize(sample.languageName, i18n.language)} · {t(`learning:levels.${sample.level}`)} ·{" "}
               {t("stats.words", { count: sample.words })}
             </span>
           </li>

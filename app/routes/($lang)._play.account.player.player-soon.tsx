@@ -2,8 +2,10 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { useLocalePath } from "../i18n/use-locale";
 import { PATHS } from "../http/paths";
+import type { PageHandle } from "../ui/seo";
 
-// No title of its own: the page is titled after its last path segment ("Player Soon").
+export const handle: PageHandle = { title: "titles.playerSoon" };
+
 export default function PlayerSoonPage() {
   const { t } = useTranslation("pages");
   const to = useLocalePath();

@@ -32,6 +32,7 @@ export default function StatisticsPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("learning");
   const { range, locale, streak, reviewsPerDay, forecast, retention, stages } = loaderData;
   const label = dayLabel(locale);
+  const percent = new Intl.NumberFormat(locale, { style: "percent" });
   const total = reviewsPerDay.reduce((sum, d) => sum + d.reviews, 0);
   const busiest = reviewsPerDay.reduce((best, d) => (d.reviews > best.reviews ? d : best), reviewsPerDay[0]!);
   const dueSoon = forecast.reduce((sum, d) => sum + d.due, 0);
@@ -77,7 +78,7 @@ export default function StatisticsPage({ loaderData }: Route.ComponentProps) {
         title={t("statistics.retentionTitle")}
         summary={
           graded
-            ? t("statistics.retentionSummary", { percent: Math.round((passed / graded) * 100), count: graded })
+            ? t("statistics.retentionSummary", { percent: percent.format(passed / graded), count: graded })
             : t("statistics.noReviews")
         }
         labels={retention.map((w) => t("statistics.weekOf", { day: label(w.week) }))}

@@ -119,7 +119,7 @@ learnerTest(
     await page.getByRole("link", { name: t("uk", "pages:account.playerSoonLink") }).click();
     await expect(page).toHaveURL((url) => url.pathname === "/uk/account/player/player-soon");
     await expect(page.locator("main h1")).toHaveText(t("uk", "pages:account.playerSoon"));
-    await expect(page).toHaveTitle("Player Soon - POLYGLOT");
+    await expect(page).toHaveTitle(`${t("uk", "titles.playerSoon")} - POLYGLOT`);
 
     await page.getByRole("link", { name: t("uk", "nav.backToAccount") }).click();
     await expectPage(page, "uk", "/account/home", "titles.accountHome");

@@ -142,8 +142,7 @@ export const ROUTES: RouteSpec[] = [
   { path: "/account/player", ...titled("player", "play") },
   {
     path: "/account/player/player-soon",
-    // No title of its own: it is named after its last path segment, in every language.
-    title: () => "Player Soon",
+    title: (lng) => t(lng, "titles.playerSoon"),
     h1: (lng) => t(lng, "pages:account.playerSoon"),
     layout: "play",
     description: (lng) => t(lng, "descriptions.default"),

@@ -71,7 +71,7 @@ export function defineDailySuite(databaseName: string, databaseEnv: () => Promis
       });
       expect(bad.status).toBe(400);
       const text = textOf(await bad.text());
-      expect(text).toContain("Gib eine ganze Zahl neuer Begriffe von 0 bis 1.000 ein.");
+      expect(text).toContain("Gib eine ganze Zahl neuer Vokabeln von 0 bis 1.000 ein.");
       expect(text).toContain("Gib eine ganze Zahl an Wiederholungen von 0 bis 10.000 ein.");
       expect(text).toContain("Wähle eine Zeitzone aus der Liste.");
       expect(text).toContain("Wähle mindestens eine Abfrageart.");

@@ -383,7 +383,7 @@ export function defineDataSuite(databaseName: string, databaseEnv: () => Promise
       const text = textOf(html);
       expect(text).toContain("Streak: 3 days in a row with reviews");
       expect(text).toContain("5 reviews in this period");
-      expect(text).toContain("80 % of 5 reviews in this period were not graded Again.");
+      expect(text).toContain("80% of 5 reviews in this period were not graded Again.");
       expect(text).toContain("1 term comes due in the next 30 days, 0 of them today.");
       expect(text).toContain("Today: 0 to learn, 1 in progress, 0 needing review, 0 learned.");
       expect(html.match(/<svg[^>]*role="img"/g)).toHaveLength(4);
