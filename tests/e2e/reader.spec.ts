@@ -1,5 +1,5 @@
 import type { Locator, Page } from "@playwright/test";
-import { expect, learnerTest, t, test, waitForHydration } from "./support";
+import { expect, learnerTest, signInFresh, t, test, waitForHydration } from "./support";
 
 /** A word no dictionary has, so no other test's terms or ignored words touch it. */
 const inventedWord = () =>
@@ -196,4 +196,36 @@ test("keeps every stage's text at 4.5:1 contrast in light and dark themes, and m
       return { color: style.color, background: style.backgroundColor, line: style.textDecorationStyle };
     });
   expect(printed).toEqual({ color: "rgb(0, 0, 0)", background: "rgba(0, 0, 0, 0)", line: "dotted" });
+});
+
+test("pages the list of texts 20 at a time, with links that work without JavaScript", async ({
+  page,
+  javaScriptEnabled,
+}, testInfo) => {
+  await signInFresh(page, javaScriptEnabled, "texts-pages");
+  for (let i = 1; i <= 21; i++) {
+    const form = new FormData();
+    form.set("title", `Page text ${String(i).padStart(2, "0")}`);
+    form.set("body", i === 21 ? "The cat sat on the mat." : `Text number ${"word ".repeat(i)}ends here.`);
+    const response = await page.request.post("/account/texts/new", { multipart: form, maxRedirects: 0 });
+    expect(response.status()).toBe(302);
+  }
+  await page.goto("/account/texts");
+  if (javaScriptEnabled) await waitForHydration(page);
+  const rows = page.locator("table tbody tr");
+  await expect(rows).toHaveCount(20);
+  await expect(page.getByText(t("en", "reading:page", { page: 1, pages: 2 }))).toBeVisible();
+  if (testInfo.project.name === "js-off")
+    for (const [width, scheme] of [
+      [360, "light"],
+      [1280, "dark"],
+    ] as const) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.screenshot({ path: testInfo.outputPath(`texts-${width}-${scheme}.png`), fullPage: true });
+    }
+  await page.getByRole("link", { name: t("en", "reading:next") }).click();
+  await expect(page).toHaveURL(/\/account\/texts\?page=2$/);
+  await expect(rows).toHaveCount(1);
+  await expect(page.getByRole("link", { name: t("en", "reading:previous") })).toBeVisible();
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { matchWords, statsOf, type VocabularyEntry } from "../../app/reading/match";
-import { pagesOf, segmentText } from "../../app/reading/segment";
+import { indexVocabulary, matchIndexed, matchWords, statsOf, type VocabularyEntry } from "../../app/reading/match";
+import { pagesOf, segmentedFrom, segmentOffsets, segmentText, wordsFrom } from "../../app/reading/segment";
 
 const words = (language: string, text: string) => segmentText(language, text).words;
 const term = (text: string, stage: VocabularyEntry["stage"] = "tolearn"): VocabularyEntry => ({
@@ -97,5 +97,50 @@ describe("matching words against the learner's terms", () => {
     const segmented = segmentText("en", "a b c d a");
     const stats = statsOf(matchWords("en", segmented, [term("a", "learned"), term("b", "ignored"), term("c")]));
     expect(stats).toEqual({ words: 5, unknown: 1, learning: 1, known: 3, knownShare: 0.6 });
+  });
+});
+
+describe("stored segmentation and the vocabulary index (ADR 032)", () => {
+  const bodies = [
+    "I ate ice cream in the park. The park was quiet.\n\nThen it rained, and the ice cream melted.",
+    "  Hello  world!  How are you?\r\n\r\n  x 12 y\n",
+    "O'Neil's dog—barked. 3pm ok.  ",
+    "ice\ncream. ice  cream",
+  ];
+  it("draws the same words, sentences and gaps from stored offsets as the segmenter does", async () => {
+    for (const body of [...bodies, "我今天在公园里吃了冰淇淋。他说：“好！”\n\n明天见"]) {
+      for (const language of ["en", "zh", "tr"]) {
+        const offsets = await segmentOffsets(language, JSON.parse(JSON.stringify(body)) as string);
+        const stored = JSON.parse(JSON.stringify(offsets)) as typeof offsets;
+        expect(segmentedFrom(language, body, stored)).toEqual(segmentText(language, body));
+        const { words: only, joined } = wordsFrom(language, body, stored);
+        expect({ words: only, joined }).toEqual({
+          words: segmentText(language, body).words,
+          joined: segmentText(language, body).joined,
+        });
+      }
+    }
+  });
+
+  it("matches through an index without stages, the stages of the moment given at render", () => {
+    const index = indexVocabulary("en", [term("ice cream"), term("park"), term("quiet", "ignored")]);
+    const text = segmentText("en", bodies[0]!);
+    const matches = matchIndexed(index, text, (id) => (id === "id-park" ? "learned" : undefined));
+    expect(matches.map((m) => m.stage)).toEqual(
+      matchWords("en", text, [term("ice cream"), term("park", "learned"), term("quiet", "ignored")]).map(
+        (m) => m.stage,
+      ),
+    );
+  });
+
+  it("matches Chinese terms through the index in one pass, however many terms share a first word", () => {
+    const vocabulary = [term("冰淇淋"), term("公园")];
+    for (let i = 0; i < 5_000; i++) vocabulary.push(term(`我${"的".repeat(1 + (i % 3))}${i}号`));
+    const index = indexVocabulary("zh", vocabulary);
+    const text = segmentText("zh", "我今天在公园里吃了冰淇淋。".repeat(400));
+    const started = performance.now();
+    const matches = matchIndexed(index, text);
+    expect(performance.now() - started).toBeLessThan(200);
+    expect(matches.filter((m, i) => m.start === i && m.stage === "tolearn")).toHaveLength(800);
   });
 });
