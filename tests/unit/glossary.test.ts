@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { capitalize } from "../../app/i18n/format";
 import { LOCALES, NAMESPACES } from "../../app/i18n/locales";
 import { NUMBER_VARIABLES } from "../../app/i18n/number-variables";
 import { TERMS_PER_LEARNER, TEXTS_PER_LEARNER } from "../../app/learning/limits.server";
@@ -164,6 +165,17 @@ describe("numbers", () => {
     expect(i18n.t("hint", { lng: "en" })).toContain("10,000");
     expect(i18n.t("hint", { lng: "de" })).toContain("10.000");
     expect(i18n.t("hint", { lng: "fr" })).toContain("10\u202f000");
+  });
+});
+
+describe("language names that start a heading", () => {
+  it("are capitalised by the locale's rules", () => {
+    const name = (code: string, lng: string) => new Intl.DisplayNames([lng], { type: "language" }).of(code)!;
+    expect(capitalize(name("de", "es"), "es")).toBe("Alemán");
+    expect(capitalize(name("de", "fr"), "fr")).toBe("Allemand");
+    expect(capitalize(name("de", "uk"), "uk")).toBe("Німецька");
+    expect(capitalize("italyanca", "tr")).toBe("İtalyanca");
+    expect(capitalize("", "en")).toBe("");
   });
 });
 
