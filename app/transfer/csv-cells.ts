@@ -1,14 +1,16 @@
 /**
  * Cells a spreadsheet would read as a formula (`=`, `+`, `-`, `@`, tab, carriage return first) are written with a
  * leading apostrophe, as OWASP recommends against CSV injection; the importer drops exactly that apostrophe again, so
- * our own exports come back unchanged.
+ * our own exports come back unchanged. A cell that already starts with apostrophes before such a character gets one
+ * more, so it too comes back as it was.
  */
-const FORMULA_START = /^[=+\-@\t\r]/;
+const NEEDS_PREFIX = /^'*[=+\-@\t\r]/;
+const PREFIXED = /^'+[=+\-@\t\r]/;
 
 export function spreadsheetSafe(value: string): string {
-  return FORMULA_START.test(value) ? `'${value}` : value;
+  return NEEDS_PREFIX.test(value) ? `'${value}` : value;
 }
 
 export function fromSpreadsheetSafe(value: string): string {
-  return value.startsWith("'") && FORMULA_START.test(value.slice(1)) ? value.slice(1) : value;
+  return PREFIXED.test(value) ? value.slice(1) : value;
 }
