@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { linkIn, mailFor, forwardedFor, uniqueAddress } from "./mail";
-import { BROWSER_USER_AGENT, expect, t, test, waitForHydration, type Locale } from "./support";
+import { BROWSER_USER_AGENT, expect, t, test, waitForHydration, type Locale, openAccountMenu } from "./support";
 
 // Sign-in mail goes through a real SMTP server (smtp-server on loopback, started by global-setup).
 test.use({ extraHTTPHeaders: forwardedFor() });
@@ -34,6 +34,7 @@ test("signs in end to end from a guarded page, lands on it, and signs out", asyn
   await expect(page.locator("h1")).toHaveText(t("en", "titles.member"));
   await expect(toast(page)).toContainText(email);
 
+  await openAccountMenu(page, "en");
   await page.getByRole("button", { name: t("en", "nav.signOut") }).click();
   await expect(page).toHaveURL(/\/$/);
   await expect(toast(page)).toContainText(t("en", "toast.signedOut.title"));
