@@ -3,6 +3,7 @@ import { Form, Link, useNavigation } from "react-router";
 import { useLocalePath } from "../i18n/use-locale";
 import type { publicPageData } from "./public-page.server";
 import { PATHS } from "../http/paths";
+import { LEVELS } from "./vocabulary";
 
 type Data = Awaited<ReturnType<typeof publicPageData>>;
 
@@ -15,6 +16,11 @@ export function PublicLists({ data, title }: { data: Data; title: string }) {
   const languages = [...new Set(data.lists.map((list) => list.language))];
   if (!languages.includes(data.language)) languages.unshift(data.language);
   const name = (code: string) => data.names[code] ?? code;
+  const allAdded = data.terms.length > 0 && data.terms.every((term) => term.owned);
+  // Per language, the levels in learning order (Beginner → Expert).
+  const lists = [...data.lists].sort(
+    (a, b) => a.language.localeCompare(b.language) || LEVELS.indexOf(a.level) - LEVELS.indexOf(b.level),
+  );
   const hidden = (
     <>
       <input type="hidden" name="language" value={data.language} />
@@ -53,7 +59,7 @@ export function PublicLists({ data, title }: { data: Data; title: string }) {
       <details>
         <summary>{t("public.available")}</summary>
         <ul>
-          {data.lists.map((list) => (
+          {lists.map((list) => (
             <li key={`${list.language}-${list.level}`}>
               <Link to={`?language=${list.language}&level=${list.level}`}>
                 {t("public.listTitle", { language: name(list.language), level: t(`levels.${list.level}`) })}
@@ -68,7 +74,13 @@ export function PublicLists({ data, title }: { data: Data; title: string }) {
         <p>{t("public.noList", { language: name(data.language) })}</p>
       ) : (
         <>
-          {data.signedIn ? (
+          {data.signedIn && allAdded ? (
+            <p>
+              <button type="button" className="button button-secondary" disabled>
+                {t("public.allAdded")}
+              </button>
+            </p>
+          ) : data.signedIn ? (
             <Form method="post" aria-busy={pending}>
               {hidden}
               <button type="submit" name="intent" value="addAll" className="button" disabled={pending}>
@@ -80,58 +92,45 @@ export function PublicLists({ data, title }: { data: Data; title: string }) {
               <Link to={to(PATHS.signIn)}>{t("public.signInToAdd")}</Link>
             </p>
           )}
-          <table className="stacked-table">
-            <thead>
-              <tr>
-                <th scope="col">{t("member.columns.text")}</th>
-                <th scope="col">{t("member.columns.meaning")}</th>
-                <th scope="col">{t("member.columns.partOfSpeech")}</th>
-                <th scope="col">{t("term.exampleSentence")}</th>
+          <ul className="word-list">
+            {data.terms.map((term) => (
+              <li key={term.id} className="word-row">
+                <p className="word-line">
+                  <span className="word-term" lang={data.language}>
+                    {term.text}
+                  </span>{" "}
+                  <span className="word-meaning">{term.meaning}</span>{" "}
+                  <span className="pos-tag">{t(`partsOfSpeech.${term.partOfSpeech}`)}</span>
+                </p>
+                <p className="word-example">
+                  <span lang={data.language}>{term.sentence}</span>
+                  {term.translation ? <span className="hint"> — {term.translation}</span> : null}
+                </p>
                 {data.signedIn ? (
-                  <th scope="col">
-                    <span className="visually-hidden">{t("public.add")}</span>
-                  </th>
+                  <div className="word-action">
+                    {term.owned ? (
+                      <span className="owned">{t("public.owned")}</span>
+                    ) : (
+                      <Form method="post">
+                        {hidden}
+                        <input type="hidden" name="termId" value={term.id} />
+                        <button
+                          type="submit"
+                          name="intent"
+                          value="add"
+                          className="button button-small"
+                          disabled={pending}
+                          aria-label={`${t("public.add")}: ${term.text}`}
+                        >
+                          {t("public.add")}
+                        </button>
+                      </Form>
+                    )}
+                  </div>
                 ) : null}
-              </tr>
-            </thead>
-            <tbody>
-              {data.terms.map((term) => (
-                <tr key={term.id}>
-                  <td data-label={t("member.columns.text")}>
-                    <span lang={data.language}>{term.text}</span>
-                  </td>
-                  <td data-label={t("member.columns.meaning")}>{term.meaning}</td>
-                  <td data-label={t("member.columns.partOfSpeech")}>{t(`partsOfSpeech.${term.partOfSpeech}`)}</td>
-                  <td data-label={t("term.exampleSentence")}>
-                    <span lang={data.language}>{term.sentence}</span>
-                    {term.translation ? <span className="hint"> — {term.translation}</span> : null}
-                  </td>
-                  {data.signedIn ? (
-                    <td data-label="">
-                      {term.owned ? (
-                        <span className="hint">{t("public.owned")}</span>
-                      ) : (
-                        <Form method="post">
-                          {hidden}
-                          <input type="hidden" name="termId" value={term.id} />
-                          <button
-                            type="submit"
-                            name="intent"
-                            value="add"
-                            className="button button-small"
-                            disabled={pending}
-                            aria-label={`${t("public.add")}: ${term.text}`}
-                          >
-                            {t("public.add")}
-                          </button>
-                        </Form>
-                      )}
-                    </td>
-                  ) : null}
-                </tr>
-              ))}
-            </tbody>
-          </table>
+              </li>
+            ))}
+          </ul>
         </>
       )}
     </section>
