@@ -50,6 +50,29 @@ test("refuses an invalid address with the 'Email' toast", async ({ page, javaScr
   await expect(toast(page)).toContainText("please provide a valid email");
 });
 
+test("a refused address stays in the field, marked invalid and described by the toast's message", async ({
+  page,
+  javaScriptEnabled,
+}) => {
+  await page.goto("/form");
+  await requestLink(page, "learner@localhost", javaScriptEnabled);
+  await expect(toast(page)).toContainText(t("en", "toast.invalidEmail.description"));
+  const field = page.locator("main").getByLabel(t("en", "pages:form.emailLabel"));
+  await expect(field).toHaveValue("learner@localhost");
+  await expect(field).toHaveAttribute("aria-invalid", "true");
+  const [first] = (await field.getAttribute("aria-describedby"))!.split(" ");
+  await expect(page.locator(`[id="${first}"]`)).toHaveText(t("en", "toast.invalidEmail.description"));
+  await expect(field).toHaveAccessibleDescription(new RegExp(`^${t("en", "toast.invalidEmail.description")}`));
+  // A good address then goes through: the field is no longer marked.
+  await field.fill(uniqueAddress("typo-then-fine"));
+  await page
+    .locator("main")
+    .getByRole("button", { name: t("en", "pages:form.submit") })
+    .click();
+  await expect(toast(page).last()).toContainText(t("en", "toast.sent.title"));
+  await expect(page.locator("[aria-invalid]")).toHaveCount(0);
+});
+
 test("shows the 'Error' toast when the mail server refuses the message", async ({ page, javaScriptEnabled }) => {
   await page.goto("/form");
   await requestLink(page, uniqueAddress("refuse"), javaScriptEnabled);
