@@ -36,3 +36,13 @@ test("the sample texts are cards with language, level and length, linking to the
   const href = await link.getAttribute("href");
   expect(href).toMatch(/^\/texts\/[a-z]{2}-/);
 });
+
+test("the styleguide shows the tokens and components in both palettes, and is not indexed", async ({ page }) => {
+  const response = await page.goto("/styleguide");
+  expect(response?.status()).toBe(200);
+  expect(response?.headers()["x-robots-tag"]).toBe("noindex");
+  await expect(page.locator('meta[name="robots"]')).toHaveAttribute("content", "noindex");
+  await expect(page.locator(".sg-theme")).toHaveCount(2);
+  await expect(page.locator(".sg-theme").first().locator(".w-needsreview")).toBeVisible();
+  await expect(page.locator("header").getByRole("link", { name: t("en", "titles.styleguide") })).toHaveCount(0);
+});
