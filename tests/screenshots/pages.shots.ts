@@ -57,3 +57,21 @@ test("the README's picture of the reader", async ({ page, javaScriptEnabled }) =
   mkdirSync(OUT, { recursive: true });
   await page.locator("#demo").screenshot({ path: path.join(OUT, "reader.png") });
 });
+
+learnerTest("the header's menus open, on a phone and wide", async ({ page, javaScriptEnabled }) => {
+  const dir = path.join(OUT, `learner-${javaScriptEnabled ? "js" : "nojs"}`);
+  mkdirSync(dir, { recursive: true });
+  for (const scheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.setViewportSize({ width: 360, height: 740 });
+    await page.goto("/de/account/home");
+    if (javaScriptEnabled) await waitForHydration(page);
+    await page.locator("details.site-menu > summary").click();
+    await page.screenshot({ path: path.join(dir, `menu-360-${scheme}.png`) });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto("/account/home");
+    if (javaScriptEnabled) await waitForHydration(page);
+    await page.locator("details.account-menu > summary").click();
+    await page.screenshot({ path: path.join(dir, `menu-1280-${scheme}.png`) });
+  }
+});
