@@ -84,7 +84,12 @@ const switchLanguage: MiddlewareFunction = async ({ request }, next) => {
 };
 export const clientMiddleware = [switchLanguage];
 
-export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
+export const links: Route.LinksFunction = () => [
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  { rel: "icon", href: "/favicon-32.png", type: "image/png", sizes: "32x32" },
+  { rel: "apple-touch-icon", href: "/apple-touch-icon.png" },
+  { rel: "manifest", href: "/site.webmanifest" },
+];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = context.get(userContext);

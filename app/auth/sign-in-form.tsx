@@ -5,7 +5,14 @@ import { useLocalePath } from "../i18n/use-locale";
 import { PATHS } from "../http/paths";
 
 /** The e-mail form; on /form and as the call to action on the home page, it posts to the /form action. */
-export function SignInForm({ id = "email" }: { id?: string }) {
+export function SignInForm({
+  id = "email",
+  invalid = null,
+}: {
+  id?: string;
+  /** A refused address and the message about it: shown again in the field, which is marked invalid. */
+  invalid?: { value: string; message: string } | null;
+}) {
   const { t } = useTranslation("pages");
   const to = useLocalePath();
   const action = to(PATHS.signIn);
@@ -17,13 +24,21 @@ export function SignInForm({ id = "email" }: { id?: string }) {
       <label htmlFor={id}>{t("form.emailLabel")}</label>
       <input
         id={id}
+        key={invalid?.value ?? ""}
         name="email"
         type="email"
         autoComplete="email"
         inputMode="email"
         required
-        aria-describedby={`${id}-hint`}
+        defaultValue={invalid?.value}
+        aria-invalid={invalid ? true : undefined}
+        aria-describedby={invalid ? `${id}-error ${id}-hint` : `${id}-hint`}
       />
+      {invalid ? (
+        <p id={`${id}-error`} className="field-error">
+          {invalid.message}
+        </p>
+      ) : null}
       <p id={`${id}-hint`} className="hint">
         {t("form.emailHint")}
       </p>

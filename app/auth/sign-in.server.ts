@@ -44,8 +44,14 @@ export async function requestSignIn(
   if (honeypotVerdict === "stale")
     return redirectWithToast(request, back, translatedToast(t, "error", "toast.staleForm"));
 
-  const parsed = emailSchema.safeParse(String(form.get("email") ?? "").trim());
-  if (!parsed.success) return redirectWithToast(request, back, translatedToast(t, "error", "toast.invalidEmail"));
+  const typed = String(form.get("email") ?? "").trim();
+  const parsed = emailSchema.safeParse(typed);
+  // The toast carries the address back, so the form shows it again with the message beside the field.
+  if (!parsed.success)
+    return redirectWithToast(request, back, {
+      ...translatedToast(t, "error", "toast.invalidEmail"),
+      field: { name: "email", value: typed.slice(0, 254) },
+    });
   const email = normaliseEmail(parsed.data);
   const rules = signInRules(email, clientIp);
   const now = new Date();

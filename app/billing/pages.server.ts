@@ -25,7 +25,6 @@ export function subscriptionPage(context: Context) {
           yearly: formatMoney(locale, prices.yearly.amount, prices.currency),
         }
       : null,
-    free: formatMoney(locale, 0, prices?.currency ?? "eur"),
   };
 }
 

@@ -14,11 +14,9 @@ export function SupporterBadge() {
 /** Free for everyone, and the Supporter plan as a POST form per billing period (works without JavaScript). */
 export function PlanCards({
   supporter,
-  free,
   signedIn,
 }: {
   supporter: { monthly: string; yearly: string } | null;
-  free: string;
   signedIn: boolean;
 }) {
   const { t } = useTranslation("pages");
@@ -32,7 +30,7 @@ export function PlanCards({
     <ul className="cards plans">
       <li className="card">
         <h2>{t("subscription.plans.free.name")}</h2>
-        <p className="price">{free}</p>
+        <p className="price">{t("subscription.freePrice")}</p>
         <ul>{features("free")}</ul>
         <p className="hint">{t("subscription.current")}</p>
       </li>
@@ -64,9 +62,7 @@ export function PlanCards({
             </button>
             {signedIn ? null : <p className="hint">{t("subscription.signInFirst")}</p>}
           </Form>
-        ) : (
-          <p className="hint">{t("billing.closed")}</p>
-        )}
+        ) : null}
       </li>
     </ul>
   );

@@ -4,6 +4,7 @@ import { useLocalePath } from "../i18n/use-locale";
 import { capitalize } from "../i18n/format";
 import type { publicPageData } from "./public-page.server";
 import { PATHS } from "../http/paths";
+import { LEVELS } from "./vocabulary";
 
 type Data = Awaited<ReturnType<typeof publicPageData>>;
 
@@ -18,6 +19,11 @@ export function PublicLists({ data, title }: { data: Data; title: string }) {
   const name = (code: string) => data.names[code] ?? code;
   /** A language name that starts a heading or a list item. */
   const heading = (code: string) => capitalize(name(code), i18n.language);
+  const allAdded = data.terms.length > 0 && data.terms.every((term) => term.owned);
+  // Per language, the levels in learning order (Beginner → Expert).
+  const lists = [...data.lists].sort(
+    (a, b) => a.language.localeCompare(b.language) || LEVELS.indexOf(a.level) - LEVELS.indexOf(b.level),
+  );
   const hidden = (
     <>
       <input type="hidden" name="language" value={data.language} />
@@ -56,7 +62,7 @@ export function PublicLists({ data, title }: { data: Data; title: string }) {
       <details>
         <summary>{t("public.available")}</summary>
         <ul>
-          {data.lists.map((list) => (
+          {lists.map((list) => (
             <li key={`${list.language}-${list.level}`}>
               <Link to={`?language=${list.language}&level=${list.level}`}>
                 {t("public.listTitle", { language: heading(list.language), level: t(`levels.${list.level}`) })}
@@ -71,7 +77,13 @@ export function PublicLists({ data, title }: { data: Data; title: string }) {
         <p>{t("public.noList", { language: name(data.language) })}</p>
       ) : (
         <>
-          {data.signedIn ? (
+          {data.signedIn && allAdded ? (
+            <p>
+              <button type="button" className="button button-secondary" disabled>
+                {t("public.allAdded")}
+              </button>
+            </p>
+          ) : data.signedIn ? (
             <Form method="post" aria-busy={pending}>
               {hidden}
               <button type="submit" name="intent" value="addAll" className="button" disabled={pending}>
@@ -83,58 +95,45 @@ export function PublicLists({ data, title }: { data: Data; title: string }) {
               <Link to={to(PATHS.signIn)}>{t("public.signInToAdd")}</Link>
             </p>
           )}
-          <table className="stacked-table">
-            <thead>
-              <tr>
-                <th scope="col">{t("member.columns.text")}</th>
-                <th scope="col">{t("member.columns.meaning")}</th>
-                <th scope="col">{t("member.columns.partOfSpeech")}</th>
-                <th scope="col">{t("term.exampleSentence")}</th>
+          <ul className="word-list">
+            {data.terms.map((term) => (
+              <li key={term.id} className="word-row">
+                <p className="word-line">
+                  <span className="word-term" lang={data.language}>
+                    {term.text}
+                  </span>{" "}
+                  <span className="word-meaning">{term.meaning}</span>{" "}
+                  <span className="pos-tag">{t(`partsOfSpeech.${term.partOfSpeech}`)}</span>
+                </p>
+                <p className="word-example">
+                  <span lang={data.language}>{term.sentence}</span>
+                  {term.translation ? <span className="hint"> — {term.translation}</span> : null}
+                </p>
                 {data.signedIn ? (
-                  <th scope="col">
-                    <span className="visually-hidden">{t("public.add")}</span>
-                  </th>
+                  <div className="word-action">
+                    {term.owned ? (
+                      <span className="owned">{t("public.owned")}</span>
+                    ) : (
+                      <Form method="post">
+                        {hidden}
+                        <input type="hidden" name="termId" value={term.id} />
+                        <button
+                          type="submit"
+                          name="intent"
+                          value="add"
+                          className="button button-small"
+                          disabled={pending}
+                          aria-label={`${t("public.add")}: ${term.text}`}
+                        >
+                          {t("public.add")}
+                        </button>
+                      </Form>
+                    )}
+                  </div>
                 ) : null}
-              </tr>
-            </thead>
-            <tbody>
-              {data.terms.map((term) => (
-                <tr key={term.id}>
-                  <td data-label={t("member.columns.text")}>
-                    <span lang={data.language}>{term.text}</span>
-                  </td>
-                  <td data-label={t("member.columns.meaning")}>{term.meaning}</td>
-                  <td data-label={t("member.columns.partOfSpeech")}>{t(`partsOfSpeech.${term.partOfSpeech}`)}</td>
-                  <td data-label={t("term.exampleSentence")}>
-                    <span lang={data.language}>{term.sentence}</span>
-                    {term.translation ? <span className="hint"> — {term.translation}</span> : null}
-                  </td>
-                  {data.signedIn ? (
-                    <td data-label="">
-                      {term.owned ? (
-                        <span className="hint">{t("public.owned")}</span>
-                      ) : (
-                        <Form method="post">
-                          {hidden}
-                          <input type="hidden" name="termId" value={term.id} />
-                          <button
-                            type="submit"
-                            name="intent"
-                            value="add"
-                            className="button button-small"
-                            disabled={pending}
-                            aria-label={`${t("public.add")}: ${term.text}`}
-                          >
-                            {t("public.add")}
-                          </button>
-                        </Form>
-                      )}
-                    </td>
-                  ) : null}
-                </tr>
-              ))}
-            </tbody>
-          </table>
+              </li>
+            ))}
+          </ul>
         </>
       )}
     </section>

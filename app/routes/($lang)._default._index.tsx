@@ -4,7 +4,8 @@ import type { Route } from "./+types/($lang)._default._index";
 import { SignInForm } from "../auth/sign-in-form";
 import { userContext } from "../auth/session.server";
 import { getDatabase } from "../db/db.server";
-import { PATHS } from "../http/paths";
+import { PATHS, samplePath } from "../http/paths";
+import { landingDemo } from "../reading/landing-demo.server";
 import { useLocalePath } from "../i18n/use-locale";
 import { daySummary } from "../learning/daily.server";
 import { DayPanel } from "../learning/day-panel";
@@ -19,37 +20,62 @@ const FEATURES = ["collect", "review", "stages", "explore"] as const;
  * A signed-in learner's day instead of the sign-in form. Anonymous visitors get the same page for everyone, served from
  * the public-page cache; a session cookie always bypasses it (app/http/page-cache.server.ts).
  */
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const user = context.get(userContext);
-  if (!user) return { day: null };
+  const demo = landingDemo(request, context);
+  if (!user) return { day: null, demo };
   const owner = { userId: user.id, language: context.get(studyLanguageContext) };
-  return { day: (await daySummary(await getDatabase(), owner)).summary };
+  return { day: (await daySummary(await getDatabase(), owner)).summary, demo };
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("pages");
   const to = useLocalePath();
-  const { day } = loaderData;
+  const { day, demo } = loaderData;
   return (
     <>
-      <section className="hero">
-        <h1>{t("common:titles.home")}</h1>
-        <p className="tagline">{t("common:tagline")}</p>
-        {day ? (
-          <>
-            <DayPanel day={day} />
-            <p>
-              <Link to={to(PATHS.learnerHome)}>{t("common:nav.accountHome")}</Link>
-            </p>
-          </>
-        ) : (
-          <>
-            <p className="lead">{t("home.lead")}</p>
-            <h2 className="cta-title">{t("home.cta")}</h2>
-            <p className="hint">{t("home.ctaHint")}</p>
-            <SignInForm id="home-email" />
-          </>
-        )}
+      <section className="hero landing-hero">
+        <div className="hero-text">
+          <h1>{t("common:titles.home")}</h1>
+          <p className="tagline">{t("common:tagline")}</p>
+          {day ? (
+            <>
+              <DayPanel day={day} />
+              <p>
+                <Link to={to(PATHS.learnerHome)}>{t("common:nav.accountHome")}</Link>
+              </p>
+            </>
+          ) : (
+            <>
+              <p className="lead">{t("home.lead")}</p>
+              <h2 className="cta-title">{t("home.cta")}</h2>
+              <p className="hint">{t("home.ctaHint")}</p>
+              <SignInForm id="home-email" />
+            </>
+          )}
+        </div>
+        <ReaderDemo demo={demo} />
+      </section>
+      <section aria-labelledby="samples-title">
+        <h2 id="samples-title">{t("home.demo.samplesTitle")}</h2>
+        <ul className="cards sample-cards">
+          {demo.samples.map((sample) => (
+            <li key={sample.slug} className="card">
+              <p className="eyebrow">
+                {sample.languageName} · {sample.level}
+              </p>
+              <h3>
+                <Link to={to(samplePath(sample.slug))} lang={sample.language}>
+                  {sample.title}
+                </Link>
+              </h3>
+              <p className="hint">{sample.length}</p>
+            </li>
+          ))}
+        </ul>
+        <p>
+          <Link to={to(PATHS.sampleTexts)}>{t("home.demo.samplesAll")}</Link>
+        </p>
       </section>
       <section aria-labelledby="features-title">
         <h2 id="features-title">{t("home.featuresTitle")}</h2>
@@ -67,5 +93,55 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         <p>{t("home.languagesBody")}</p>
       </section>
     </>
+  );
+}
+
+type Demo = Route.ComponentProps["loaderData"]["demo"];
+
+/**
+ * A picture of the reader that is the reader's own markup: words tinted and underlined by stage, each a link that
+ * opens its panel (`?word=N#demo`, rendered by the server, so it works without JavaScript).
+ */
+function ReaderDemo({ demo }: { demo: Demo }) {
+  const { t } = useTranslation("pages");
+  const { open } = demo;
+  return (
+    <figure className="reader-demo" id="demo" aria-labelledby="demo-title">
+      <h2 id="demo-title" className="reader-demo-title">
+        {t("home.demo.title")}
+      </h2>
+      <p className="reader-text" lang="en">
+        {demo.words.map((word, index) => (
+          <span key={index}>
+            <Link
+              to={`?word=${index}#demo`}
+              className={`word w-${word.stage}`}
+              aria-current={index === open.index ? "true" : undefined}
+              preventScrollReset
+              replace
+            >
+              {word.text}
+            </Link>
+            {index === demo.words.length - 1 ? "." : " "}
+          </span>
+        ))}
+      </p>
+      <div className="word-panel" aria-live="polite">
+        <p className="eyebrow">{t("home.demo.open")}</p>
+        <p>
+          <strong lang="en">{open.text}</strong>
+          {open.meaning ? <> — {open.meaning}</> : null}{" "}
+          <span className={`word word-stage w-${open.stage}`}>{open.stageName}</span>
+        </p>
+      </div>
+      <ul className="reader-legend">
+        {demo.legend.map(({ stage, name }) => (
+          <li key={stage}>
+            <span className={`word word-stage w-${stage}`}>{name}</span>
+          </li>
+        ))}
+      </ul>
+      <figcaption className="hint">{t("home.demo.caption")}</figcaption>
+    </figure>
   );
 }

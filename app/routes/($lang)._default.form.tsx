@@ -12,13 +12,17 @@ import { useLocalePath } from "../i18n/use-locale";
 import type { PageHandle } from "../ui/seo";
 import { readForm } from "../http/request-body.server";
 import { PATHS } from "../http/paths";
+import { toastContext } from "../toasts/toast.server";
 
 export const handle: PageHandle = { title: "titles.form", description: "descriptions.form" };
 
 /** The page keeps saying where the last link went, until the visitor asks to use another address. */
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const another = new URL(request.url).searchParams.has("another");
-  return { sent: another ? null : await sentNotice(request), delivery: linkDelivery };
+  // A refused address comes back in its toast: the form is shown again with it, whatever was sent before.
+  const refused = context.get(toastContext).find((toast) => toast.field?.name === "email");
+  const invalid = refused?.field ? { value: refused.field.value, message: refused.description } : null;
+  return { sent: another || invalid ? null : await sentNotice(request), invalid, delivery: linkDelivery };
 }
 
 /** Sends a sign-in link (see requestSignIn). */
@@ -35,7 +39,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function SignInPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("pages");
   const to = useLocalePath();
-  const { sent, delivery } = loaderData;
+  const { sent, invalid, delivery } = loaderData;
   return (
     <section className="narrow">
       <h1>{t("common:titles.form")}</h1>
@@ -49,7 +53,7 @@ export default function SignInPage({ loaderData }: Route.ComponentProps) {
       ) : (
         <>
           <p>{t("form.intro")}</p>
-          <SignInForm />
+          <SignInForm invalid={invalid} />
         </>
       )}
       <p className="hint">

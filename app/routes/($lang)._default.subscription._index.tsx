@@ -17,13 +17,14 @@ export function action({ request, context }: Route.ActionArgs) {
 
 export default function SubscriptionPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("pages");
-  const { supporter, free, signedIn } = loaderData;
+  const { supporter, signedIn } = loaderData;
   return (
-    <section>
+    <section className="plans-page">
       <h1>{t("common:titles.subscription")}</h1>
       <p className="lead">{t("subscription.intro")}</p>
-      <PlanCards supporter={supporter} free={free} signedIn={signedIn} />
-      <p className="hint">{supporter ? t("billing.secure") : t("billing.closed")}</p>
+      {supporter ? null : <p className="notice">{t("billing.closed")}</p>}
+      <PlanCards supporter={supporter} signedIn={signedIn} />
+      {supporter ? <p className="hint">{t("billing.secure")}</p> : null}
     </section>
   );
 }

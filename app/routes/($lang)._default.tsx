@@ -1,7 +1,14 @@
 import { Outlet } from "react-router";
 import { ErrorPage } from "../ui/error-page";
-import { DefaultLayout } from "../ui/layouts";
+import type { Route } from "./+types/($lang)._default";
+import { headerDueCount } from "../learning/header.server";
+import { DefaultLayout, type LayoutData } from "../ui/layouts";
 import { DocumentTitle } from "../ui/seo";
+
+/** A signed-in learner's header counts the review here too; a visitor's gets nothing to load. */
+export async function loader({ context }: Route.LoaderArgs): Promise<LayoutData> {
+  return { dueNow: await headerDueCount(context) };
+}
 
 export default function DefaultLayoutRoute() {
   return (

@@ -1,7 +1,14 @@
 import { Outlet } from "react-router";
+import type { Route } from "./+types/($lang).account";
+import { headerDueCount } from "../learning/header.server";
 import { ErrorPage } from "../ui/error-page";
-import { AccountLayout } from "../ui/layouts";
+import { AccountLayout, type LayoutData } from "../ui/layouts";
 import { DocumentTitle } from "../ui/seo";
+
+/** The header's review count: what the review would show now, within today's limits. */
+export async function loader({ context }: Route.LoaderArgs): Promise<LayoutData> {
+  return { dueNow: await headerDueCount(context) };
+}
 
 export default function AccountLayoutRoute() {
   return (

@@ -20,7 +20,7 @@ async function pendingToasts(request: Request): Promise<Toast[]> {
   return Array.isArray(value) ? value.filter(isToast) : [];
 }
 
-export type NewToast = { type: ToastType; title: string; description: string };
+export type NewToast = Omit<Toast, "id">;
 
 /**
  * A toast in the request's language: `key` names a pair of translations `{key}.title` and `{key}.description`, or the

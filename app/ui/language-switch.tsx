@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { Form, useLocation, useNavigation, useSubmit } from "react-router";
+import { Form, Link, useLocation, useNavigation, useSubmit } from "react-router";
 import { LOCALES, localeAutonym, localePath, splitLocale } from "../i18n/locales";
 import { useLocale } from "../i18n/use-locale";
 
@@ -32,9 +32,45 @@ export function LanguageSwitch() {
           </option>
         ))}
       </select>
-      <button type="submit" className="button button-small">
+      <button type="submit" className="button button-small button-secondary">
         {t("language.submit")}
       </button>
     </Form>
+  );
+}
+
+/**
+ * The header's compact language switch for visitors: links to the same page in each language (locale-prefixed URLs,
+ * which work without JavaScript), behind a disclosure showing the current language's code.
+ */
+export function LanguageLinks() {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  const location = useLocation();
+  const { path } = splitLocale(location.pathname);
+  return (
+    <details className="language-menu" key={location.pathname}>
+      <summary>
+        <span aria-hidden="true">{locale.toUpperCase()}</span>{" "}
+        <span className="visually-hidden">
+          {t("language.label")}: {localeAutonym(locale)}
+        </span>
+      </summary>
+      <ul className="menu-panel">
+        {LOCALES.map((code) => (
+          <li key={code}>
+            <Link
+              className="menu-item"
+              to={localePath(code, path) + location.search}
+              hrefLang={code}
+              lang={code}
+              aria-current={code === locale ? "true" : undefined}
+            >
+              {localeAutonym(code)}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </details>
   );
 }

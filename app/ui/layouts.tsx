@@ -4,9 +4,14 @@ import { Form, Link, NavLink, useLocation, useRouteLoaderData } from "react-rout
 import { useBasicMode } from "../http/basic-mode";
 import type { RootData } from "../root";
 import { ThemeSwitch } from "../theme/theme-switch";
-import { LanguageSwitch } from "./language-switch";
+import { LanguageLinks, LanguageSwitch } from "./language-switch";
 import { useLocalePath } from "../i18n/use-locale";
 import { PATHS } from "../http/paths";
+import { Logo } from "./logo";
+
+/** What the layout routes load for the header: the number the review would show now (null for a visitor). */
+export type LayoutData = { dueNow: number | null };
+const LAYOUT_ROUTES = ["routes/($lang).account", "routes/($lang)._default"];
 
 function SkipLink() {
   const { t } = useTranslation();
@@ -17,11 +22,11 @@ function SkipLink() {
   );
 }
 
-function Brand() {
-  const to = useLocalePath();
+function Brand({ to }: { to: string }) {
   return (
-    <Link to={to("/")} className="brand">
-      Polyglot
+    <Link to={to} className="brand">
+      <Logo />
+      <span className="brand-name">Polyglot</span>
     </Link>
   );
 }
@@ -31,44 +36,136 @@ function SignOutButton() {
   const to = useLocalePath();
   return (
     <Form method="post" action={to(PATHS.logout)}>
-      <button type="submit" className="button button-secondary sign-out">
+      <button type="submit" className="menu-item sign-out">
         {t("nav.signOut")}
       </button>
     </Form>
   );
 }
 
-/** Sign-in link for visitors, account link for a signed-in learner: always in the header's one row. */
-function AccountAction() {
-  const { t } = useTranslation();
-  const to = useLocalePath();
-  const user = useRouteLoaderData<RootData>("root")?.user;
-  if (!user)
-    return (
-      <Link to={to(PATHS.signIn)} className="button header-action">
-        {t("nav.signIn")}
-      </Link>
-    );
+/**
+ * A disclosure that works without JavaScript. A client-side navigation keeps the layout: a new element per page folds
+ * it away as a page load would.
+ */
+function Disclosure({ className, summary, children }: { className: string; summary: ReactNode; children: ReactNode }) {
+  const { pathname } = useLocation();
   return (
-    <Link to={to(PATHS.learnerHome)} className="button header-action">
-      {t("nav.myAccount")}
-    </Link>
+    <details className={className} key={pathname}>
+      <summary>{summary}</summary>
+      <div className="menu-panel">{children}</div>
+    </details>
   );
 }
 
-/**
- * Navigation, language switch and sign-out. On phones they fold into a disclosure (works without JavaScript); on wider
- * screens the stylesheet shows its content in the header row and hides the summary.
- */
-function SiteMenu({ children }: { children: ReactNode }) {
+/** "Review" with the number of cards the review would show now (today's queue under the daily limits). */
+function ReviewLink({ className }: { className?: string }) {
   const { t } = useTranslation();
-  // A client-side navigation keeps the layout: a new element per page folds the menu away as a page load would.
-  const { pathname } = useLocation();
+  const to = useLocalePath();
+  const account = useRouteLoaderData<LayoutData>(LAYOUT_ROUTES[0]!);
+  const publicPages = useRouteLoaderData<LayoutData>(LAYOUT_ROUTES[1]!);
+  const due = (account ?? publicPages)?.dueNow ?? undefined;
   return (
-    <details className="site-menu" key={pathname}>
-      <summary>{t("nav.menu")}</summary>
-      <div className="site-menu-panel">{children}</div>
-    </details>
+    <NavLink to={to(PATHS.review)} className={className}>
+      {t("nav.review")}
+      {due === undefined ? null : (
+        <>
+          {" "}
+          <span className="due-count" data-zero={due === 0 ? "" : undefined}>
+            {due}
+          </span>
+        </>
+      )}
+    </NavLink>
+  );
+}
+
+/** A signed-in learner's header: the study destinations in one row, the account's pages in a menu. */
+function LearnerHeader() {
+  const { t } = useTranslation();
+  const to = useLocalePath();
+  return (
+    <header className="site-header">
+      <Brand to={to(PATHS.learnerHome)} />
+      <ReviewLink className="review-shortcut" />
+      <Disclosure className="site-menu" summary={<span className="menu-label">{t("nav.menu")}</span>}>
+        <nav aria-label={t("nav.account")}>
+          <ul>
+            <li className="nav-review">
+              <ReviewLink />
+            </li>
+            <li>
+              <NavLink to={to(PATHS.texts)}>{t("nav.read")}</NavLink>
+            </li>
+            <li>
+              <NavLink to={to(PATHS.memberTerms)}>{t("nav.member")}</NavLink>
+            </li>
+            <li>
+              <NavLink to={to(PATHS.publicLists)}>{t("nav.lists")}</NavLink>
+            </li>
+            <li>
+              <NavLink to={to(PATHS.statistics)}>{t("nav.statistics")}</NavLink>
+            </li>
+          </ul>
+        </nav>
+        <Disclosure className="account-menu" summary={t("nav.myAccount")}>
+          <ul>
+            <li>
+              <NavLink className="menu-item" to={to(PATHS.learnerHome)} end>
+                {t("nav.accountHome")}
+              </NavLink>
+            </li>
+            <li>
+              <NavLink className="menu-item" to={to(PATHS.profile)}>
+                {t("nav.profile")}
+              </NavLink>
+            </li>
+            <li>
+              <NavLink className="menu-item" to={to(PATHS.settings)}>
+                {t("nav.settings")}
+              </NavLink>
+            </li>
+            <li>
+              <NavLink className="menu-item" to={to(PATHS.billing)}>
+                {t("nav.billing")}
+              </NavLink>
+            </li>
+            <li>
+              <NavLink className="menu-item" to={to(PATHS.import)}>
+                {t("nav.import")}
+              </NavLink>
+            </li>
+          </ul>
+          <SignOutButton />
+        </Disclosure>
+      </Disclosure>
+    </header>
+  );
+}
+
+/** A visitor's header: what there is to see, the plans, a compact language switch and the way in. */
+function VisitorHeader() {
+  const { t } = useTranslation();
+  const to = useLocalePath();
+  return (
+    <header className="site-header">
+      <Brand to={to(PATHS.home)} />
+      <Disclosure className="site-menu" summary={<span className="menu-label">{t("nav.menu")}</span>}>
+        <nav aria-label={t("nav.main")}>
+          <ul>
+            <li>
+              <NavLink to={to(PATHS.explore)}>{t("nav.explore")}</NavLink>
+            </li>
+            <li>
+              <NavLink to={to(PATHS.subscription)}>{t("nav.subscription")}</NavLink>
+            </li>
+          </ul>
+        </nav>
+        <LanguageLinks />
+      </Disclosure>
+      <Link to={to(PATHS.signIn)} className="button header-action">
+        {t("nav.signIn")}
+      </Link>
+    </header>
   );
 }
 
@@ -88,126 +185,71 @@ function BasicModeSwitch() {
   );
 }
 
+/** A light footer: the company pages, the interface language, the theme and the basic mode. */
 function Footer() {
   const { t } = useTranslation();
   const to = useLocalePath();
   const year = useRouteLoaderData<RootData>("root")?.year ?? 2026;
   return (
     <footer className="site-footer">
-      <nav aria-label={t("footer.company")}>
-        <ul>
-          <li>
-            <Link to={to(PATHS.privacy)}>{t("footer.privacy")}</Link>
-          </li>
-          <li>
-            <Link to={to(PATHS.termsOfUse)}>{t("footer.termsOfUse")}</Link>
-          </li>
-          <li>
-            <Link to={to(PATHS.crowdfunding)}>{t("footer.crowdfunding")}</Link>
-          </li>
-        </ul>
-      </nav>
-      <ThemeSwitch />
-      <p>{t("footer.madeFor")}</p>
-      <p>{t("footer.copyright", { year })}</p>
-      <BasicModeSwitch />
+      <div className="footer-row">
+        <nav aria-label={t("footer.company")}>
+          <ul>
+            <li>
+              <Link to={to(PATHS.privacy)}>{t("footer.privacy")}</Link>
+            </li>
+            <li>
+              <Link to={to(PATHS.termsOfUse)}>{t("footer.termsOfUse")}</Link>
+            </li>
+            <li>
+              <Link to={to(PATHS.crowdfunding)}>{t("footer.crowdfunding")}</Link>
+            </li>
+          </ul>
+        </nav>
+        <div className="footer-settings">
+          <LanguageSwitch />
+          <ThemeSwitch />
+        </div>
+      </div>
+      <div className="footer-row footer-small">
+        <p>{t("footer.madeFor")}</p>
+        <p>{t("footer.copyright", { year })}</p>
+        <BasicModeSwitch />
+      </div>
     </footer>
   );
 }
 
-/** Header with navigation, language switch and sign-in link; footer with the company pages and the theme choice. */
-export function DefaultLayout({ children }: { children: ReactNode }) {
-  const { t } = useTranslation();
-  const to = useLocalePath();
-  const user = useRouteLoaderData<RootData>("root")?.user;
+/** The one page frame: skip link, header, main and (except for focused activities) the footer. */
+function Shell({ variant, header, children }: { variant: string; header: ReactNode; children: ReactNode }) {
   return (
-    <div className="layout layout-default">
+    <div className={`layout layout-${variant}`}>
       <SkipLink />
-      <header className="site-header">
-        <Brand />
-        <SiteMenu>
-          <nav aria-label={t("nav.main")}>
-            <ul>
-              <li>
-                <NavLink to={to(PATHS.explore)}>{t("nav.explore")}</NavLink>
-              </li>
-              <li>
-                <NavLink to={to(PATHS.sampleTexts)}>{t("reading:samplesNav")}</NavLink>
-              </li>
-              <li>
-                <NavLink to={to(PATHS.subscription)}>{t("nav.subscription")}</NavLink>
-              </li>
-              <li>
-                <NavLink to={to(PATHS.crowdfunding)}>{t("nav.crowdfunding")}</NavLink>
-              </li>
-            </ul>
-          </nav>
-          <LanguageSwitch />
-          {user ? <SignOutButton /> : null}
-        </SiteMenu>
-        <AccountAction />
-      </header>
+      {header}
       <main id="main" tabIndex={-1}>
         {children}
       </main>
-      <Footer />
+      {variant === "play" ? null : <Footer />}
     </div>
   );
 }
 
-/** The member area: the default header plus the account navigation. */
-export function AccountLayout({ children }: { children: ReactNode }) {
-  const { t } = useTranslation();
-  const to = useLocalePath();
+/** Public pages: the visitor's header, or the learner's when signed in. */
+export function DefaultLayout({ children }: { children: ReactNode }) {
+  const user = useRouteLoaderData<RootData>("root")?.user;
   return (
-    <div className="layout layout-account">
-      <SkipLink />
-      <header className="site-header">
-        <Brand />
-        <SiteMenu>
-          <nav aria-label={t("nav.account")}>
-            <ul>
-              <li>
-                <NavLink to={to(PATHS.learnerHome)}>{t("nav.accountHome")}</NavLink>
-              </li>
-              <li>
-                <NavLink to={to(PATHS.memberTerms)}>{t("nav.member")}</NavLink>
-              </li>
-              <li>
-                <NavLink to={to(PATHS.texts)}>{t("reading:nav")}</NavLink>
-              </li>
-              <li>
-                <NavLink to={to(PATHS.publicLists)}>{t("nav.public")}</NavLink>
-              </li>
-              <li>
-                <NavLink to={to(PATHS.player)}>{t("nav.player")}</NavLink>
-              </li>
-              <li>
-                <NavLink to={to(PATHS.statistics)}>{t("nav.statistics")}</NavLink>
-              </li>
-              <li>
-                <NavLink to={to(PATHS.import)}>{t("nav.import")}</NavLink>
-              </li>
-              <li>
-                <NavLink to={to(PATHS.settings)}>{t("nav.settings")}</NavLink>
-              </li>
-              <li>
-                <NavLink to={to(PATHS.billing)}>{t("nav.billing")}</NavLink>
-              </li>
-              <li>
-                <NavLink to={to(PATHS.profile)}>{t("nav.profile")}</NavLink>
-              </li>
-            </ul>
-          </nav>
-          <LanguageSwitch />
-          <SignOutButton />
-        </SiteMenu>
-      </header>
-      <main id="main" tabIndex={-1}>
-        {children}
-      </main>
-      <Footer />
-    </div>
+    <Shell variant="default" header={user ? <LearnerHeader /> : <VisitorHeader />}>
+      {children}
+    </Shell>
+  );
+}
+
+/** The member area. */
+export function AccountLayout({ children }: { children: ReactNode }) {
+  return (
+    <Shell variant="account" header={<LearnerHeader />}>
+      {children}
+    </Shell>
   );
 }
 
@@ -216,15 +258,16 @@ export function PlayLayout({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   const to = useLocalePath();
   return (
-    <div className="layout layout-play">
-      <SkipLink />
-      <header className="play-header">
-        <Brand />
-        <Link to={to(PATHS.learnerHome)}>{t("nav.backToAccount")}</Link>
-      </header>
-      <main id="main" tabIndex={-1}>
-        {children}
-      </main>
-    </div>
+    <Shell
+      variant="play"
+      header={
+        <header className="play-header">
+          <Brand to={to(PATHS.home)} />
+          <Link to={to(PATHS.learnerHome)}>{t("nav.backToAccount")}</Link>
+        </header>
+      }
+    >
+      {children}
+    </Shell>
   );
 }

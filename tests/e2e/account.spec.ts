@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { forwardedFor, mailFor } from "./mail";
-import { expect, signInFresh, t, test, waitForHydration } from "./support";
+import { expect, signInFresh, t, test, waitForHydration, openAccountMenu } from "./support";
 
 test.use({ extraHTTPHeaders: forwardedFor() });
 
@@ -22,6 +22,7 @@ test("the profile shows the address, this device and the data export; ending thi
   javaScriptEnabled,
 }) => {
   const email = await signIn(page, javaScriptEnabled);
+  await openAccountMenu(page, "en");
   await page
     .getByRole("link", { name: t("en", "nav.profile") })
     .first()

@@ -2,7 +2,7 @@
  * The two paying journeys, with JavaScript on and off, against the fake of Stripe's API and hosted pages that the
  * global setup starts (tests/support/fake-stripe.ts; it signs and delivers the webhook events when "Pay" is pressed).
  */
-import { expect, learnerTest, t, test } from "./support";
+import { expect, learnerTest, t, test, openAccountMenu } from "./support";
 import { uniqueAddress } from "./mail";
 
 /** The campaign's pledged total in euros, read from its text ("€75.00 pledged of €5,000.00"). */
@@ -30,6 +30,7 @@ learnerTest(
     await page.getByRole("link", { name: t("en", "pages:postPurchase.seePlan") }).click();
     await expect(page).toHaveURL((url) => url.pathname === "/account/billing");
     await expect(page.locator("main")).toContainText("Your plan: Supporter (active)");
+    await openAccountMenu(page, "en");
     await page
       .getByRole("link", { name: t("en", "nav.accountHome") })
       .first()

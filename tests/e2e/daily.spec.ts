@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { forwardedFor } from "./mail";
-import { expect, signInFresh, t, test, waitForHydration } from "./support";
+import { expect, openAccountMenu, signInFresh, t, test, waitForHydration } from "./support";
 
 // The browser's zone, preselected with JavaScript when the learner has not chosen one.
 test.use({ extraHTTPHeaders: forwardedFor(), timezoneId: "Asia/Tokyo" });
@@ -11,8 +11,9 @@ const SAFE_ZONE = new Date().getUTCHours() < 22 ? "UTC" : "Asia/Tokyo";
 const signIn = (page: Page, javaScriptEnabled: boolean) => signInFresh(page, javaScriptEnabled, "daily");
 
 async function openSettings(page: Page, javaScriptEnabled: boolean) {
+  await openAccountMenu(page, "en");
   await page
-    .getByRole("navigation", { name: t("en", "nav.account") })
+    .locator("header")
     .getByRole("link", { name: t("en", "nav.settings") })
     .click();
   await expect(page.locator("h1")).toHaveText(t("en", "titles.settings"));

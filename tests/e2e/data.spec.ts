@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Page } from "@playwright/test";
 import { forwardedFor } from "./mail";
-import { expect, signInFresh, t, test, waitForHydration } from "./support";
+import { expect, signInFresh, t, test, waitForHydration, openAccountMenu } from "./support";
 
 test.use({ extraHTTPHeaders: forwardedFor() });
 
@@ -21,6 +21,7 @@ test("imports pasted rows after a preview with bad rows by line and a changed co
   javaScriptEnabled,
 }) => {
   await signIn(page, javaScriptEnabled);
+  await openAccountMenu(page, "en");
   await page
     .getByRole("link", { name: t("en", "nav.import") })
     .first()

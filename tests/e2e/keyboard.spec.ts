@@ -104,10 +104,10 @@ test("shortcuts act on the page and the card only: Enter on a link follows it, a
   await expect(page).toHaveURL(/\/account\/review(#main)?$/);
   await expect(page.locator(".review-answer")).toHaveCount(0);
 
-  // Enter on the brand link follows the link, and does not reveal.
+  // Enter on the brand link follows the link (the learner's home), and does not reveal.
   await page.locator("header .brand").focus();
   await page.keyboard.press("Enter");
-  await expect(page).toHaveURL(/\/$/);
+  await expect(page).toHaveURL(/\/account\/home$/);
   await openReview(page, true);
 
   // Space on the card reveals; the focus lands on the answer.

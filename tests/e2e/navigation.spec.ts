@@ -9,6 +9,7 @@ import {
   expectSeoLinks,
   learnerTest,
   localePath,
+  openAccountMenu,
   pageTitle,
   t,
   test,
@@ -39,10 +40,7 @@ async function expectPage(page: Page, lng: Locale, pathname: string, titleKey: s
 }
 
 for (const lng of ["en", "de"] as const) {
-  test(`${lng}: header links lead to explore, plans, crowdfunding, sign-in and home`, async ({
-    page,
-    javaScriptEnabled,
-  }) => {
+  test(`${lng}: header links lead to explore, plans, sign-in and home`, async ({ page, javaScriptEnabled }) => {
     await page.goto(localePath(lng, "/"));
     await markDocument(page, javaScriptEnabled);
     const header = page.locator("header.site-header");
@@ -54,9 +52,6 @@ for (const lng of ["en", "de"] as const) {
 
     await nav.getByRole("link", { name: t(lng, "nav.subscription") }).click();
     await expectPage(page, lng, "/subscription", "titles.subscription");
-
-    await nav.getByRole("link", { name: t(lng, "nav.crowdfunding") }).click();
-    await expectPage(page, lng, "/crowdfunding-campaign", "titles.crowdfunding");
 
     await header.getByRole("link", { name: t(lng, "nav.signIn") }).click();
     await expectPage(page, lng, "/form", "titles.form");
@@ -108,10 +103,24 @@ learnerTest(
     await markDocument(page, javaScriptEnabled);
     const accountNav = page.getByRole("navigation", { name: t("uk", "nav.account") });
 
-    await accountNav.getByRole("link", { name: t("uk", "nav.public") }).click();
+    await accountNav.getByRole("link", { name: t("uk", "nav.lists") }).click();
     await expectPage(page, "uk", "/account/explore/public", "titles.public");
 
-    await accountNav.getByRole("link", { name: t("uk", "nav.player") }).click();
+    await accountNav.getByRole("link", { name: t("uk", "nav.member") }).click();
+    await expectPage(page, "uk", "/account/explore/member", "titles.member");
+
+    await openAccountMenu(page, "uk");
+    await page
+      .locator("header")
+      .getByRole("link", { name: t("uk", "nav.settings") })
+      .click();
+    await expectPage(page, "uk", "/account/settings", "titles.settings");
+
+    // The player left the navigation until it plays; its address stays.
+    await expect(page.locator("header").getByRole("link", { name: t("uk", "nav.player") })).toHaveCount(0);
+    await expectSameDocument(page, javaScriptEnabled);
+    await page.goto("/uk/account/player");
+    await markDocument(page, javaScriptEnabled);
     await expectPage(page, "uk", "/account/player", "titles.player");
     await expect(page.locator("header.play-header")).toBeVisible();
     await expect(page.locator("footer")).toHaveCount(0);

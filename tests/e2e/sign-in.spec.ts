@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { linkIn, mailFor, forwardedFor, uniqueAddress } from "./mail";
-import { BROWSER_USER_AGENT, expect, t, test, waitForHydration, type Locale } from "./support";
+import { BROWSER_USER_AGENT, expect, t, test, waitForHydration, type Locale, openAccountMenu } from "./support";
 
 // Sign-in mail goes through a real SMTP server (smtp-server on loopback, started by global-setup).
 test.use({ extraHTTPHeaders: forwardedFor() });
@@ -34,6 +34,7 @@ test("signs in end to end from a guarded page, lands on it, and signs out", asyn
   await expect(page.locator("h1")).toHaveText(t("en", "titles.member"));
   await expect(toast(page)).toContainText(email);
 
+  await openAccountMenu(page, "en");
   await page.getByRole("button", { name: t("en", "nav.signOut") }).click();
   await expect(page).toHaveURL(/\/$/);
   await expect(toast(page)).toContainText(t("en", "toast.signedOut.title"));
@@ -47,6 +48,29 @@ test("refuses an invalid address with the 'Email' toast", async ({ page, javaScr
   await requestLink(page, "learner@localhost", javaScriptEnabled);
   await expect(toast(page)).toContainText("Email");
   await expect(toast(page)).toContainText("please provide a valid email");
+});
+
+test("a refused address stays in the field, marked invalid and described by the toast's message", async ({
+  page,
+  javaScriptEnabled,
+}) => {
+  await page.goto("/form");
+  await requestLink(page, "learner@localhost", javaScriptEnabled);
+  await expect(toast(page)).toContainText(t("en", "toast.invalidEmail.description"));
+  const field = page.locator("main").getByLabel(t("en", "pages:form.emailLabel"));
+  await expect(field).toHaveValue("learner@localhost");
+  await expect(field).toHaveAttribute("aria-invalid", "true");
+  const [first] = (await field.getAttribute("aria-describedby"))!.split(" ");
+  await expect(page.locator(`[id="${first}"]`)).toHaveText(t("en", "toast.invalidEmail.description"));
+  await expect(field).toHaveAccessibleDescription(new RegExp(`^${t("en", "toast.invalidEmail.description")}`));
+  // A good address then goes through: the field is no longer marked.
+  await field.fill(uniqueAddress("typo-then-fine"));
+  await page
+    .locator("main")
+    .getByRole("button", { name: t("en", "pages:form.submit") })
+    .click();
+  await expect(toast(page).last()).toContainText(t("en", "toast.sent.title"));
+  await expect(page.locator("[aria-invalid]")).toHaveCount(0);
 });
 
 test("shows the 'Error' toast when the mail server refuses the message", async ({ page, javaScriptEnabled }) => {

@@ -165,6 +165,16 @@ export const PUBLIC_PAGES = [
 // ---------------------------------------------------------------------------------------------------------------
 // Page checks.
 
+/** Opens the header's account menu (Profile, Settings, Billing, Sign out): a disclosure, with or without JavaScript. */
+export async function openAccountMenu(page: Page, lng: Locale) {
+  const menu = page.locator("header details.account-menu");
+  await menu
+    .locator("summary")
+    .filter({ hasText: t(lng, "nav.myAccount") })
+    .click();
+  await expect(menu).toHaveAttribute("open", "");
+}
+
 /** With JavaScript on, waits until React has hydrated the document (its nodes carry React's internal keys). */
 export async function waitForHydration(page: Page) {
   await page.waitForFunction(() => {

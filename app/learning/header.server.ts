@@ -1,0 +1,24 @@
+import type { RouterContextProvider } from "react-router";
+import { userContext } from "../auth/session.server";
+import { getDatabase } from "../db/db.server";
+import { pageChangesAt } from "../http/learner-pages.server";
+import { studyLanguageContext } from "./preferences.server";
+import { dayAndQueue } from "./daily.server";
+import { readSettings } from "./settings.server";
+
+/**
+ * The header's review count for a signed-in learner: the number the review would show now (today's queue under the
+ * daily limits, in the current study language); null for a visitor. A page kept in memory is drawn again when a card
+ * falls due later today or the limits start again.
+ */
+export async function headerDueCount(context: Readonly<RouterContextProvider>): Promise<number | null> {
+  const user = context.get(userContext);
+  if (!user) return null;
+  const owner = { userId: user.id, language: context.get(studyLanguageContext) };
+  const db = await getDatabase();
+  const now = new Date();
+  const { day, queue } = await dayAndQueue(db, owner, await readSettings(db, owner.userId), now);
+  pageChangesAt(context, queue.nextLaterToday);
+  pageChangesAt(context, day.end);
+  return queue.dueNow;
+}

@@ -1,0 +1,55 @@
+import type { RouterContextProvider } from "react-router";
+import { getInstance } from "../i18n/i18n.server";
+import { samplesPageData } from "./samples-page.server";
+
+/** The landing page's reader: one English sentence whose words stand in every stage a learner's words can be in. */
+const SENTENCE: { text: string; stage: DemoStage; meaning?: boolean }[] = [
+  { text: "I", stage: "ignored" },
+  { text: "live", stage: "learned", meaning: true },
+  { text: "on", stage: "ignored" },
+  { text: "a", stage: "ignored" },
+  { text: "quiet", stage: "inprogress", meaning: true },
+  { text: "street", stage: "tolearn", meaning: true },
+  { text: "near", stage: "needsreview", meaning: true },
+  { text: "the", stage: "ignored" },
+  { text: "river", stage: "new", meaning: true },
+];
+const STAGES = ["new", "tolearn", "inprogress", "needsreview", "learned", "ignored"] as const;
+type DemoStage = (typeof STAGES)[number];
+const DEFAULT_WORD = 4;
+
+/**
+ * The demo's words with their stages, the open word's panel (`?word=N`, a link rendered by the server: it works
+ * without JavaScript) and the sample texts as cards. Stage names, levels and lengths are translated here, so the page
+ * carries no other namespace's translations.
+ */
+export function landingDemo(request: Request, context: Readonly<RouterContextProvider>) {
+  const { t } = getInstance(context);
+  const param = new URL(request.url).searchParams.get("word");
+  const asked = param === null || param === "" ? Number.NaN : Number(param);
+  const open = Number.isInteger(asked) && asked >= 0 && asked < SENTENCE.length ? asked : DEFAULT_WORD;
+  const word = SENTENCE[open]!;
+  const stageName = (stage: DemoStage) => t(`reading:stages.${stage}`);
+  return {
+    words: SENTENCE.map(({ text, stage }) => ({ text, stage })),
+    open: {
+      index: open,
+      text: word.text,
+      stage: word.stage,
+      stageName: stageName(word.stage),
+      meaning: word.meaning ? t(`pages:home.demo.words.${word.text}`) : null,
+    },
+    legend: STAGES.map((stage) => ({ stage, name: stageName(stage) })),
+    samples: samplesPageData(context)
+      .samples.filter((sample) => ["en", "de", "es", "fr"].includes(sample.language))
+      .slice(0, 4)
+      .map((sample) => ({
+        slug: sample.slug,
+        title: sample.title,
+        language: sample.language,
+        languageName: sample.languageName,
+        level: t(`learning:levels.${sample.level}`),
+        length: t("reading:stats.words", { count: sample.words }),
+      })),
+  };
+}
