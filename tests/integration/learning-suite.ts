@@ -181,6 +181,18 @@ export function defineLearningSuite(databaseName: string, databaseEnv: () => Pro
       const id = termIdFrom(await addTerm(alice, { text: "ubiquitous", partOfSpeech: "adjective" }));
       await alice.request(`/account/terms/${id}`, { method: "POST", form: { intent: "stage", stage: "learned" } });
       expect(textOf((await alice.page(`/account/terms/${id}`)).html)).toContain("Learned");
+      // A stage change is not a review: no log entry, the review count unchanged, and the export says so.
+      await alice.request(`/account/terms/${id}`, { method: "POST", form: { intent: "stage", stage: "inprogress" } });
+      const { rows: logs } = await app.db.execute(
+        sql`select count(*)::int as n from review_logs where term_id = ${id}`,
+      );
+      expect(logs[0]).toEqual({ n: 0 });
+      const { rows: card } = await app.db.execute(sql`select reps, lapses from terms where id = ${id}`);
+      expect(card[0]).toEqual({ reps: 0, lapses: 0 });
+      const exported = await (await alice.request("/account/export?format=json")).json();
+      const entry = exported.terms.find((term: { text: string }) => term.text === "ubiquitous");
+      expect(entry).toMatchObject({ stage: "inprogress", card: { reps: 0 }, reviews: [] });
+      expect(textOf((await alice.page(`/account/terms/${id}`)).html)).toContain("Reviewed 0 times");
       const confirm = textOf((await alice.page(`/account/terms/${id}?delete=1`)).html);
       expect(confirm).toContain("Delete “ubiquitous” and its examples?");
       const deleted = await alice.request(`/account/terms/${id}`, { method: "POST", form: { intent: "delete" } });
