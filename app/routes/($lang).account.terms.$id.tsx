@@ -73,7 +73,7 @@ export default function TermPage({ loaderData, actionData }: Route.ComponentProp
       )}
 
       <div className="term-actions">
-        <section>
+        <section id="add-example">
           <h2>{t("term.addExample")}</h2>
           <Form method="post" className="stack" aria-busy={pending}>
             <input type="hidden" name="intent" value="addExample" />
