@@ -45,12 +45,11 @@ export function TermFields({
       <select
         id="partOfSpeech"
         name="partOfSpeech"
-        required
         defaultValue={values?.partOfSpeech ?? ""}
         aria-invalid={!!errors?.partOfSpeech}
         aria-describedby={described("partOfSpeech")}
       >
-        <option value="">{t("term.choosePartOfSpeech")}</option>
+        <option value="">{t("term.noPartOfSpeech")}</option>
         {PARTS_OF_SPEECH.map((pos) => (
           <option key={pos} value={pos}>
             {t(`partsOfSpeech.${pos}`)}

@@ -2,11 +2,11 @@ import { and, asc, count, desc, eq, ilike, inArray, lte, or, sql, type SQL } fro
 import type { Database } from "../db/db.server";
 import { reviewLogs, termExamples, terms } from "./learning.schema";
 import { applyGrade, cardForStage, GRADES, LEARNED_INTERVAL_DAYS, newCard, stageOf, type GradeName } from "./stage";
-import { STAGES, type PartOfSpeech, type Sort, type Stage } from "./vocabulary";
+import { STAGES, type OptionalPartOfSpeech, type PartOfSpeech, type Sort, type Stage } from "./vocabulary";
 
 export type Term = typeof terms.$inferSelect;
 export type TermExample = typeof termExamples.$inferSelect;
-export type TermInput = { text: string; meaning: string; partOfSpeech: PartOfSpeech; notes: string };
+export type TermInput = { text: string; meaning: string; partOfSpeech: OptionalPartOfSpeech; notes: string };
 export type Owner = { userId: string; language: string };
 
 export const PAGE_SIZE = 50;

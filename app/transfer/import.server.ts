@@ -4,7 +4,7 @@ import type { Database } from "../db/db.server";
 import { terms } from "../learning/learning.schema";
 import { newCard } from "../learning/stage";
 import type { Owner } from "../learning/terms.server";
-import type { PartOfSpeech } from "../learning/vocabulary";
+import type { OptionalPartOfSpeech } from "../learning/vocabulary";
 import { exportEnvelope, exportedTerm, looksLikeJsonExport, type ExportedTerm } from "./export-document";
 import { readTable } from "./import-file.server";
 import { guessMapping, mapRows, type ImportRow } from "./import-rows.server";
@@ -17,7 +17,7 @@ const DRAFT_LIFETIME_MS = 24 * 60 * 60 * 1000;
 const BATCH = 2000;
 
 export type Draft = typeof importDrafts.$inferSelect;
-export type ImportOptions = { mapping: Target[] | null; partOfSpeech: PartOfSpeech };
+export type ImportOptions = { mapping: Target[] | null; partOfSpeech: OptionalPartOfSpeech };
 
 /** Keeps an upload until it is confirmed; the learner's older drafts and any draft older than a day are dropped. */
 export async function saveDraft(db: Database, owner: Owner, fileName: string, content: string, now = new Date()) {

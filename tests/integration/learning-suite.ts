@@ -69,6 +69,14 @@ export function defineLearningSuite(databaseName: string, databaseEnv: () => Pro
       expect(textOf(await response.text())).toContain(message);
     });
 
+    it("adds a term with a meaning alone: the part of speech is optional", async () => {
+      const response = await addTerm(alice, { text: "sonder", meaning: "the sense that others have lives as vivid" });
+      expect(response.status).toBe(302);
+      const page = textOf((await alice.page(`/account/terms/${termIdFrom(response)}`)).html);
+      expect(page).toContain("sonder");
+      expect(page).not.toContain("partsOfSpeech");
+    });
+
     it("gives translated validation messages", async () => {
       const response = await alice.request("/de/account/terms/new", {
         method: "POST",
