@@ -1,5 +1,6 @@
 import { lowerFor, wordsOf, type Segmented } from "./segment";
 import type { Stage } from "../learning/vocabulary";
+import { withoutArticle } from "../learning/cloze";
 
 /** What a word of a text is to the learner: not a term yet (new), a term at its stage, or ignored (known). */
 export type WordStage = "new" | Stage | "ignored";
@@ -25,14 +26,22 @@ function unitOf(language: string, entry: VocabularyEntry): string[] {
 
 /**
  * Matches every word of a text against the learner's vocabulary, case-insensitively for the language. Multi-word terms
- * ("ice cream") win over their single words, the longest first; a term wins over an ignored word of the same text.
+ * ("ice cream") win over their single words, the longest first; a term wins over an ignored word of the same text. A
+ * term stored with its article ("der Hund", "la casa") also marks the word alone ("Hund"), unless that word is a term
+ * or ignored word of its own.
  */
 export function matchWords(language: string, text: Segmented, vocabulary: VocabularyEntry[]): WordMatch[] {
   const single = new Map<string, VocabularyEntry>();
   const multi = new Map<string, Unit[]>();
+  const byArticle = new Map<string, VocabularyEntry>();
   for (const entry of vocabulary) {
     const words = unitOf(language, entry);
     if (words.length === 0) continue;
+    const core = withoutArticle(entry.text, language);
+    if (words.length > 1 && core !== entry.text.trim()) {
+      const [coreWord, ...more] = unitOf(language, { ...entry, text: core });
+      if (coreWord && more.length === 0 && !byArticle.has(coreWord)) byArticle.set(coreWord, entry);
+    }
     if (words.length === 1) {
       const known = single.get(words[0]!);
       if (!known || (known.termId === null && entry.termId !== null)) single.set(words[0]!, entry);
@@ -42,6 +51,7 @@ export function matchWords(language: string, text: Segmented, vocabulary: Vocabu
     if (list) list.push({ words, entry });
     else multi.set(words[0]!, [{ words, entry }]);
   }
+  for (const [word, entry] of byArticle) if (!single.has(word)) single.set(word, entry);
   for (const list of multi.values()) list.sort((a, b) => b.words.length - a.words.length);
 
   const { words, joined } = text;

@@ -157,6 +157,27 @@ export function defineReadingSuite(databaseName: string, databaseEnv: () => Prom
       expect(wordsIn(html).get("ice")).toBe("new");
     });
 
+    it("recognises a word alone from a term stored with its article, and adds a word with its meaning alone", async () => {
+      const greta = await signedInBrowser(app, mail, "reader.greta@example.com");
+      await greta.request("/preferences", {
+        method: "POST",
+        form: { intent: "studyLanguage", studyLanguage: "de", redirectTo: "/account/texts" },
+      });
+      await greta.request("/account/terms/new", { method: "POST", form: { text: "der Hund", meaning: "dog" } });
+      const id = await addText(greta, "Hunde", "Ein Hund bellt. Die Katze schläft.");
+      const html = (await greta.page(`/account/texts/${id}`)).html;
+      expect(wordsIn(html).get("hund")).toBe("tolearn");
+      expect(wordsIn(html).get("katze")).toBe("new");
+      // A new word with its meaning alone: no part of speech, notes or example needed.
+      const katze = hrefOf(html, "Katze")!;
+      const added = await greta.request(`/account/texts/${id}?page=1&word=${katze}`, {
+        method: "POST",
+        form: { intent: "addTerm", page: "1", word: katze, text: "Katze", meaning: "cat" },
+      });
+      expect(added.status).toBe(302);
+      expect(wordsIn((await greta.page(`/account/texts/${id}`)).html).get("katze")).toBe("tolearn");
+    });
+
     it("matches words by the rules of the text's language: Turkish dotted and dotless i, a Chinese text", async () => {
       const deniz = await signedInBrowser(app, mail, "reader.deniz@example.com");
       const study = (language: string) =>
