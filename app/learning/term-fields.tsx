@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { FieldErrors } from "./term-form";
 import { FieldError } from "./ui";
@@ -5,42 +6,25 @@ import { PARTS_OF_SPEECH } from "./vocabulary";
 
 export type TermValues = { text: string; meaning: string; partOfSpeech: string; notes: string };
 
-/** The labelled inputs of a term, with their server-side errors. */
+/**
+ * The labelled inputs of a term, with their server-side errors. With `more`, only the term and its meaning show at
+ * first: the part of speech, the notes and `more` (say, an example) are behind "More", opened when one has an error.
+ */
 export function TermFields({
   values,
   errors,
   language,
+  more,
 }: {
   values?: Partial<TermValues>;
   errors?: FieldErrors;
   language: string;
+  more?: ReactNode;
 }) {
   const { t } = useTranslation("learning");
   const described = (name: keyof FieldErrors) => (errors?.[name] ? `${name}-error` : undefined);
-  return (
+  const optional = (
     <>
-      <label htmlFor="text">{t("term.text")}</label>
-      <input
-        id="text"
-        name="text"
-        lang={language}
-        required
-        maxLength={200}
-        defaultValue={values?.text}
-        aria-invalid={!!errors?.text}
-        aria-describedby={described("text")}
-      />
-      <FieldError id="text-error" error={errors?.text} />
-      <label htmlFor="meaning">{t("term.meaning")}</label>
-      <input
-        id="meaning"
-        name="meaning"
-        maxLength={500}
-        defaultValue={values?.meaning}
-        aria-invalid={!!errors?.meaning}
-        aria-describedby={described("meaning")}
-      />
-      <FieldError id="meaning-error" error={errors?.meaning} />
       <label htmlFor="partOfSpeech">{t("term.partOfSpeech")}</label>
       <select
         id="partOfSpeech"
@@ -68,6 +52,46 @@ export function TermFields({
         aria-describedby={described("notes")}
       />
       <FieldError id="notes-error" error={errors?.notes} />
+    </>
+  );
+  return (
+    <>
+      <label htmlFor="text">{t("term.text")}</label>
+      <input
+        id="text"
+        name="text"
+        lang={language}
+        required
+        maxLength={200}
+        defaultValue={values?.text}
+        aria-invalid={!!errors?.text}
+        aria-describedby={described("text")}
+      />
+      <FieldError id="text-error" error={errors?.text} />
+      <label htmlFor="meaning">{t("term.meaning")}</label>
+      <input
+        id="meaning"
+        name="meaning"
+        maxLength={500}
+        defaultValue={values?.meaning}
+        aria-invalid={!!errors?.meaning}
+        aria-describedby={described("meaning")}
+      />
+      <FieldError id="meaning-error" error={errors?.meaning} />
+      {more === undefined ? (
+        optional
+      ) : (
+        <details
+          className="more-fields"
+          open={!!(errors?.partOfSpeech || errors?.notes || errors?.sentence || errors?.translation)}
+        >
+          <summary>{t("term.more")}</summary>
+          <div className="stack">
+            {optional}
+            {more}
+          </div>
+        </details>
+      )}
     </>
   );
 }
