@@ -291,3 +291,47 @@ export async function existingTexts(db: Database, owner: Owner, texts: string[])
 }
 
 export { stageOf };
+
+/**
+ * Words a learner already knows, added at once as terms in the learned stage (no review, no meaning): the reader's
+ * "mark the rest of this page as known". Words that are terms already are left alone. All share `now` as their
+ * creation and change time, which is how `removeKnownBatch` finds exactly them again.
+ */
+export async function addKnownTerms(db: Database, owner: Owner, texts: string[], now = new Date()): Promise<number> {
+  if (texts.length === 0) return 0;
+  const card = cardForStage(newCard(now), "learned", now);
+  const rows = await db
+    .insert(terms)
+    .values(
+      texts.map((text) => ({
+        ...owner,
+        text,
+        meaning: "",
+        partOfSpeech: "",
+        notes: "",
+        ...card,
+        createdAt: now,
+        updatedAt: now,
+      })),
+    )
+    .onConflictDoNothing()
+    .returning({ id: terms.id });
+  return rows.length;
+}
+
+/** Undoes `addKnownTerms` of the moment `at`: removes the terms it added that nobody changed since. */
+export async function removeKnownBatch(db: Database, owner: Owner, at: Date): Promise<number> {
+  const rows = await db
+    .delete(terms)
+    .where(
+      and(
+        eq(terms.userId, owner.userId),
+        eq(terms.language, owner.language),
+        eq(terms.createdAt, at),
+        eq(terms.updatedAt, at),
+        eq(terms.reps, 0),
+      ),
+    )
+    .returning({ id: terms.id });
+  return rows.length;
+}

@@ -9,7 +9,15 @@ import { isId } from "../learning/ids";
 import { requireLearner } from "../learning/learner.server";
 import { studyLanguageName } from "../learning/study-language";
 import { parseExample, parseTermFields, type FieldErrors } from "../learning/term-form";
-import { createTerm, findTerm, isDuplicate, setStage, stageOf } from "../learning/terms.server";
+import {
+  addKnownTerms,
+  createTerm,
+  findTerm,
+  isDuplicate,
+  removeKnownBatch,
+  setStage,
+  stageOf,
+} from "../learning/terms.server";
 import { isStage } from "../learning/vocabulary";
 import { redirectWithToast, translatedToast } from "../toasts/toast.server";
 import { distinctWords, readerView, segmented } from "./reader.server";
@@ -58,11 +66,14 @@ export async function readerPageData(request: Request, context: Context, id: str
     },
   };
   const mode = query.has("edit") ? "edit" : query.has("delete") ? "delete" : "read";
+  // Right after "mark the rest of this page as known": the moment of that batch, for its undo.
+  const knownAt = Number(query.get("known"));
   return {
     id: text.id,
     reader,
     mode,
     body: mode === "edit" ? text.body : "",
+    knownBatch: Number.isSafeInteger(knownAt) && knownAt > 0 ? knownAt : null,
     languageName: studyLanguageName(text.language, requestLocale(context)),
   };
 }
@@ -125,6 +136,38 @@ export async function readerPageAction(request: Request, context: Context, id: s
           text: term?.text ?? "",
           stage: t(`learning:stages.${stage}`),
         }),
+      );
+    }
+    case "markKnown": {
+      // The page's words that are neither terms nor ignored, once each, as the text writes them.
+      const words = segmented(`${text.id}:${text.updatedAt.getTime()}`, text.language, text.body);
+      const vocabulary = await vocabularyOf(db, owner, distinctWords(words));
+      const { view } = readerView(
+        { title: text.title, language: text.language, text: words, vocabulary },
+        new URLSearchParams({ page: String(page) }),
+      );
+      const fresh = new Map<string, string>();
+      for (const piece of view.paragraphs.flat())
+        if (typeof piece !== "string" && piece.stage === "new") {
+          const key = piece.text.toLocaleLowerCase(text.language);
+          if (!fresh.has(key) && piece.text.length <= 200) fresh.set(key, piece.text);
+        }
+      const now = new Date();
+      const count = await addKnownTerms(db, owner, [...fresh.values()], now);
+      return redirectWithToast(
+        request,
+        `${here}?page=${view.page}&known=${now.getTime()}`,
+        translatedToast(t, "success", "reading:toasts.markedKnown", { count }),
+      );
+    }
+    case "undoKnown": {
+      const at = Number(form.get("batch"));
+      if (!Number.isSafeInteger(at) || at <= 0) return failed(400, {}, t("learning:errors.invalidAction"));
+      const count = await removeKnownBatch(db, owner, new Date(at));
+      return redirectWithToast(
+        request,
+        `${here}?page=${page}`,
+        translatedToast(t, "success", "reading:toasts.unmarkedKnown", { count }),
       );
     }
     case "ignore":

@@ -127,6 +127,28 @@ export default function ReaderPage({ loaderData, actionData }: Route.ComponentPr
           ) : null
         }
       />
+      {reader.paragraphs.some((pieces) =>
+        pieces.some((piece) => typeof piece !== "string" && piece.stage === "new"),
+      ) ? (
+        <Form method="post" className="inline-form mark-known">
+          <input type="hidden" name="intent" value="markKnown" />
+          <input type="hidden" name="page" value={page} />
+          <button type="submit" className="button button-secondary" disabled={pending}>
+            {t("markKnown.button")}
+          </button>
+        </Form>
+      ) : null}
+      {loaderData.knownBatch ? (
+        <Form method="post" className="inline-form mark-known">
+          <input type="hidden" name="intent" value="undoKnown" />
+          <input type="hidden" name="page" value={page} />
+          <input type="hidden" name="batch" value={loaderData.knownBatch} />
+          <p className="hint">{t("markKnown.undoHint")}</p>
+          <button type="submit" className="button button-small button-secondary" disabled={pending}>
+            {t("markKnown.undo")}
+          </button>
+        </Form>
+      ) : null}
       <Pager page={page} pages={reader.pages} link={pageLink} />
       <p className="hint">{t("readerHint")}</p>
       <section className="text-actions">

@@ -238,3 +238,15 @@ for (const width of [1280, 360])
       await expect(wordLink(page, first)).toBeFocused();
     },
   );
+
+learnerTest("marks the rest of a page as known and undoes it", async ({ page, javaScriptEnabled }) => {
+  const [first, second] = [inventedWord(), inventedWord()];
+  await addText(page, javaScriptEnabled, `Rest ${first}`, `${first} and ${second}.`);
+  await page.getByRole("button", { name: t("en", "reading:markKnown.button") }).click();
+  await expect(page.getByRole("status")).toContainText(t("en", "reading:toasts.markedKnown.title"));
+  for (const word of [first, second]) await expect(wordLink(page, word)).toHaveClass(/\bw-learned\b/);
+  await expect(page.getByRole("button", { name: t("en", "reading:markKnown.button") })).toHaveCount(0);
+  await page.getByRole("button", { name: t("en", "reading:markKnown.undo") }).click();
+  await expect(page.getByRole("status")).toContainText(t("en", "reading:toasts.unmarkedKnown.title"));
+  for (const word of [first, second]) await expect(wordLink(page, word)).toHaveClass(/\bw-new\b/);
+});
