@@ -24,6 +24,8 @@ import { distinctWords, readerView, segmented } from "./reader.server";
 import { parseTextForm, type TextErrors } from "./text-form";
 import { deleteText, findText, ignoreWord, unignoreWord, updateText, vocabularyOf } from "./texts.server";
 import type { ReaderView } from "./view";
+import { defaultDictionary, dictionaryUrl } from "./dictionary";
+import { readDictionary } from "../learning/settings.server";
 
 type Context = Readonly<RouterContextProvider>;
 
@@ -51,7 +53,10 @@ export async function readerPageData(request: Request, context: Context, id: str
     },
     query,
   );
-  const term = termId ? await findTerm(db, user.id, termId) : null;
+  const [term, template] = await Promise.all([
+    termId ? findTerm(db, user.id, termId) : null,
+    selected ? readDictionary(db, user.id, text.language) : null,
+  ]);
   const reader: ReaderView = {
     ...view,
     selected: selected && {
@@ -73,6 +78,8 @@ export async function readerPageData(request: Request, context: Context, id: str
     reader,
     mode,
     body: mode === "edit" ? text.body : "",
+    // The selected word in the learner's dictionary for the text's language (English Wiktionary by default).
+    dictionary: selected ? dictionaryUrl(template ?? defaultDictionary(text.language), selected.text) : null,
     knownBatch: Number.isSafeInteger(knownAt) && knownAt > 0 ? knownAt : null,
     languageName: studyLanguageName(text.language, requestLocale(context)),
   };

@@ -33,6 +33,7 @@ export function WordPanel({
   closeLink,
   failure,
   inPlace,
+  dictionary,
 }: {
   selected: SelectedWord;
   language: string;
@@ -41,6 +42,7 @@ export function WordPanel({
   closeLink: string;
   failure: Failure;
   inPlace: boolean;
+  dictionary: string | null;
 }) {
   const { t } = useTranslation("reading");
   const to = useLocalePath();
@@ -55,6 +57,13 @@ export function WordPanel({
       <p className="word-panel-sentence">
         <q lang={language}>{selected.sentence}</q>
       </p>
+      {dictionary ? (
+        <p>
+          <a href={dictionary} target="_blank" rel="noopener noreferrer" className="dictionary-link">
+            {t("panel.dictionary")}
+          </a>
+        </p>
+      ) : null}
       {voice ? (
         <p className="word-panel-listen">
           <ListenButton text={selected.text} voice={voice} label={t("panel.listenWord")} />{" "}

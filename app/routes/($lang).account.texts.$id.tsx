@@ -123,6 +123,7 @@ export default function ReaderPage({ loaderData, actionData }: Route.ComponentPr
               closeLink={`${pageLink(page)}#w-${selected.word}`}
               failure={actionData}
               inPlace={hydrated}
+              dictionary={loaderData.dictionary}
             />
           ) : null
         }

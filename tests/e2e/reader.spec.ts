@@ -250,3 +250,32 @@ learnerTest("marks the rest of a page as known and undoes it", async ({ page, ja
   await expect(page.getByRole("status")).toContainText(t("en", "reading:toasts.unmarkedKnown.title"));
   for (const word of [first, second]) await expect(wordLink(page, word)).toHaveClass(/\bw-new\b/);
 });
+
+learnerTest(
+  "links a word to a dictionary, Wiktionary by default, a template from Settings after",
+  async ({ page, javaScriptEnabled, consoleGuard }) => {
+    // The refused template answers 400, which the browser reports as a failed resource.
+    consoleGuard.allow(/status of 400 \(Bad Request\) \(http:\/\/[^)]+\/account\/settings(\.data)?\)$/);
+    const word = inventedWord();
+    await addText(page, javaScriptEnabled, `Look up ${word}`, `Find ${word} here.`);
+    await wordLink(page, word).click();
+    const link = panel(page).getByRole("link", { name: t("en", "reading:panel.dictionary") });
+    await expect(link).toHaveAttribute("href", `https://en.wiktionary.org/wiki/${word}#English`);
+    await expect(link).toHaveAttribute("target", "_blank");
+    const here = page.url();
+    await page.goto("/account/settings");
+    if (javaScriptEnabled) await waitForHydration(page);
+    const field = page.getByLabel(t("en", "learning:settings.dictionary", { language: "English" }));
+    await field.fill("ftp://example.com/{word}");
+    await page.getByRole("button", { name: t("en", "learning:settings.saveDictionary") }).click();
+    await expect(page.getByText(t("en", "learning:settings.errors.dictionary"))).toBeVisible();
+    await field.fill("https://www.merriam-webster.com/dictionary/{word}");
+    await page.getByRole("button", { name: t("en", "learning:settings.saveDictionary") }).click();
+    await expect(page.getByRole("status")).toContainText(t("en", "learning:toasts.dictionarySaved.title"));
+    await page.goto(here);
+    await expect(panel(page).getByRole("link", { name: t("en", "reading:panel.dictionary") })).toHaveAttribute(
+      "href",
+      `https://www.merriam-webster.com/dictionary/${word}`,
+    );
+  },
+);

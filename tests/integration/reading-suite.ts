@@ -220,6 +220,26 @@ export function defineReadingSuite(databaseName: string, databaseEnv: () => Prom
         gamma: "new",
         delta: "new",
       });
+      // The word panel links the word in a dictionary: English Wiktionary by default, the learner's own template after.
+      const alpha = hrefOf(back.html, "Alpha")!;
+      const panel = (await hugo.page(`/account/texts/${id}?page=1&word=${alpha}`)).html;
+      expect(panel).toContain(
+        'href="https://en.wiktionary.org/wiki/Alpha#English" target="_blank" rel="noopener noreferrer"',
+      );
+      const refused = await hugo.request("/account/settings", {
+        method: "POST",
+        form: { intent: "dictionary", dictionary: "http://example.com/{word}" },
+      });
+      expect(refused.status).toBe(400);
+      expect(textOf(await refused.text())).toContain("Enter an https address with {word} in it");
+      const saved = await hugo.request("/account/settings", {
+        method: "POST",
+        form: { intent: "dictionary", dictionary: "https://www.merriam-webster.com/dictionary/{word}" },
+      });
+      expect(saved.status).toBe(302);
+      expect((await hugo.page(`/account/texts/${id}?page=1&word=${alpha}`)).html).toContain(
+        'href="https://www.merriam-webster.com/dictionary/Alpha"',
+      );
       const bad = await hugo.request(`/account/texts/${id}`, {
         method: "POST",
         form: { intent: "undoKnown", batch: "x" },
