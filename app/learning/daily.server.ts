@@ -160,3 +160,38 @@ export async function daySummary(
   };
   return { summary, dayEnds: day.end };
 }
+
+/** Pauses longer than this between two grades count as this much study time. */
+const LONGEST_PAUSE_MS = 5 * 60_000;
+
+export type TodaysReviews = {
+  /** Grades given today in this study language. */
+  reviewed: number;
+  /** Of those, the ones that were not "Again". */
+  correct: number;
+  /** Time between the first and last grade, pauses over five minutes counted as five. */
+  ms: number;
+};
+
+/** Today's grades in one study language: the review page's progress and its summary at the end. */
+export async function todaysReviews(db: Database, owner: Owner, day: Day): Promise<TodaysReviews> {
+  const rows = await db
+    .select({ at: reviewLogs.reviewedAt, rating: reviewLogs.rating })
+    .from(reviewLogs)
+    .innerJoin(terms, eq(terms.id, reviewLogs.termId))
+    .where(and(owned(owner), gte(reviewLogs.reviewedAt, day.start), lt(reviewLogs.reviewedAt, day.end)))
+    .orderBy(asc(reviewLogs.reviewedAt));
+  let ms = 0;
+  for (let i = 1; i < rows.length; i++)
+    ms += Math.min(LONGEST_PAUSE_MS, rows[i]!.at.getTime() - rows[i - 1]!.at.getTime());
+  return { reviewed: rows.length, correct: rows.filter((row) => row.rating > 1).length, ms };
+}
+
+/** When the learner's next card in this study language is due after `now`, whatever the day. */
+export async function nextDueAfter(db: Database, owner: Owner, now: Date): Promise<Date | null> {
+  const [row] = await db
+    .select({ at: min(terms.due) })
+    .from(terms)
+    .where(and(owned(owner), gt(terms.due, now)));
+  return row?.at ? new Date(row.at) : null;
+}

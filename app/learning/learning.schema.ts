@@ -112,5 +112,7 @@ export const learnerSettings = pgTable("learner_settings", {
   timeZone: text("time_zone"),
   /** Comma-separated review modes (see review-modes.ts). */
   reviewModes: text("review_modes").notNull().default("forward"),
+  /** Dictionary URL templates with `{word}` per study language (`{ "de": "https://…/{word}" }`); none: the default. */
+  dictionaries: jsonb("dictionaries").$type<Record<string, string>>().notNull().default({}),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });

@@ -1,19 +1,28 @@
-import type { RefObject } from "react";
+import { useRef, type RefObject } from "react";
 import { useTranslation } from "react-i18next";
 import { Form, Link } from "react-router";
+import { useLocalePath } from "../i18n/use-locale";
+import { termPath } from "../http/paths";
 import type { ReviewCard } from "./review-page.server";
+import { specialLetters } from "./special-letters";
 import { StageBadge } from "./ui";
 
-/** The question side of a card in its mode; typed answers are sent with a GET form, so it works without JavaScript. */
+/** The question side of a card in its mode; the cloze example's translation is shown here, once. */
 export function ReviewPrompt({ card }: { card: ReviewCard }) {
   const { t } = useTranslation("learning");
+  const to = useLocalePath();
   const { prompt } = card;
   return (
     <>
       <p className="eyebrow">
-        {t(`partsOfSpeech.${card.partOfSpeech}`)} · <StageBadge stage={card.stage} /> ·{" "}
-        <span className="review-mode">{t(`review.modes.${card.mode}`)}</span>
+        {card.partOfSpeech ? <>{t(`partsOfSpeech.${card.partOfSpeech}`)} · </> : null}
+        <StageBadge stage={card.stage} /> · <span className="review-mode">{t(`review.modes.${card.mode}`)}</span>
       </p>
+      {card.clozeMissing ? (
+        <p className="notice review-cloze-missing">
+          {t("review.clozeMissing")} <Link to={`${to(termPath(card.id))}#add-example`}>{t("review.addExample")}</Link>
+        </p>
+      ) : null}
       {prompt.text !== null ? (
         <p className="review-term" lang={card.language}>
           {prompt.text}
@@ -25,7 +34,7 @@ export function ReviewPrompt({ card }: { card: ReviewCard }) {
           <p className="review-cloze" lang={card.language}>
             {prompt.cloze.before}
             <span className="cloze-gap">
-              {card.answer ? card.answer.text : <span aria-label={t("review.gap")}>_____</span>}
+              {card.answer ? card.answer.gapAnswer : <span aria-label={t("review.gap")}>_____</span>}
             </span>
             {prompt.cloze.after}
           </p>
@@ -36,24 +45,43 @@ export function ReviewPrompt({ card }: { card: ReviewCard }) {
   );
 }
 
-/** The front's action: "Show answer", or for typed answers a field and "Check". */
+/**
+ * The front's action: "Show answer" (a button: Space and Enter press it), or for typed answers a field, the study
+ * language's special letters (with JavaScript) and "Check". Both are GET forms, so they work without JavaScript.
+ */
 export function RevealAction({
   card,
+  at,
   shortcuts,
+  hydrated,
   showAnswer,
 }: {
   card: ReviewCard;
+  at: number;
   shortcuts: boolean;
-  showAnswer: RefObject<HTMLAnchorElement | null>;
+  hydrated: boolean;
+  showAnswer: RefObject<HTMLButtonElement | null>;
 }) {
   const { t } = useTranslation("learning");
+  const field = useRef<HTMLInputElement>(null);
   if (card.mode === "typed") {
+    const letters = hydrated ? specialLetters(card.language) : [];
+    const insert = (letter: string) => {
+      const input = field.current;
+      if (!input) return;
+      const start = input.selectionStart ?? input.value.length;
+      const end = input.selectionEnd ?? start;
+      input.setRangeText(letter, start, end, "end");
+      input.focus();
+    };
     return (
       <Form method="get" replace className="typed-answer">
         <input type="hidden" name="reveal" value="1" />
+        <input type="hidden" name="at" value={at} />
         <label htmlFor="typed-answer">{t("review.typeTheTerm")}</label>
         <input
           id="typed-answer"
+          ref={field}
           name="answer"
           lang={card.language}
           autoComplete="off"
@@ -65,27 +93,45 @@ export function RevealAction({
         <button type="submit" className="button">
           {t("review.check")}
         </button>
+        {letters.length > 0 ? (
+          <div className="special-letters" role="group" aria-label={t("review.specialLetters")}>
+            {letters.map((letter) => (
+              <button
+                key={letter}
+                type="button"
+                className="button button-small button-secondary"
+                lang={card.language}
+                aria-label={t("review.insertLetter", { letter })}
+                onClick={() => insert(letter)}
+              >
+                {letter}
+              </button>
+            ))}
+          </div>
+        ) : null}
       </Form>
     );
   }
   return (
-    <>
+    <Form method="get" replace className="reveal">
+      <input type="hidden" name="at" value={at} />
       <p>{t(card.mode === "forward" ? "review.question" : `review.questions.${card.mode}`)}</p>
-      <Link
+      <button
+        type="submit"
+        name="reveal"
+        value="1"
         className="button"
-        to="?reveal=1"
-        replace
         ref={showAnswer}
         autoFocus
-        aria-keyshortcuts={shortcuts ? "Space Enter" : undefined}
+        aria-keyshortcuts={hydrated && shortcuts ? "Space Enter" : undefined}
       >
         {t("review.show")}
-      </Link>
-    </>
+      </button>
+    </Form>
   );
 }
 
-/** The answer side: the term (for modes that asked for it), its meaning, notes and examples, the typed answer's check. */
+/** The answer side: the term (for modes that asked for it), the typed answer's check and diff, meaning, notes, examples. */
 export function ReviewAnswer({ card }: { card: ReviewCard }) {
   const { t } = useTranslation("learning");
   const answer = card.answer!;
@@ -97,9 +143,27 @@ export function ReviewAnswer({ card }: { card: ReviewCard }) {
         </p>
       ) : null}
       {answer.typed ? (
-        <p className={`answer-check answer-${answer.typed.check}`}>
-          {t(`review.checks.${answer.typed.check}`, { answer: answer.typed.given })}
-        </p>
+        <>
+          <p className={`answer-check answer-${answer.typed.check}`}>
+            {t(`review.checks.${answer.typed.check}`, { answer: answer.typed.given })}
+          </p>
+          {answer.typed.check !== "exact" && answer.typed.given ? (
+            <>
+              <p className="typed-diff" lang={card.language}>
+                {answer.typed.diff.map((part, index) =>
+                  part.kind === "same" ? (
+                    <span key={index}>{part.text}</span>
+                  ) : part.kind === "missing" ? (
+                    <ins key={index}>{part.text}</ins>
+                  ) : (
+                    <del key={index}>{part.text}</del>
+                  ),
+                )}
+              </p>
+              <p className="hint">{t("review.diffLegend")}</p>
+            </>
+          ) : null}
+        </>
       ) : null}
       {card.mode !== "reverse" && card.mode !== "typed" ? <p className="lead">{answer.meaning}</p> : null}
       {answer.notes ? <p>{answer.notes}</p> : null}

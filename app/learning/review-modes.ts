@@ -56,11 +56,34 @@ export function checkAnswer(expected: string, given: string, language: string): 
 
 export const SUGGESTED_GRADE: Record<AnswerCheck, GradeName> = { exact: "good", close: "hard", wrong: "again" };
 
-const escapeRegExp = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+export type DiffPart = { kind: "same" | "missing" | "extra"; text: string };
 
-/** A sentence with the term's text as a gap ("I drink ___ every morning."), or null when the text is not in it. */
-export function clozeOf(sentence: string, text: string): { before: string; after: string } | null {
-  const match = new RegExp(escapeRegExp(text.trim()), "iu").exec(sentence);
-  if (!match || !text.trim()) return null;
-  return { before: sentence.slice(0, match.index), after: sentence.slice(match.index + match[0].length) };
+/**
+ * What was typed against the answer, letter by letter (a longest common subsequence): letters both share, letters of
+ * the answer that were missing, letters typed that are not in it. Compared as typed (case and accents count).
+ */
+export function charDiff(expected: string, given: string): DiffPart[] {
+  const a = Array.from(normalise(expected));
+  const b = Array.from(normalise(given));
+  const lengths = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
+  for (let i = a.length - 1; i >= 0; i--)
+    for (let j = b.length - 1; j >= 0; j--)
+      lengths[i]![j] = a[i] === b[j] ? lengths[i + 1]![j + 1]! + 1 : Math.max(lengths[i + 1]![j]!, lengths[i]![j + 1]!);
+  const parts: DiffPart[] = [];
+  const push = (kind: DiffPart["kind"], text: string) => {
+    const last = parts.at(-1);
+    if (last?.kind === kind) last.text += text;
+    else parts.push({ kind, text });
+  };
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    if (i < a.length && j < b.length && a[i] === b[j]) {
+      push("same", a[i]!);
+      i++;
+      j++;
+    } else if (j < b.length && (i === a.length || lengths[i]![j + 1]! >= lengths[i + 1]![j]!)) push("extra", b[j++]!);
+    else push("missing", a[i++]!);
+  }
+  return parts;
 }

@@ -1,9 +1,23 @@
 import type { Database } from "../db/db.server";
-import { nextInQueue, queueOf, today } from "./daily.server";
-import { checkAnswer, clozeOf, modeFor, SUGGESTED_GRADE, type AnswerCheck, type ReviewMode } from "./review-modes";
-import type { GradeName } from "./stage";
+import { currentStreak } from "../progress/statistics.server";
+import { clozeOf, type Cloze } from "./cloze";
+import { nextDueAfter, nextInQueue, queueOf, today, todaysReviews } from "./daily.server";
+import { intervalLabel, nextIntervals } from "./intervals";
+import {
+  charDiff,
+  checkAnswer,
+  modeFor,
+  SUGGESTED_GRADE,
+  type AnswerCheck,
+  type DiffPart,
+  type ReviewMode,
+} from "./review-modes";
+import { GRADES, type GradeName } from "./stage";
 import { readSettings } from "./settings.server";
+import { stemmerFor } from "./stemmers.server";
 import { examplesOf, stageOf, type Owner } from "./terms.server";
+import { momentFormatter } from "./time-zone.server";
+import { DEFAULT_TIME_ZONE } from "./time-zone";
 import type { Stage } from "./vocabulary";
 
 export type ReviewCard = {
@@ -17,61 +31,125 @@ export type ReviewCard = {
     text: string | null;
     meaning: string | null;
     cloze: { before: string; after: string } | null;
+    /** The cloze example's translation (else the meaning), shown once, on the front. */
     hint: string;
   };
+  /** Cloze is this term's turn, but none of its examples contains it: the card says so and offers to add one. */
+  clozeMissing: boolean;
   /** Only once revealed. */
   answer: {
     text: string;
+    /** What fills the gap: the form the sentence uses ("Hunde" for "der Hund"). */
+    gapAnswer: string | null;
     meaning: string;
     notes: string;
+    /** The term's other examples (the cloze example is on the card already). */
     examples: { id: string; sentence: string; translation: string }[];
-    typed: { given: string; check: AnswerCheck } | null;
+    typed: { given: string; check: AnswerCheck; diff: DiffPart[] } | null;
   } | null;
   suggested: GradeName | null;
+  /** When the card comes back after each grade, in the interface language ("10 min", "1 day"). */
+  intervals: Record<GradeName, string>;
+};
+
+export type ReviewSummary = {
+  reviewed: number;
+  /** Share of grades other than Again, 0-1. */
+  correct: number;
+  minutes: number;
+  streak: number;
+  nextDue: string | null;
 };
 
 export type ReviewState =
-  | { card: ReviewCard; remaining: number }
+  | {
+      card: ReviewCard;
+      /** Cards left now, this one included; the same on both sides of a card. */
+      remaining: number;
+      /** Graded today in this language. */
+      done: number;
+      /** When the front was shown (the back counts from the same moment). */
+      at: number;
+    }
   | {
       card: null;
       nextDueAt: string | null;
       minutes: number | null;
       newLimitReached: boolean;
       reviewLimitReached: boolean;
+      summary: ReviewSummary | null;
     };
+
+/** The moment the front was shown, sent back with the reveal: within the last day, else now. */
+export function frontShownAt(value: string | null, now: Date): Date {
+  const at = Number(value);
+  return Number.isInteger(at) && at <= now.getTime() && at > now.getTime() - 86_400_000 ? new Date(at) : now;
+}
 
 /**
  * The review page at a moment: the next card within today's limits in the mode its turn gives, the answer when revealed
- * (with the typed answer checked and a grade suggested), or, when nothing waits now, when the next card comes today.
+ * (with the typed answer checked and a grade suggested), or, when nothing waits now, when the next card comes today
+ * and a summary of today's reviews.
  */
 export async function reviewState(
   db: Database,
   owner: Owner,
-  view: { revealed: boolean; answer: string | null },
+  view: { revealed: boolean; answer: string | null; shownAt: Date | null; locale: string },
   now = new Date(),
 ): Promise<ReviewState> {
   const settings = await readSettings(db, owner.userId);
   const day = await today(db, owner.userId, settings, now);
   const term = await nextInQueue(db, owner, day, now);
+  const timeZone = settings.timeZone ?? DEFAULT_TIME_ZONE;
   if (!term) {
-    const next = (await queueOf(db, owner, day, now)).nextLaterToday;
+    const [queue, done, streak, later] = await Promise.all([
+      queueOf(db, owner, day, now),
+      todaysReviews(db, owner, day),
+      currentStreak(db, owner.userId, timeZone, now),
+      nextDueAfter(db, owner, now),
+    ]);
+    const next = queue.nextLaterToday;
     return {
       card: null,
       nextDueAt: next ? next.toISOString() : null,
       minutes: next ? Math.max(1, Math.ceil((next.getTime() - now.getTime()) / 60_000)) : null,
       newLimitReached: day.newLeft === 0,
       reviewLimitReached: day.reviewsLeft === 0,
+      summary:
+        done.reviewed > 0
+          ? {
+              reviewed: done.reviewed,
+              correct: done.correct / done.reviewed,
+              minutes: Math.max(1, Math.round(done.ms / 60_000)),
+              streak,
+              nextDue: later ? momentFormatter(view.locale, timeZone)(later) : null,
+            }
+          : null,
     };
   }
+  const stem = stemmerFor(term.language);
   const examples = await examplesOf(db, term.id);
-  const gapped = examples.filter((example) => clozeOf(example.sentence, term.text));
-  const mode = modeFor(term, settings.modes, { cloze: gapped.length > 0, meaning: term.meaning.trim() !== "" });
-  const clozeExample = mode === "cloze" ? gapped[term.reps % gapped.length]! : null;
+  const gapped = examples
+    .map((example) => ({ example, cloze: clozeOf(example.sentence, term.text, term.language, stem) }))
+    .filter((entry): entry is { example: (typeof examples)[number]; cloze: Cloze } => entry.cloze !== null);
+  const hasMeaning = term.meaning.trim() !== "";
+  const mode = modeFor(term, settings.modes, { cloze: gapped.length > 0, meaning: hasMeaning });
+  const clozeMissing =
+    gapped.length === 0 && modeFor(term, settings.modes, { cloze: true, meaning: hasMeaning }) === "cloze";
+  const chosen = mode === "cloze" ? gapped[term.reps % gapped.length]! : null;
   const given = mode === "typed" && view.revealed ? (view.answer ?? "").slice(0, 200) : null;
   const check = given === null ? null : checkAnswer(term.text, given, term.language);
-  const queue = await queueOf(db, owner, day, now);
+  const shownAt = view.shownAt ?? now;
+  const [queue, done] = await Promise.all([queueOf(db, owner, day, shownAt), todaysReviews(db, owner, day)]);
+  const intervals = nextIntervals(term, now);
+  const labels = Object.fromEntries(
+    (Object.keys(GRADES) as GradeName[]).map((grade) => [grade, intervalLabel(intervals[grade], view.locale)]),
+  ) as Record<GradeName, string>;
   return {
-    remaining: queue.dueNow,
+    // The card on screen is always counted, even when it came due between the front and the back.
+    remaining: Math.max(1, queue.dueNow),
+    done: done.reviewed,
+    at: shownAt.getTime(),
     card: {
       id: term.id,
       mode,
@@ -81,19 +159,24 @@ export async function reviewState(
       prompt: {
         text: mode === "forward" ? term.text : null,
         meaning: mode === "reverse" || mode === "typed" ? term.meaning : null,
-        cloze: clozeExample ? clozeOf(clozeExample.sentence, term.text) : null,
-        hint: clozeExample ? clozeExample.translation || term.meaning : "",
+        cloze: chosen ? { before: chosen.cloze.before, after: chosen.cloze.after } : null,
+        hint: chosen ? chosen.example.translation || term.meaning : "",
       },
+      clozeMissing,
       answer: view.revealed
         ? {
             text: term.text,
+            gapAnswer: chosen ? chosen.cloze.answer : null,
             meaning: term.meaning,
             notes: term.notes,
-            examples: examples.map((e) => ({ id: e.id, sentence: e.sentence, translation: e.translation })),
-            typed: given === null ? null : { given, check: check! },
+            examples: examples
+              .filter((e) => e.id !== chosen?.example.id)
+              .map((e) => ({ id: e.id, sentence: e.sentence, translation: e.translation })),
+            typed: given === null ? null : { given, check: check!, diff: charDiff(term.text, given) },
           }
         : null,
       suggested: check ? SUGGESTED_GRADE[check] : null,
+      intervals: labels,
     },
   };
 }

@@ -17,12 +17,15 @@ export function isReviewKeyTarget(target: EventTarget | null, card: HTMLElement 
 export function useReviewShortcuts({
   enabled,
   revealed,
+  revealTo,
   card,
   gradeForm,
   grades,
 }: {
   enabled: boolean;
   revealed: boolean;
+  /** Where the answer is: the front's reveal form as a URL ("?at=…&reveal=1"). */
+  revealTo: string;
   card: RefObject<HTMLElement | null>;
   gradeForm: RefObject<HTMLFormElement | null>;
   grades: readonly string[];
@@ -36,7 +39,7 @@ export function useReviewShortcuts({
       if (!isReviewKeyTarget(event.target, card.current)) return;
       if (!revealed && (event.key === " " || event.key === "Enter")) {
         event.preventDefault();
-        void navigate("?reveal=1", { replace: true });
+        void navigate(revealTo, { replace: true });
         return;
       }
       const grade = grades[["1", "2", "3", "4"].indexOf(event.key)];
@@ -49,5 +52,5 @@ export function useReviewShortcuts({
     }
     document.addEventListener("keydown", onKey);
     return () => document.removeEventListener("keydown", onKey);
-  }, [enabled, revealed, card, gradeForm, grades, navigate, submit]);
+  }, [enabled, revealed, revealTo, card, gradeForm, grades, navigate, submit]);
 }

@@ -91,3 +91,29 @@ export function parseSettingsForm(
     errors: null,
   };
 }
+
+/** The learner's dictionary template for one study language, or null for the default. */
+export async function readDictionary(db: Database, userId: string, language: string): Promise<string | null> {
+  const [row] = await db
+    .select({ dictionaries: learnerSettings.dictionaries })
+    .from(learnerSettings)
+    .where(eq(learnerSettings.userId, userId))
+    .limit(1);
+  return row?.dictionaries[language] ?? null;
+}
+
+/** Saves (or, with null, forgets) the learner's dictionary template for one study language. */
+export async function saveDictionary(db: Database, userId: string, language: string, template: string | null) {
+  const [row] = await db
+    .select({ dictionaries: learnerSettings.dictionaries })
+    .from(learnerSettings)
+    .where(eq(learnerSettings.userId, userId))
+    .limit(1);
+  const dictionaries = { ...row?.dictionaries };
+  if (template) dictionaries[language] = template;
+  else delete dictionaries[language];
+  await db
+    .insert(learnerSettings)
+    .values({ userId, dictionaries })
+    .onConflictDoUpdate({ target: learnerSettings.userId, set: { dictionaries, updatedAt: new Date() } });
+}

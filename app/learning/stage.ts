@@ -69,27 +69,31 @@ export function applyGrade(fields: CardFields, grade: Grade, now: Date): CardFie
 }
 
 /**
- * A manual stage change moves the card to a schedule that has that stage, through real FSRS grades where one exists:
- * tolearn resets the card; inprogress grades Again; needsreview brings a review card due now; learned grades Easy and
- * then schedules the next review at least 21 days ahead (ADR 005).
+ * A manual stage change moves the card to a schedule that has that stage; it is not a review (ADR 035): the review
+ * count and lapses stay as they were and nothing is logged. The memory state comes from what FSRS would make of the
+ * card: tolearn resets the schedule; inprogress is the schedule after Again (a learning or relearning step);
+ * needsreview brings a review card due now; learned is the schedule after Easy with the next review at least 21 days
+ * ahead. `lastReview` becomes the moment the new schedule starts from.
  */
 export function cardForStage(fields: CardFields, stage: Stage, now: Date): CardFields {
   if (stageOf(fields, now) === stage) return fields;
+  const keep = { reps: fields.reps, lapses: fields.lapses };
   switch (stage) {
     case "tolearn":
-      return newCard(now);
+      return { ...newCard(now), ...keep };
     case "inprogress":
-      return applyGrade(fields, Rating.Again, now);
+      return { ...applyGrade(fields, Rating.Again, now), ...keep };
     case "needsreview": {
       let card = fields;
       for (let i = 0; i < 5 && card.state !== State.Review; i++) card = applyGrade(card, Rating.Good, now);
-      return { ...card, state: State.Review, due: now };
+      return { ...card, ...keep, state: State.Review, due: now };
     }
     case "learned": {
       const graded = applyGrade(fields, Rating.Easy, now);
       const days = Math.max(graded.scheduledDays, LEARNED_INTERVAL_DAYS);
       return {
         ...graded,
+        ...keep,
         state: State.Review,
         stability: Math.max(graded.stability, days),
         scheduledDays: days,

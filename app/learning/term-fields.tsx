@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { FieldErrors } from "./term-form";
 import { FieldError } from "./ui";
@@ -5,18 +6,54 @@ import { PARTS_OF_SPEECH } from "./vocabulary";
 
 export type TermValues = { text: string; meaning: string; partOfSpeech: string; notes: string };
 
-/** The labelled inputs of a term, with their server-side errors. */
+/**
+ * The labelled inputs of a term, with their server-side errors. With `more`, only the term and its meaning show at
+ * first: the part of speech, the notes and `more` (say, an example) are behind "More", opened when one has an error.
+ */
 export function TermFields({
   values,
   errors,
   language,
+  more,
 }: {
   values?: Partial<TermValues>;
   errors?: FieldErrors;
   language: string;
+  more?: ReactNode;
 }) {
   const { t } = useTranslation("learning");
   const described = (name: keyof FieldErrors) => (errors?.[name] ? `${name}-error` : undefined);
+  const optional = (
+    <>
+      <label htmlFor="partOfSpeech">{t("term.partOfSpeech")}</label>
+      <select
+        id="partOfSpeech"
+        name="partOfSpeech"
+        defaultValue={values?.partOfSpeech ?? ""}
+        aria-invalid={!!errors?.partOfSpeech}
+        aria-describedby={described("partOfSpeech")}
+      >
+        <option value="">{t("term.noPartOfSpeech")}</option>
+        {PARTS_OF_SPEECH.map((pos) => (
+          <option key={pos} value={pos}>
+            {t(`partsOfSpeech.${pos}`)}
+          </option>
+        ))}
+      </select>
+      <FieldError id="partOfSpeech-error" error={errors?.partOfSpeech} />
+      <label htmlFor="notes">{t("term.notes")}</label>
+      <textarea
+        id="notes"
+        name="notes"
+        rows={3}
+        maxLength={2000}
+        defaultValue={values?.notes}
+        aria-invalid={!!errors?.notes}
+        aria-describedby={described("notes")}
+      />
+      <FieldError id="notes-error" error={errors?.notes} />
+    </>
+  );
   return (
     <>
       <label htmlFor="text">{t("term.text")}</label>
@@ -41,34 +78,20 @@ export function TermFields({
         aria-describedby={described("meaning")}
       />
       <FieldError id="meaning-error" error={errors?.meaning} />
-      <label htmlFor="partOfSpeech">{t("term.partOfSpeech")}</label>
-      <select
-        id="partOfSpeech"
-        name="partOfSpeech"
-        required
-        defaultValue={values?.partOfSpeech ?? ""}
-        aria-invalid={!!errors?.partOfSpeech}
-        aria-describedby={described("partOfSpeech")}
-      >
-        <option value="">{t("term.choosePartOfSpeech")}</option>
-        {PARTS_OF_SPEECH.map((pos) => (
-          <option key={pos} value={pos}>
-            {t(`partsOfSpeech.${pos}`)}
-          </option>
-        ))}
-      </select>
-      <FieldError id="partOfSpeech-error" error={errors?.partOfSpeech} />
-      <label htmlFor="notes">{t("term.notes")}</label>
-      <textarea
-        id="notes"
-        name="notes"
-        rows={3}
-        maxLength={2000}
-        defaultValue={values?.notes}
-        aria-invalid={!!errors?.notes}
-        aria-describedby={described("notes")}
-      />
-      <FieldError id="notes-error" error={errors?.notes} />
+      {more === undefined ? (
+        optional
+      ) : (
+        <details
+          className="more-fields"
+          open={!!(errors?.partOfSpeech || errors?.notes || errors?.sentence || errors?.translation)}
+        >
+          <summary>{t("term.more")}</summary>
+          <div className="stack">
+            {optional}
+            {more}
+          </div>
+        </details>
+      )}
     </>
   );
 }

@@ -1,4 +1,4 @@
-import { isPartOfSpeech, type PartOfSpeech } from "./vocabulary";
+import { isOptionalPartOfSpeech, type OptionalPartOfSpeech } from "./vocabulary";
 
 /** Field errors as translation keys in the `learning` namespace. */
 export type FieldErrors = Partial<
@@ -7,7 +7,7 @@ export type FieldErrors = Partial<
 
 const field = (form: FormData, name: string) => String(form.get(name) ?? "").trim();
 
-export type ParsedTerm = { text: string; meaning: string; partOfSpeech: PartOfSpeech; notes: string };
+export type ParsedTerm = { text: string; meaning: string; partOfSpeech: OptionalPartOfSpeech; notes: string };
 
 /** The term fields of a form, checked on the server. */
 export function parseTermFields(
@@ -21,10 +21,11 @@ export function parseTermFields(
   if (!text) errors.text = "errors.textRequired";
   else if (text.length > 200) errors.text = "errors.textTooLong";
   if (meaning.length > 500) errors.meaning = "errors.meaningTooLong";
-  if (!isPartOfSpeech(partOfSpeech)) errors.partOfSpeech = "errors.partOfSpeechRequired";
+  // Optional: "" when not given; anything else must come from the list.
+  if (!isOptionalPartOfSpeech(partOfSpeech)) errors.partOfSpeech = "errors.partOfSpeechRequired";
   if (notes.length > 2000) errors.notes = "errors.notesTooLong";
   if (Object.keys(errors).length > 0) return { value: null, errors };
-  return { value: { text, meaning, partOfSpeech: partOfSpeech as PartOfSpeech, notes }, errors: null };
+  return { value: { text, meaning, partOfSpeech: partOfSpeech as OptionalPartOfSpeech, notes }, errors: null };
 }
 
 /** An example sentence; `required` when the form is only about the example. */

@@ -2,11 +2,11 @@ import { and, asc, count, desc, eq, ilike, inArray, lte, or, sql, type SQL } fro
 import type { Database } from "../db/db.server";
 import { reviewLogs, termExamples, terms } from "./learning.schema";
 import { applyGrade, cardForStage, GRADES, LEARNED_INTERVAL_DAYS, newCard, stageOf, type GradeName } from "./stage";
-import { STAGES, type PartOfSpeech, type Sort, type Stage } from "./vocabulary";
+import { STAGES, type OptionalPartOfSpeech, type PartOfSpeech, type Sort, type Stage } from "./vocabulary";
 
 export type Term = typeof terms.$inferSelect;
 export type TermExample = typeof termExamples.$inferSelect;
-export type TermInput = { text: string; meaning: string; partOfSpeech: PartOfSpeech; notes: string };
+export type TermInput = { text: string; meaning: string; partOfSpeech: OptionalPartOfSpeech; notes: string };
 export type Owner = { userId: string; language: string };
 
 export const PAGE_SIZE = 50;
@@ -291,3 +291,47 @@ export async function existingTexts(db: Database, owner: Owner, texts: string[])
 }
 
 export { stageOf };
+
+/**
+ * Words a learner already knows, added at once as terms in the learned stage (no review, no meaning): the reader's
+ * "mark the rest of this page as known". Words that are terms already are left alone. All share `now` as their
+ * creation and change time, which is how `removeKnownBatch` finds exactly them again.
+ */
+export async function addKnownTerms(db: Database, owner: Owner, texts: string[], now = new Date()): Promise<number> {
+  if (texts.length === 0) return 0;
+  const card = cardForStage(newCard(now), "learned", now);
+  const rows = await db
+    .insert(terms)
+    .values(
+      texts.map((text) => ({
+        ...owner,
+        text,
+        meaning: "",
+        partOfSpeech: "",
+        notes: "",
+        ...card,
+        createdAt: now,
+        updatedAt: now,
+      })),
+    )
+    .onConflictDoNothing()
+    .returning({ id: terms.id });
+  return rows.length;
+}
+
+/** Undoes `addKnownTerms` of the moment `at`: removes the terms it added that nobody changed since. */
+export async function removeKnownBatch(db: Database, owner: Owner, at: Date): Promise<number> {
+  const rows = await db
+    .delete(terms)
+    .where(
+      and(
+        eq(terms.userId, owner.userId),
+        eq(terms.language, owner.language),
+        eq(terms.createdAt, at),
+        eq(terms.updatedAt, at),
+        eq(terms.reps, 0),
+      ),
+    )
+    .returning({ id: terms.id });
+  return rows.length;
+}

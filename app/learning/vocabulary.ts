@@ -40,6 +40,10 @@ export const isLevel = (value: unknown): value is Level =>
   typeof value === "string" && (LEVELS as readonly string[]).includes(value);
 export const isStage = (value: unknown): value is Stage =>
   typeof value === "string" && (STAGES as readonly string[]).includes(value);
+/** A term's part of speech, or "" when none was given (a new word in the reader, an import without that column). */
+export type OptionalPartOfSpeech = PartOfSpeech | "";
+export const isOptionalPartOfSpeech = (value: unknown): value is OptionalPartOfSpeech =>
+  value === "" || isPartOfSpeech(value);
 export const isPartOfSpeech = (value: unknown): value is PartOfSpeech =>
   typeof value === "string" && (PARTS_OF_SPEECH as readonly string[]).includes(value);
 

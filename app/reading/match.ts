@@ -1,5 +1,6 @@
 import { lowerFor, wordsOf, type Segmented } from "./segment";
 import type { Stage } from "../learning/vocabulary";
+import { withoutArticle } from "../learning/cloze";
 
 /** What a word of a text is to the learner: not a term yet (new), a term at its stage, or ignored (known). */
 export type WordStage = "new" | Stage | "ignored";
@@ -29,14 +30,32 @@ type Node = { entry: VocabularyEntry | null; next: Map<string, Node> };
  * as a tree keyed word by word (in scripts without spaces too, where a term is segmented like the text), so matching a
  * text costs one look-up per word and at most one per word of the longest term that starts there, however many terms.
  */
-export type VocabularyIndex = { language: string; single: Map<string, VocabularyEntry>; multi: Map<string, Node> };
+export type VocabularyIndex = {
+  language: string;
+  single: Map<string, VocabularyEntry>;
+  multi: Map<string, Node>;
+  /** The word of a term stored with its article ("hund" of "der Hund"): it marks the word alone, after `single`. */
+  byArticle: Map<string, VocabularyEntry>;
+};
 
-export const emptyIndex = (language: string): VocabularyIndex => ({ language, single: new Map(), multi: new Map() });
+export const emptyIndex = (language: string): VocabularyIndex => ({
+  language,
+  single: new Map(),
+  multi: new Map(),
+  byArticle: new Map(),
+});
 
 /** Adds an entry; for the same words a term wins over an ignored word, otherwise the first added stays. */
 export function addToIndex(index: VocabularyIndex, entry: VocabularyEntry): void {
   const words = unitOf(index.language, entry);
   if (words.length === 0) return;
+  if (words.length > 1) {
+    const core = withoutArticle(entry.text, index.language);
+    if (core !== entry.text.trim()) {
+      const [coreWord, ...more] = unitOf(index.language, { ...entry, text: core });
+      if (coreWord && more.length === 0 && !index.byArticle.has(coreWord)) index.byArticle.set(coreWord, entry);
+    }
+  }
   if (words.length === 1) {
     const known = index.single.get(words[0]!);
     if (!known || (known.termId === null && entry.termId !== null)) index.single.set(words[0]!, entry);
@@ -89,7 +108,7 @@ export function matchIndexed(
       i += length;
       continue;
     }
-    const entry = index.single.get(words[i]!);
+    const entry = index.single.get(words[i]!) ?? index.byArticle.get(words[i]!);
     matches[i] = { stage: entry ? stage(entry) : "new", termId: entry?.termId ?? null, start: i, length: 1 };
     i++;
   }
@@ -98,7 +117,9 @@ export function matchIndexed(
 
 /**
  * Matches every word of a text against the learner's vocabulary, case-insensitively for the language. Multi-word terms
- * ("ice cream") win over their single words, the longest first; a term wins over an ignored word of the same text.
+ * ("ice cream") win over their single words, the longest first; a term wins over an ignored word of the same text. A
+ * term stored with its article ("der Hund", "la casa") also marks the word alone ("Hund"), unless that word is a term
+ * or ignored word of its own.
  */
 export function matchWords(language: string, text: Segmented, vocabulary: VocabularyEntry[]): WordMatch[] {
   return matchIndexed(indexVocabulary(language, vocabulary), text);

@@ -9,7 +9,15 @@ import { isId } from "../learning/ids";
 import { requireLearner } from "../learning/learner.server";
 import { studyLanguageName } from "../learning/study-language";
 import { parseExample, parseTermFields, type FieldErrors } from "../learning/term-form";
-import { createTerm, findTerm, isDuplicate, setStage, stageOf } from "../learning/terms.server";
+import {
+  addKnownTerms,
+  createTerm,
+  findTerm,
+  isDuplicate,
+  removeKnownBatch,
+  setStage,
+  stageOf,
+} from "../learning/terms.server";
 import { isStage } from "../learning/vocabulary";
 import { roomForTerms } from "../learning/limits.server";
 import { redirectWithToast, translatedToast } from "../toasts/toast.server";
@@ -21,6 +29,8 @@ import { learnedNow, stagesOf, versionsOf, vocabularyIndex } from "./vocabulary-
 import { parseTextForm, type TextErrors } from "./text-form";
 import { deleteText, findText, ignoreWord, unignoreWord, updateText } from "./texts.server";
 import type { ReaderView } from "./view";
+import { defaultDictionary, dictionaryUrl } from "./dictionary";
+import { readDictionary } from "../learning/settings.server";
 
 type Context = Readonly<RouterContextProvider>;
 
@@ -59,7 +69,10 @@ export async function readerPageData(request: Request, context: Context, id: str
     { title: text.title, language: text.language, text: words, vocabulary: [], matches },
     query,
   );
-  const term = termId ? await findTerm(db, user.id, termId) : null;
+  const [term, template] = await Promise.all([
+    termId ? findTerm(db, user.id, termId) : null,
+    selected ? readDictionary(db, user.id, text.language) : null,
+  ]);
   const reader: ReaderView = {
     ...view,
     selected: selected && {
@@ -74,11 +87,16 @@ export async function readerPageData(request: Request, context: Context, id: str
     },
   };
   const mode = query.has("edit") ? "edit" : query.has("delete") ? "delete" : "read";
+  // Right after "mark the rest of this page as known": the moment of that batch, for its undo.
+  const knownAt = Number(query.get("known"));
   return {
     id: text.id,
     reader,
     mode,
     body: mode === "edit" ? text.body : "",
+    // The selected word in the learner's dictionary for the text's language (English Wiktionary by default).
+    dictionary: selected ? dictionaryUrl(template ?? defaultDictionary(text.language), selected.text) : null,
+    knownBatch: Number.isSafeInteger(knownAt) && knownAt > 0 ? knownAt : null,
     languageName: studyLanguageName(text.language, requestLocale(context)),
   };
 }
@@ -142,6 +160,40 @@ export async function readerPageAction(request: Request, context: Context, id: s
           text: term?.text ?? "",
           stage: t(`learning:stages.${stage}`),
         }),
+      );
+    }
+    case "markKnown": {
+      // The page's words that are neither terms nor ignored, once each, as the text writes them.
+      const words = await segmentedOf(db, text);
+      const versions = await versionsOf(db, user.id);
+      const matches = matchIndexed(await vocabularyIndex(db, owner, versions.vocabulary), words);
+      const { view } = readerView(
+        { title: text.title, language: text.language, text: words, vocabulary: [], matches },
+        new URLSearchParams({ page: String(page) }),
+      );
+      const fresh = new Map<string, string>();
+      for (const piece of view.paragraphs.flat())
+        if (typeof piece !== "string" && piece.stage === "new") {
+          const key = piece.text.toLocaleLowerCase(text.language);
+          if (!fresh.has(key) && piece.text.length <= 200) fresh.set(key, piece.text);
+        }
+      if (!(await roomForTerms(db, user.id, fresh.size))) return failed(409, {}, t("learning:errors.termLimit"));
+      const now = new Date();
+      const count = await addKnownTerms(db, owner, [...fresh.values()], now);
+      return redirectWithToast(
+        request,
+        `${here}?page=${view.page}&known=${now.getTime()}`,
+        translatedToast(t, "success", "reading:toasts.markedKnown", { count }),
+      );
+    }
+    case "undoKnown": {
+      const at = Number(form.get("batch"));
+      if (!Number.isSafeInteger(at) || at <= 0) return failed(400, {}, t("learning:errors.invalidAction"));
+      const count = await removeKnownBatch(db, owner, new Date(at));
+      return redirectWithToast(
+        request,
+        `${here}?page=${page}`,
+        translatedToast(t, "success", "reading:toasts.unmarkedKnown", { count }),
       );
     }
     case "ignore":

@@ -89,6 +89,8 @@ export async function vocabularyOf(
       or(
         sql`lower(${terms.text}) in ${candidates}`,
         sql`(${terms.text} like '% %' and lower(split_part(${terms.text}, ' ', 1)) in ${candidates})`,
+        // A term with its article ("der Hund") for the word alone ("Hund").
+        sql`(${terms.text} like '% %' and lower(substr(${terms.text}, strpos(${terms.text}, ' ') + 1)) in ${candidates})`,
       ),
     );
     ignoredWhere = and(ownIgnored, sql`${ignoredWords.word} = any(${sql.param([...words])}::text[])`);

@@ -33,6 +33,7 @@ export function WordPanel({
   closeLink,
   failure,
   inPlace,
+  dictionary,
 }: {
   selected: SelectedWord;
   language: string;
@@ -41,6 +42,7 @@ export function WordPanel({
   closeLink: string;
   failure: Failure;
   inPlace: boolean;
+  dictionary: string | null;
 }) {
   const { t } = useTranslation("reading");
   const to = useLocalePath();
@@ -48,13 +50,20 @@ export function WordPanel({
   const errors = failure?.intent === "addTerm" ? (failure.errors as FieldErrors) : undefined;
   const { term } = selected;
   return (
-    <aside className="word-panel" aria-labelledby="word-panel-title">
-      <h2 id="word-panel-title">
+    <aside className="word-panel" id="word-panel" aria-labelledby="word-panel-title">
+      <h2 id="word-panel-title" tabIndex={-1}>
         <span lang={language}>{selected.text}</span> <WordStageBadge stage={selected.stage} />
       </h2>
       <p className="word-panel-sentence">
         <q lang={language}>{selected.sentence}</q>
       </p>
+      {dictionary ? (
+        <p>
+          <a href={dictionary} target="_blank" rel="noopener noreferrer" className="dictionary-link">
+            {t("panel.dictionary")}
+          </a>
+        </p>
+      ) : null}
       {voice ? (
         <p className="word-panel-listen">
           <ListenButton text={selected.text} voice={voice} label={t("panel.listenWord")} />{" "}
@@ -90,7 +99,7 @@ export function WordPanel({
                   aria-pressed={stage === term.stage}
                   aria-keyshortcuts={String(index + 1)}
                 >
-                  <kbd>{index + 1}</kbd> {t(`stages.${stage}`)}
+                  {index + 1} · {t(`stages.${stage}`)}
                 </button>
               ))}
             </fieldset>
@@ -102,8 +111,12 @@ export function WordPanel({
             <Position page={page} word={selected.word} inPlace={inPlace} />
             <input type="hidden" name="intent" value="addTerm" />
             <h3>{t("panel.addTerm")}</h3>
-            <TermFields values={{ text: selected.text }} errors={errors} language={language} />
-            <ExampleFields values={{ sentence: selected.sentence }} errors={errors} language={language} />
+            <TermFields
+              values={{ text: selected.text }}
+              errors={errors}
+              language={language}
+              more={<ExampleFields values={{ sentence: selected.sentence }} errors={errors} language={language} />}
+            />
             <button type="submit" className="button">
               {t("panel.addTerm")}
             </button>
@@ -123,7 +136,7 @@ export function WordPanel({
           </Form>
         </>
       )}
-      <p className="hint">{t("panel.keys")}</p>
+      {inPlace ? <p className="hint">{t("panel.keys")}</p> : null}
       <p>
         <Link to={closeLink} preventScrollReset>
           {t("panel.close")}

@@ -157,7 +157,9 @@ export default function MemberExplorePage({ loaderData }: Route.ComponentProps) 
                   </Link>
                 </td>
                 <td data-label={labels.meaning}>{row.meaning}</td>
-                <td data-label={labels.partOfSpeech}>{t(`partsOfSpeech.${row.partOfSpeech}`)}</td>
+                <td data-label={labels.partOfSpeech}>
+                  {row.partOfSpeech ? t(`partsOfSpeech.${row.partOfSpeech}`) : ""}
+                </td>
                 <td data-label={labels.stage}>
                   <StageBadge stage={row.stage} />
                 </td>

@@ -1,4 +1,5 @@
 import { useEffect, useRef } from "react";
+import { useHydrated } from "remix-utils/use-hydrated";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useNavigation, useRevalidator } from "react-router";
 import type { Route } from "./+types/($lang).account.review";
@@ -10,7 +11,7 @@ import { isId } from "../learning/ids";
 import { requireLearner } from "../learning/learner.server";
 import { GRADES, type GradeName } from "../learning/stage";
 import { gradeTerm } from "../learning/terms.server";
-import { reviewState, type ReviewState } from "../learning/review-page.server";
+import { frontShownAt, reviewState, type ReviewState } from "../learning/review-page.server";
 import { ReviewAnswer, ReviewPrompt, RevealAction } from "../learning/review-card";
 import { reviewShortcutsHeader, reviewShortcutsOn } from "../learning/review-shortcuts.server";
 import { useReviewShortcuts } from "../learning/review-shortcuts";
@@ -25,13 +26,26 @@ const GRADE_NAMES = Object.keys(GRADES) as GradeName[];
 
 /**
  * One card at a time within today's limits, in the mode its turn gives; `?reveal=1` shows the answer (with `answer=` the
- * typed one is checked), so it works without JavaScript.
+ * typed one is checked; `at=` is when the front was shown, so both sides count the same cards), so it works without
+ * JavaScript: a card costs two round trips, the reveal and the grade (whose redirect brings the next card).
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { owner } = requireLearner(context);
   const params = new URL(request.url).searchParams;
+  const now = new Date();
+  const revealed = params.get("reveal") === "1";
   const [state, shortcuts] = await Promise.all([
-    reviewState(await getDatabase(), owner, { revealed: params.get("reveal") === "1", answer: params.get("answer") }),
+    reviewState(
+      await getDatabase(),
+      owner,
+      {
+        revealed,
+        answer: params.get("answer"),
+        shownAt: revealed ? frontShownAt(params.get("at"), now) : null,
+        locale: requestLocale(context),
+      },
+      now,
+    ),
     reviewShortcutsOn(request),
   ]);
   return { state, shortcuts };
@@ -67,14 +81,23 @@ export default function ReviewPage({ loaderData, actionData }: Route.ComponentPr
   const { t } = useTranslation("learning");
   const navigation = useNavigation();
   const pending = navigation.state !== "idle";
+  const hydrated = useHydrated();
   const { state, shortcuts } = loaderData;
   const card = state.card;
   const revealed = !!card?.answer;
   const gradeForm = useRef<HTMLFormElement>(null);
   const cardElement = useRef<HTMLDivElement>(null);
   const answer = useRef<HTMLDivElement>(null);
-  const showAnswer = useRef<HTMLAnchorElement>(null);
-  useReviewShortcuts({ enabled: shortcuts && !!card, revealed, card: cardElement, gradeForm, grades: GRADE_NAMES });
+  const showAnswer = useRef<HTMLButtonElement>(null);
+  const at = state.card ? state.at : 0;
+  useReviewShortcuts({
+    enabled: shortcuts && !!card,
+    revealed,
+    revealTo: `?at=${at}&reveal=1`,
+    card: cardElement,
+    gradeForm,
+    grades: GRADE_NAMES,
+  });
 
   // Focus follows the card: the revealed answer, else the next card's "Show answer" or, for a typed answer, its field
   // (autofocus does it without JavaScript).
@@ -85,7 +108,8 @@ export default function ReviewPage({ loaderData, actionData }: Route.ComponentPr
     else showAnswer.current?.focus();
   }, [termId, revealed]);
 
-  const shortcutsSetting = (
+  // Shortcuts need JavaScript: without it the page neither offers nor mentions them.
+  const shortcutsSetting = hydrated ? (
     <Form method="post" className="inline-form shortcuts-setting">
       <input type="hidden" name="intent" value="shortcuts" />
       {revealed ? <input type="hidden" name="revealed" value="1" /> : null}
@@ -99,14 +123,18 @@ export default function ReviewPage({ loaderData, actionData }: Route.ComponentPr
         {shortcuts ? t("review.turnOff") : t("review.turnOn")}
       </button>
     </Form>
-  );
+  ) : null;
 
   if (!state.card) return <NothingNow state={state} />;
   const current = state.card;
+  const total = state.done + state.remaining;
   return (
-    <section>
+    <section className="review-page">
       <h1>{t("review.title")}</h1>
-      <p className="hint">{t("review.remaining", { count: state.remaining })}</p>
+      <div className="review-progress">
+        <progress value={state.done} max={total} aria-label={t("review.progressLabel")} />
+        <p className="hint">{t("review.remaining", { count: state.remaining })}</p>
+      </div>
       {actionData?.message ? (
         <p className="error-text" role="alert">
           {actionData.message}
@@ -118,7 +146,7 @@ export default function ReviewPage({ loaderData, actionData }: Route.ComponentPr
           text: current.prompt.text ?? current.prompt.meaning ?? t(`review.modes.${current.mode}`),
         })}
       </p>
-      <div className="review-card" ref={cardElement} tabIndex={-1}>
+      <div className={revealed ? "review-card review-card-revealed" : "review-card"} ref={cardElement} tabIndex={-1}>
         <ReviewPrompt card={current} />
         {revealed ? (
           <>
@@ -141,20 +169,25 @@ export default function ReviewPage({ loaderData, actionData }: Route.ComponentPr
                     name="grade"
                     value={grade}
                     className={
-                      (grade === "again" ? "button button-danger" : "button") +
+                      "button grade-button" +
+                      (grade === "again" ? " button-danger" : "") +
                       (grade === current.suggested ? " button-suggested" : "")
                     }
                     disabled={pending}
-                    aria-keyshortcuts={shortcuts ? String(index + 1) : undefined}
+                    aria-keyshortcuts={hydrated && shortcuts ? String(index + 1) : undefined}
                   >
-                    {index + 1} · {t(`review.grades.${grade}`)}
+                    <span className="grade-name">
+                      {hydrated && shortcuts ? `${index + 1} · ` : ""}
+                      {t(`review.grades.${grade}`)}
+                    </span>{" "}
+                    <span className="grade-interval">{current.intervals[grade]}</span>
                   </button>
                 ))}
               </fieldset>
             </Form>
           </>
         ) : (
-          <RevealAction card={current} shortcuts={shortcuts} showAnswer={showAnswer} />
+          <RevealAction card={current} at={at} shortcuts={shortcuts} hydrated={hydrated} showAnswer={showAnswer} />
         )}
       </div>
       {shortcutsSetting}
@@ -175,9 +208,11 @@ function NothingNow({ state }: { state: Extract<ReviewState, { card: null }> }) 
     const timer = setTimeout(() => void revalidate(), wait);
     return () => clearTimeout(timer);
   }, [nextDueAt, revalidate]);
+  const { summary } = state;
   return (
-    <section>
+    <section className="review-page">
       <h1>{t("review.title")}</h1>
+      {summary ? <SessionSummary summary={summary} /> : null}
       {state.minutes !== null ? (
         <>
           <p className="lead" role="status">
@@ -201,6 +236,43 @@ function NothingNow({ state }: { state: Extract<ReviewState, { card: null }> }) 
       <p className="actions">
         <Link to={to(PATHS.learnerHome)}>{t("review.backHome")}</Link>
       </p>
+    </section>
+  );
+}
+
+/** Today's reviews in this language, when nothing waits now: how many, how many right, how long, what comes next. */
+function SessionSummary({ summary }: { summary: NonNullable<Extract<ReviewState, { card: null }>["summary"]> }) {
+  const { t, i18n } = useTranslation("learning");
+  const locale = i18n.language;
+  const percent = new Intl.NumberFormat(locale, { style: "percent" }).format(summary.correct);
+  const minutes = new Intl.NumberFormat(locale, { style: "unit", unit: "minute", unitDisplay: "long" }).format(
+    summary.minutes,
+  );
+  return (
+    <section className="review-summary" aria-labelledby="summary-title">
+      <h2 id="summary-title">{t("review.summary.title")}</h2>
+      <dl>
+        <div>
+          <dt>{t("review.summary.reviewed")}</dt>
+          <dd>{new Intl.NumberFormat(locale).format(summary.reviewed)}</dd>
+        </div>
+        <div>
+          <dt>{t("review.summary.correct")}</dt>
+          <dd>{percent}</dd>
+        </div>
+        <div>
+          <dt>{t("review.summary.time")}</dt>
+          <dd>{minutes}</dd>
+        </div>
+        <div>
+          <dt>{t("review.summary.nextDue")}</dt>
+          <dd>{summary.nextDue ?? t("review.summary.nothingScheduled")}</dd>
+        </div>
+        <div>
+          <dt>{t("review.summary.streak")}</dt>
+          <dd>{t("review.summary.days", { count: summary.streak })}</dd>
+        </div>
+      </dl>
     </section>
   );
 }

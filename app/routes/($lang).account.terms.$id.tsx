@@ -30,7 +30,8 @@ export default function TermPage({ loaderData, actionData }: Route.ComponentProp
   return (
     <article>
       <p className="eyebrow">
-        {t(`partsOfSpeech.${term.partOfSpeech}`)} · {loaderData.languageName}
+        {term.partOfSpeech ? <>{t(`partsOfSpeech.${term.partOfSpeech}`)} · </> : null}
+        {loaderData.languageName}
       </p>
       <h1 lang={term.language}>{term.text}</h1>
       <p className="lead">{term.meaning}</p>
@@ -73,7 +74,7 @@ export default function TermPage({ loaderData, actionData }: Route.ComponentProp
       )}
 
       <div className="term-actions">
-        <section>
+        <section id="add-example">
           <h2>{t("term.addExample")}</h2>
           <Form method="post" className="stack" aria-busy={pending}>
             <input type="hidden" name="intent" value="addExample" />

@@ -1,3 +1,4 @@
+import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { Form, Link, useNavigate, useNavigation, useSubmit } from "react-router";
 import { useHydrated } from "remix-utils/use-hydrated";
@@ -37,6 +38,21 @@ export default function ReaderPage({ loaderData, actionData }: Route.ComponentPr
   const here = to(textPath(id));
   const pageLink = (n: number) => `${here}?page=${n}`;
   const wordLink = (word: number) => `${here}?page=${page}&word=${word}#w-${word}`;
+
+  // With JavaScript the focus moves into the panel when it opens (to the meaning of a new word, else its title) and back
+  // to the word when it closes. Without, the panel comes with the page and the anchor brings the word into view.
+  const openWord = selected?.word ?? null;
+  const previousWord = useRef<number | null>(null);
+  useEffect(() => {
+    const before = previousWord.current;
+    previousWord.current = openWord;
+    if (openWord !== null && openWord !== before) {
+      const target =
+        document.querySelector<HTMLElement>("#word-panel #meaning") ?? document.getElementById("word-panel-title");
+      target?.focus({ preventScroll: true });
+    } else if (openWord === null && before !== null)
+      document.getElementById(`w-${before}`)?.focus({ preventScroll: true });
+  }, [openWord]);
 
   // Escape closes the panel, 1–4 set the stage of the word's term (the arrow keys are ReaderText's).
   const onKey = (event: KeyboardEvent) => {
@@ -107,10 +123,33 @@ export default function ReaderPage({ loaderData, actionData }: Route.ComponentPr
               closeLink={`${pageLink(page)}#w-${selected.word}`}
               failure={actionData}
               inPlace={hydrated}
+              dictionary={loaderData.dictionary}
             />
           ) : null
         }
       />
+      {reader.paragraphs.some((pieces) =>
+        pieces.some((piece) => typeof piece !== "string" && piece.stage === "new"),
+      ) ? (
+        <Form method="post" className="inline-form mark-known">
+          <input type="hidden" name="intent" value="markKnown" />
+          <input type="hidden" name="page" value={page} />
+          <button type="submit" className="button button-secondary" disabled={pending}>
+            {t("markKnown.button")}
+          </button>
+        </Form>
+      ) : null}
+      {loaderData.knownBatch ? (
+        <Form method="post" className="inline-form mark-known">
+          <input type="hidden" name="intent" value="undoKnown" />
+          <input type="hidden" name="page" value={page} />
+          <input type="hidden" name="batch" value={loaderData.knownBatch} />
+          <p className="hint">{t("markKnown.undoHint")}</p>
+          <button type="submit" className="button button-small button-secondary" disabled={pending}>
+            {t("markKnown.undo")}
+          </button>
+        </Form>
+      ) : null}
       <Pager page={page} pages={reader.pages} link={pageLink} />
       <p className="hint">{t("readerHint")}</p>
       <section className="text-actions">

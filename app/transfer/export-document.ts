@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isPartOfSpeech, isStudyLanguage } from "../learning/vocabulary";
+import { isOptionalPartOfSpeech, isStudyLanguage } from "../learning/vocabulary";
 
 /** Marks a JSON file as this app's export; the importer recognises it by these two fields. */
 export const EXPORT_FORMAT = "polyglot-export";
@@ -27,7 +27,7 @@ export const exportedTerm = z.object({
   language: z.string().refine(isStudyLanguage),
   text: text(200).refine((value) => value.trim().length > 0),
   meaning: text(500),
-  partOfSpeech: z.string().refine(isPartOfSpeech),
+  partOfSpeech: z.string().refine(isOptionalPartOfSpeech),
   notes: text(2000),
   createdAt: date,
   updatedAt: date,

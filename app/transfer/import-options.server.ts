@@ -1,4 +1,4 @@
-import { isPartOfSpeech, type PartOfSpeech } from "../learning/vocabulary";
+import { isOptionalPartOfSpeech } from "../learning/vocabulary";
 import { isTarget, type Target } from "./targets";
 import type { ImportOptions } from "./import.server";
 
@@ -19,6 +19,7 @@ export function readImportOptions(params: { get(name: string): unknown }): Impor
   const pos = params.get("pos");
   return {
     mapping: mapping.length > 0 ? mapping : null,
-    partOfSpeech: isPartOfSpeech(pos) ? (pos as PartOfSpeech) : "noun",
+    // None unless the learner chooses one: a file without parts of speech leaves them empty.
+    partOfSpeech: isOptionalPartOfSpeech(pos) ? pos : "",
   };
 }

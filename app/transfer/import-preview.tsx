@@ -86,6 +86,7 @@ export function ImportPreview({
                 <div className="field">
                   <label htmlFor="pos">{t("import.defaultPartOfSpeech")}</label>
                   <select id="pos" name="pos" defaultValue={preview.partOfSpeech}>
+                    <option value="">{t("term.noPartOfSpeech")}</option>
                     {PARTS_OF_SPEECH.map((pos) => (
                       <option key={pos} value={pos}>
                         {t(`partsOfSpeech.${pos}`)}
@@ -129,7 +130,9 @@ export function ImportPreview({
                         {row.text}
                       </td>
                       <td data-label={t("import.targets.meaning")}>{row.meaning}</td>
-                      <td data-label={t("import.targets.partOfSpeech")}>{t(`partsOfSpeech.${row.partOfSpeech}`)}</td>
+                      <td data-label={t("import.targets.partOfSpeech")}>
+                        {row.partOfSpeech ? t(`partsOfSpeech.${row.partOfSpeech}`) : ""}
+                      </td>
                       <td data-label={t("import.targets.notes")}>{row.notes}</td>
                       <td data-label={t("import.targets.example")} lang={row.language}>
                         {row.example}

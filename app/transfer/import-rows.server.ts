@@ -1,4 +1,4 @@
-import { isPartOfSpeech, type PartOfSpeech } from "../learning/vocabulary";
+import { isPartOfSpeech, type OptionalPartOfSpeech, type PartOfSpeech } from "../learning/vocabulary";
 import { fromSpreadsheetSafe } from "./csv-cells";
 import { htmlToText, type ImportTable } from "./import-file.server";
 import type { RowProblem, RowReason, Target } from "./targets";
@@ -49,7 +49,7 @@ export type ImportRow = {
   line: number;
   text: string;
   meaning: string;
-  partOfSpeech: PartOfSpeech;
+  partOfSpeech: OptionalPartOfSpeech;
   notes: string;
   examples: ImportedExample[];
 };
@@ -86,7 +86,7 @@ const TOO_LONG: [Target, RowReason][] = [
 ];
 
 /** The rows of a table under a mapping: valid terms and the problems of the others, each with its line number. */
-export function mapRows(table: ImportTable, mapping: Target[], defaultPartOfSpeech: PartOfSpeech) {
+export function mapRows(table: ImportTable, mapping: Target[], defaultPartOfSpeech: OptionalPartOfSpeech) {
   const rows: ImportRow[] = [];
   const problems: RowProblem[] = [];
   const clean = (value: string | undefined) => {
@@ -107,14 +107,18 @@ export function mapRows(table: ImportTable, mapping: Target[], defaultPartOfSpee
     const meaning = field("meaning");
     const notes = field("notes");
     const posCell = mapping.includes("partOfSpeech") ? field("partOfSpeech").toLowerCase().replace(/[ -]/g, "_") : "";
-    const partOfSpeech = !posCell ? defaultPartOfSpeech : isPartOfSpeech(posCell) ? posCell : POS_ALIASES[posCell];
+    const partOfSpeech: OptionalPartOfSpeech | undefined = !posCell
+      ? defaultPartOfSpeech
+      : isPartOfSpeech(posCell)
+        ? posCell
+        : POS_ALIASES[posCell];
     const examples = mapping.includes("example") ? examplesOf(field("example")) : [];
     let problem: RowReason | null = null;
     if (!text) problem = "textRequired";
     else if (text.length > 200) problem = "textTooLong";
     else if (meaning.length > 500) problem = "meaningTooLong";
     else if (notes.length > 2000) problem = "notesTooLong";
-    else if (!partOfSpeech) problem = "partOfSpeech";
+    else if (partOfSpeech === undefined) problem = "partOfSpeech";
     else if (examples.some((e) => e.sentence.length > 500 || e.translation.length > 500)) problem = "sentenceTooLong";
     if (problem) problems.push({ line, reason: problem, ...(problem === "partOfSpeech" ? { value: posCell } : {}) });
     else rows.push({ line, text, meaning, partOfSpeech: partOfSpeech!, notes, examples });

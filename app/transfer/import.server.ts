@@ -5,7 +5,7 @@ import { terms } from "../learning/learning.schema";
 import { roomForTerms } from "../learning/limits.server";
 import { newCard } from "../learning/stage";
 import type { Owner } from "../learning/terms.server";
-import type { PartOfSpeech } from "../learning/vocabulary";
+import type { OptionalPartOfSpeech } from "../learning/vocabulary";
 import { exportEnvelope, exportedTerm, looksLikeJsonExport, type ExportedTerm } from "./export-document";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { readTable } from "./import-file.server";
@@ -19,7 +19,7 @@ const DRAFT_LIFETIME_MS = 24 * 60 * 60 * 1000;
 const BATCH = 2000;
 
 export type Draft = typeof importDrafts.$inferSelect;
-export type ImportOptions = { mapping: Target[] | null; partOfSpeech: PartOfSpeech };
+export type ImportOptions = { mapping: Target[] | null; partOfSpeech: OptionalPartOfSpeech };
 
 /** Keeps an upload until it is confirmed; the learner's older drafts and any draft older than a day are dropped. */
 export async function saveDraft(db: Database, owner: Owner, fileName: string, content: string, now = new Date()) {

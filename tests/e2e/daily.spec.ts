@@ -92,7 +92,7 @@ test("reviews meaning → term", async ({ page, javaScriptEnabled }) => {
   await expect(page.locator(".review-card")).toContainText("fond of company");
   await expect(page.locator(".review-card")).not.toContainText("gregarious");
   if (javaScriptEnabled) await page.keyboard.press("Enter");
-  else await page.getByRole("link", { name: t("en", "learning:review.show") }).click();
+  else await page.getByRole("button", { name: t("en", "learning:review.show") }).click();
   await expect(page.locator(".review-answer")).toContainText("gregarious");
   if (javaScriptEnabled) await page.keyboard.press("3");
   else await page.getByRole("button", { name: /Good/ }).click();
@@ -136,8 +136,56 @@ test("reviews a cloze from the term's own example", async ({ page, javaScriptEna
   await expect(page.locator(".review-cloze")).toHaveText(/Take an\s*_____\s*, it is raining\./);
   await expect(page.locator(".review-card")).toContainText("Nimm einen Schirm");
   if (javaScriptEnabled) await page.keyboard.press("Enter");
-  else await page.getByRole("link", { name: t("en", "learning:review.show") }).click();
+  else await page.getByRole("button", { name: t("en", "learning:review.show") }).click();
   await expect(page.locator(".review-cloze")).toHaveText("Take an umbrella, it is raining.");
   await page.getByRole("button", { name: /Easy/ }).click();
   await expect(page.getByText(t("en", "learning:review.done"))).toBeVisible();
+});
+
+test("types an answer with a special letter of the study language; a slip shows letter by letter", async ({
+  page,
+  javaScriptEnabled,
+}) => {
+  await signIn(page, javaScriptEnabled);
+  await openSettings(page, javaScriptEnabled);
+  await chooseModes(page, ["typed"]);
+  await page.goto("/account/home");
+  await page.getByLabel(t("en", "learning:studyLanguage.label")).selectOption("de");
+  await page.getByRole("button", { name: t("en", "learning:studyLanguage.submit") }).click();
+  await expect(page.locator(".lead").first()).toContainText("German");
+  for (const [text, meaning] of [
+    ["Straße", "street"],
+    ["Käse", "cheese"],
+  ] as const)
+    await addTerm(page, { text, meaning });
+  await startReview(page);
+  if (javaScriptEnabled) await waitForHydration(page);
+  const field = page.getByLabel(t("en", "learning:review.typeTheTerm"));
+  await expect(field).toBeFocused();
+  const asked = (await page.locator(".review-meaning").textContent())!;
+  const answer = asked === "street" ? "Straße" : "Käse";
+  if (javaScriptEnabled) {
+    // The letters are buttons after the field: typed, then one reached with Tab and pressed, then typed on.
+    const letters = page.getByRole("group", { name: t("en", "learning:review.specialLetters") });
+    await expect(letters.getByRole("button")).toHaveText(["ä", "ö", "ü", "ß", "Ä", "Ö", "Ü"]);
+    const special = answer === "Straße" ? "ß" : "ä";
+    const [head, tail] = answer.split(special) as [string, string];
+    await field.pressSequentially(head);
+    await letters.getByRole("button", { name: t("en", "learning:review.insertLetter", { letter: special }) }).focus();
+    await page.keyboard.press("Enter");
+    await expect(field).toBeFocused();
+    await expect(field).toHaveValue(head + special);
+    await field.pressSequentially(tail);
+    await field.press("Enter");
+    await expect(page.locator(".answer-check")).toContainText("Correct");
+    await expect(page.locator(".typed-diff")).toHaveCount(0);
+  } else {
+    // Without JavaScript there is no row of letters; a slip is shown letter by letter.
+    await expect(page.getByRole("group", { name: t("en", "learning:review.specialLetters") })).toHaveCount(0);
+    await field.fill(answer === "Straße" ? "Strase" : "Kase");
+    await field.press("Enter");
+    await expect(page.locator(".answer-check")).toContainText(answer === "Straße" ? "Not quite" : "Almost");
+    await expect(page.locator(".typed-diff ins")).toHaveText(answer === "Straße" ? "ß" : "ä");
+    await expect(page.locator(".typed-diff del")).toHaveText(answer === "Straße" ? "s" : "a");
+  }
 });

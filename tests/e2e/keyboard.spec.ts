@@ -75,9 +75,9 @@ test("signs in and reviews with the keyboard: focus on Show answer, then the ans
   await page.keyboard.press("Enter");
   await expect(page).toHaveURL(/reveal=1$/);
   await expect(focused(page)).toHaveClass(/review-answer/);
-  // Tab to "3 · Good" and press it.
+  // Tab to "Good" (with its next interval; "3 · Good" with JavaScript) and press it.
   for (let i = 0; i < 3; i++) await page.keyboard.press("Tab");
-  await expect(focused(page)).toHaveText(/^3 · /);
+  await expect(focused(page)).toHaveText(javaScriptEnabled ? /^3 · Good \S+/ : /^Good \S+/);
   await page.keyboard.press("Enter");
   await expect(page).toHaveURL(/\/account\/review$/);
   await expect(page.locator(".review-term")).not.toHaveText(first!);
@@ -130,11 +130,20 @@ test("shortcuts act on the page and the card only: Enter on a link follows it, a
   await expect(page.locator(".review-answer")).toBeVisible();
 });
 
-test("the shortcuts can be turned off, with and without JavaScript, and stay off", async ({
+test("the shortcuts can be turned off and stay off; without JavaScript they are neither offered nor mentioned", async ({
   page,
   javaScriptEnabled,
 }) => {
   test.setTimeout(60_000);
+  if (!javaScriptEnabled) {
+    await signInByKeyboard(page, false);
+    await addTerms(page, false);
+    await openReview(page, false);
+    await expect(page.getByText(t("en", "learning:review.keys"))).toHaveCount(0);
+    await expect(page.getByRole("button", { name: t("en", "learning:review.turnOff") })).toHaveCount(0);
+    await expect(page.locator("[aria-keyshortcuts]")).toHaveCount(0);
+    return;
+  }
   await signInByKeyboard(page, javaScriptEnabled);
   await addTerms(page, javaScriptEnabled);
   await openReview(page, javaScriptEnabled);
@@ -154,4 +163,40 @@ test("the shortcuts can be turned off, with and without JavaScript, and stay off
   // On again: the answer can be revealed from the page.
   await page.getByRole("button", { name: t("en", "learning:review.turnOn") }).click();
   await expect(page.getByText(t("en", "learning:review.keys"))).toBeVisible();
+});
+
+test("a whole session by keyboard alone reaches its summary: Space reveals, 1-4 grade", async ({
+  page,
+  javaScriptEnabled,
+}) => {
+  test.setTimeout(90_000);
+  await signInByKeyboard(page, javaScriptEnabled);
+  await addTerms(page, javaScriptEnabled);
+  await openReview(page, javaScriptEnabled);
+  const progress = page.getByRole("progressbar", { name: t("en", "learning:review.progressLabel") });
+  await expect(progress).toHaveAttribute("max", "2");
+  await expect(progress).toHaveAttribute("value", "0");
+  for (const grade of ["4", "1"]) {
+    const count = await page.locator(".review-progress .hint").textContent();
+    // The focused "Show answer" is a button: Space presses it, with and without JavaScript.
+    await expect(focused(page)).toHaveText(t("en", "learning:review.show"));
+    await page.keyboard.press(" ");
+    await expect(page.locator(".review-answer")).toBeFocused();
+    // One count on both sides of a card; each grade says when the card comes back.
+    await expect(page.locator(".review-progress .hint")).toHaveText(count!);
+    await expect(page.locator(".grade-interval")).toHaveText([/\d+ min/, /\d+ min/, /\d+ min/, /\d+ days?/]);
+    if (javaScriptEnabled) await page.keyboard.press(grade);
+    else {
+      // Without JavaScript the grades are buttons in the page's tab order.
+      for (let i = 0; i < Number(grade); i++) await page.keyboard.press("Tab");
+      await page.keyboard.press("Enter");
+    }
+    await expect(page.locator(".review-answer")).toHaveCount(0);
+  }
+  // "Again" brought the second term back in a minute: the summary waits beside the next card's time.
+  const summary = page.locator(".review-summary");
+  await expect(summary).toBeVisible();
+  await expect(summary).toContainText(t("en", "learning:review.summary.reviewed") + "2");
+  await expect(summary).toContainText(t("en", "learning:review.summary.correct") + "50%");
+  await expect(summary).toContainText(t("en", "learning:review.summary.days_one", { count: 1 }));
 });

@@ -82,7 +82,7 @@ test("reviews a term and sees its stage change", async ({ page, javaScriptEnable
     // Graded without a full page load.
     expect(await page.evaluate(() => (window as unknown as { reviewMarker?: number }).reviewMarker)).toBe(1);
   } else {
-    await page.getByRole("link", { name: t("en", "learning:review.show") }).click();
+    await page.getByRole("button", { name: t("en", "learning:review.show") }).click();
     await expect(page.getByText("lasting a very short time")).toBeVisible();
     await page.getByRole("button", { name: /Easy/ }).click();
     await expect(page.getByText(t("en", "learning:review.done"))).toBeVisible();

@@ -43,8 +43,9 @@ learnerTest(
     expect(await page.evaluate(() => (window as unknown as { marker?: boolean }).marker === true)).toBe(
       javaScriptEnabled,
     );
+    // The meaning alone adds the word; the part of speech and the example wait behind "More".
+    await expect(page.getByLabel(t("en", "learning:term.partOfSpeech"))).toBeHidden();
     await page.getByLabel(t("en", "learning:term.meaning"), { exact: true }).fill("a friend's name");
-    await page.getByLabel(t("en", "learning:term.partOfSpeech")).selectOption({ label: "Proper noun" });
     await panel(page)
       .getByRole("button", { name: t("en", "reading:panel.addTerm") })
       .click();
@@ -55,7 +56,7 @@ learnerTest(
     // Without JavaScript the page came back to the word: its anchor is in the address.
     if (!javaScriptEnabled) expect(new URL(page.url()).hash).toMatch(/^#w-\d+$/);
     await panel(page)
-      .getByRole("button", { name: new RegExp(t("en", "learning:stages.learned")) })
+      .getByRole("button", { name: `4 · ${t("en", "learning:stages.learned")}` })
       .click();
     await expect(link).toHaveClass(/\bw-learned\b/);
   },
@@ -89,7 +90,8 @@ learnerTest(
     await expect(wordLink(page, first)).toBeFocused();
     await page.keyboard.press("Enter");
     await expect(panel(page).getByRole("heading", { level: 2 })).toContainText(first);
-    await page.getByLabel(t("en", "learning:term.partOfSpeech")).selectOption({ label: "Noun" });
+    // The focus moved into the panel, to the new word's meaning.
+    await expect(page.getByLabel(t("en", "learning:term.meaning"), { exact: true })).toBeFocused();
     await panel(page)
       .getByRole("button", { name: t("en", "reading:panel.addTerm") })
       .click();
@@ -229,3 +231,83 @@ test("pages the list of texts 20 at a time, with links that work without JavaScr
   await expect(rows).toHaveCount(1);
   await expect(page.getByRole("link", { name: t("en", "reading:previous") })).toBeVisible();
 });
+
+for (const width of [1280, 360])
+  learnerTest(
+    `the word panel never moves the text at ${width} px; with JavaScript the focus goes in and back`,
+    async ({ page, javaScriptEnabled }) => {
+      await page.setViewportSize({ width, height: 800 });
+      const [first, last] = [inventedWord(), inventedWord()];
+      const body = `${first} starts here. ${"Some words follow the first one in this long line of text. ".repeat(6)}\nThe ${last} ends it.`;
+      await addText(page, javaScriptEnabled, `Still ${first}`, body);
+      const after = wordLink(page, last);
+      const before = await after.evaluate((el) => {
+        const box = el.getBoundingClientRect();
+        return { x: box.x, y: box.y + window.scrollY };
+      });
+      await wordLink(page, first).click();
+      await expect(panel(page)).toBeVisible();
+      const moved = await after.evaluate((el) => {
+        const box = el.getBoundingClientRect();
+        return { x: box.x, y: box.y + window.scrollY };
+      });
+      expect(moved).toEqual(before);
+      // Beside the text from 1024 px, a sheet at the bottom on a phone.
+      const sheet = await panel(page).evaluate((el) => {
+        const box = el.getBoundingClientRect();
+        return { left: box.left, bottom: box.bottom, position: getComputedStyle(el).position };
+      });
+      expect(sheet.position).toBe("fixed");
+      if (width >= 1024)
+        expect(sheet.left).toBeGreaterThan(
+          await page.locator(".reader-text").evaluate((el) => el.getBoundingClientRect().right),
+        );
+      else expect(sheet.bottom).toBe(800);
+      if (!javaScriptEnabled) return;
+      await expect(page.getByLabel(t("en", "learning:term.meaning"), { exact: true })).toBeFocused();
+      await page.keyboard.press("Escape");
+      await expect(panel(page)).toHaveCount(0);
+      await expect(wordLink(page, first)).toBeFocused();
+    },
+  );
+
+learnerTest("marks the rest of a page as known and undoes it", async ({ page, javaScriptEnabled }) => {
+  const [first, second] = [inventedWord(), inventedWord()];
+  await addText(page, javaScriptEnabled, `Rest ${first}`, `${first} and ${second}.`);
+  await page.getByRole("button", { name: t("en", "reading:markKnown.button") }).click();
+  await expect(page.getByRole("status")).toContainText(t("en", "reading:toasts.markedKnown.title"));
+  for (const word of [first, second]) await expect(wordLink(page, word)).toHaveClass(/\bw-learned\b/);
+  await expect(page.getByRole("button", { name: t("en", "reading:markKnown.button") })).toHaveCount(0);
+  await page.getByRole("button", { name: t("en", "reading:markKnown.undo") }).click();
+  await expect(page.getByRole("status")).toContainText(t("en", "reading:toasts.unmarkedKnown.title"));
+  for (const word of [first, second]) await expect(wordLink(page, word)).toHaveClass(/\bw-new\b/);
+});
+
+learnerTest(
+  "links a word to a dictionary, Wiktionary by default, a template from Settings after",
+  async ({ page, javaScriptEnabled, consoleGuard }) => {
+    // The refused template answers 400, which the browser reports as a failed resource.
+    consoleGuard.allow(/status of 400 \(Bad Request\) \(http:\/\/[^)]+\/account\/settings(\.data)?\)$/);
+    const word = inventedWord();
+    await addText(page, javaScriptEnabled, `Look up ${word}`, `Find ${word} here.`);
+    await wordLink(page, word).click();
+    const link = panel(page).getByRole("link", { name: t("en", "reading:panel.dictionary") });
+    await expect(link).toHaveAttribute("href", `https://en.wiktionary.org/wiki/${word}#English`);
+    await expect(link).toHaveAttribute("target", "_blank");
+    const here = page.url();
+    await page.goto("/account/settings");
+    if (javaScriptEnabled) await waitForHydration(page);
+    const field = page.getByLabel(t("en", "learning:settings.dictionary", { language: "English" }));
+    await field.fill("ftp://example.com/{word}");
+    await page.getByRole("button", { name: t("en", "learning:settings.saveDictionary") }).click();
+    await expect(page.getByText(t("en", "learning:settings.errors.dictionary"))).toBeVisible();
+    await field.fill("https://www.merriam-webster.com/dictionary/{word}");
+    await page.getByRole("button", { name: t("en", "learning:settings.saveDictionary") }).click();
+    await expect(page.getByRole("status")).toContainText(t("en", "learning:toasts.dictionarySaved.title"));
+    await page.goto(here);
+    await expect(panel(page).getByRole("link", { name: t("en", "reading:panel.dictionary") })).toHaveAttribute(
+      "href",
+      `https://www.merriam-webster.com/dictionary/${word}`,
+    );
+  },
+);

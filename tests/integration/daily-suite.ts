@@ -173,7 +173,7 @@ export function defineDailySuite(databaseName: string, databaseEnv: () => Promis
       const state = await reviewState(
         db,
         who.owner,
-        { revealed: false, answer: null },
+        { revealed: false, answer: null, shownAt: null, locale: "en" },
         new Date(at.getTime() + 60_000),
       );
       expect(state).toMatchObject({ card: null, minutes: 9, nextDueAt: "2026-04-02T09:10:00.000Z" });
@@ -184,6 +184,9 @@ export function defineDailySuite(databaseName: string, databaseEnv: () => Promis
       await live.browser.request("/account/review", { method: "POST", form: { termId: liveId, grade: "good" } });
       const page = textOf((await live.browser.page("/account/review")).html);
       expect(page).toContain("Next card due in 10 minutes.");
+      // Today's reviews are summed up: one reviewed, remembered, a minute, the next review, a streak of one day.
+      expect(page).toContain("Today's reviews");
+      expect(page).toMatch(/Reviewed ?1 ?Remembered ?100 ?% ?Time ?1 minute ?Next review ?\S.* ?Streak ?1 day/);
       expect(page).not.toContain("All done");
       await live.browser.request(`/uk/account/settings`, {
         method: "POST",
@@ -225,6 +228,9 @@ export function defineDailySuite(databaseName: string, databaseEnv: () => Promis
       expect(front.html).toContain('name="answer"');
       const { html } = await who.browser.page(`/account/review?reveal=1&answer=${encodeURIComponent(answer)}`);
       expect(textOf(html)).toContain(verdict);
+      // Anything but an exact answer shows letter by letter what differs.
+      if (grade === "good") expect(html).not.toContain(`class="typed-diff"`);
+      else expect(html).toMatch(/class="typed-diff"[^>]*>.*<(ins|del)>/);
       const suggested = html.match(/<button[^>]*button-suggested[^>]*>/g) ?? [];
       expect(suggested).toHaveLength(1);
       expect(suggested[0]).toContain(`value="${grade}"`);
@@ -246,14 +252,31 @@ export function defineDailySuite(databaseName: string, databaseEnv: () => Promis
       expect(front).toMatch(/Take an _____ ?, it is raining\./);
       expect(front).toContain("Nimm einen Schirm, es regnet.");
       expect(front.toLowerCase()).not.toContain("umbrella");
-      expect(textOf((await who.browser.page("/account/review?reveal=1")).html)).toMatch(
-        /Take an umbrella ?, it is raining\./,
-      );
+      const back = textOf((await who.browser.page("/account/review?reveal=1")).html);
+      // The gap is filled with the sentence's own form, and the translation is shown once.
+      expect(back).toMatch(/Take an Umbrella ?, it is raining\./);
+      expect(back.split("Nimm einen Schirm, es regnet.")).toHaveLength(2);
       await who.browser.request("/account/review", { method: "POST", form: { termId: id, grade: "easy" } });
       await addTerm(who.browser, { text: "puddle", meaning: "small pool of water", sentence: "Mind the step." });
-      const fallback = textOf((await who.browser.page("/account/review")).html);
+      const fallbackPage = await who.browser.page("/account/review");
+      const fallback = textOf(fallbackPage.html);
       expect(fallback).toContain("puddle");
       expect(fallback).toContain("Term → meaning");
+      // The card says why it is not a cloze and offers to add an example.
+      expect(fallback).toContain("None of this term's examples contains it, so no gap can be made");
+      expect(fallbackPage.html).toMatch(/<a href="\/account\/terms\/[0-9a-f-]+#add-example"[^>]*>Add an example<\/a>/);
+    });
+
+    it("finds a German term in its example through its article and an inflected form", async () => {
+      const who = await learner("cloze-de@example.com", { modes: "cloze" });
+      await who.browser.request("/preferences", {
+        method: "POST",
+        form: { intent: "studyLanguage", studyLanguage: "de", redirectTo: "/account/home" },
+      });
+      await addTerm(who.browser, { text: "der Hund", meaning: "dog", sentence: "Die Hunde bellen laut." });
+      const front = textOf((await who.browser.page("/account/review")).html);
+      expect(front).toMatch(/Die _____ ?bellen laut\./);
+      expect(textOf((await who.browser.page("/account/review?reveal=1")).html)).toMatch(/Die Hunde ?bellen laut\./);
     });
 
     it("shows a signed-in learner their day on the home page instead of the sign-in form", async () => {

@@ -140,12 +140,37 @@ export function defineDataSuite(databaseName: string, databaseEnv: () => Promise
       expect(preview).toContain("4 new terms will be added");
       expect(preview).toContain("Line 8: the term is empty.");
       expect((await confirm(ben, previewUrl)).status).toBe(302);
+      // The file has no part of speech: the terms have none either, and every page shows them without one.
       expect(await termsOf(userId)).toEqual([
-        { text: "casa", meaning: "house", pos: "noun", notes: "" },
-        { text: "gato", meaning: "cat & kitten", pos: "noun", notes: "" },
-        { text: "la mesa", meaning: 'the table; a "desk"', pos: "noun", notes: "" },
-        { text: "perro", meaning: "dog\nhound", pos: "noun", notes: "" },
+        { text: "casa", meaning: "house", pos: "", notes: "" },
+        { text: "gato", meaning: "cat & kitten", pos: "", notes: "" },
+        { text: "la mesa", meaning: 'the table; a "desk"', pos: "", notes: "" },
+        { text: "perro", meaning: "dog\nhound", pos: "", notes: "" },
       ]);
+      const { rows: ids } = await app.db.execute(sql`select id from terms where user_id = ${userId} and text = 'casa'`);
+      const pages = [
+        `/account/terms/${String(ids[0]!.id)}`,
+        "/account/explore/member",
+        "/account/review",
+        "/account/review?reveal=1",
+        "/account/export?format=csv",
+      ];
+      for (const path of pages) {
+        const response = await ben.request(path);
+        expect(response.status, path).toBe(200);
+        expect(textOf(await response.text()), path).not.toMatch(/partsOfSpeech|undefined/);
+      }
+      // Edited without choosing one, the term keeps none; the JSON export carries it and reads back.
+      const edited = await ben.request(`/account/terms/${String(ids[0]!.id)}`, {
+        method: "POST",
+        form: { intent: "update", text: "casa", meaning: "home", partOfSpeech: "", notes: "" },
+      });
+      expect(edited.status).toBe(302);
+      const exported = await (await ben.request("/account/export?format=json")).json();
+      expect(exported.terms.map((term: { partOfSpeech: string }) => term.partOfSpeech)).toEqual(["", "", "", ""]);
+      const dan = await learner("dan-pos");
+      const back = await upload(dan, JSON.stringify(exported), "polyglot-export.json");
+      expect(textOf((await dan.page(back)).html)).toContain("4 terms will be added");
     });
 
     it("reads LingQ's CSV export by its column names, with a chosen default part of speech", async () => {

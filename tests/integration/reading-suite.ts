@@ -157,6 +157,96 @@ export function defineReadingSuite(databaseName: string, databaseEnv: () => Prom
       expect(wordsIn(html).get("ice")).toBe("new");
     });
 
+    it("recognises a word alone from a term stored with its article, and adds a word with its meaning alone", async () => {
+      const greta = await signedInBrowser(app, mail, "reader.greta@example.com");
+      await greta.request("/preferences", {
+        method: "POST",
+        form: { intent: "studyLanguage", studyLanguage: "de", redirectTo: "/account/texts" },
+      });
+      await greta.request("/account/terms/new", { method: "POST", form: { text: "der Hund", meaning: "dog" } });
+      const id = await addText(greta, "Hunde", "Ein Hund bellt. Die Katze schläft.");
+      const html = (await greta.page(`/account/texts/${id}`)).html;
+      expect(wordsIn(html).get("hund")).toBe("tolearn");
+      expect(wordsIn(html).get("katze")).toBe("new");
+      // A new word with its meaning alone: no part of speech, notes or example needed.
+      const katze = hrefOf(html, "Katze")!;
+      const added = await greta.request(`/account/texts/${id}?page=1&word=${katze}`, {
+        method: "POST",
+        form: { intent: "addTerm", page: "1", word: katze, text: "Katze", meaning: "cat" },
+      });
+      expect(added.status).toBe(302);
+      expect(wordsIn((await greta.page(`/account/texts/${id}`)).html).get("katze")).toBe("tolearn");
+    });
+
+    it("marks the rest of a page as known in one go, without reviews, and undoes exactly that", async () => {
+      const hugo = await signedInBrowser(app, mail, "reader.hugo@example.com");
+      await hugo.request("/account/terms/new", { method: "POST", form: { text: "beta", meaning: "second" } });
+      const id = await addText(hugo, "Letters", "Alpha beta gamma. Beta delta, alpha!");
+      const marked = await hugo.request(`/account/texts/${id}`, {
+        method: "POST",
+        form: { intent: "markKnown", page: "1" },
+      });
+      expect(marked.status).toBe(302);
+      const location = marked.headers.get("Location")!;
+      expect(location).toMatch(new RegExp(`^/account/texts/${id}\\?page=1&known=\\d+$`));
+      const page = await hugo.page(location);
+      expect(toastsIn(page.html)).toContainEqual(["Marked as known", "3 words are now known."]);
+      expect(Object.fromEntries(wordsIn(page.html))).toEqual({
+        alpha: "learned",
+        beta: "tolearn",
+        gamma: "learned",
+        delta: "learned",
+      });
+      const { rows } = await app.db.execute(sql`select t.text, t.meaning, t.part_of_speech, t.reps,
+        (select count(*)::int from review_logs l where l.term_id = t.id) as logs
+        from terms t join users u on u.id = t.user_id where u.email = 'reader.hugo@example.com' order by t.text`);
+      expect(rows).toEqual([
+        { text: "Alpha", meaning: "", part_of_speech: "", reps: 0, logs: 0 },
+        { text: "beta", meaning: "second", part_of_speech: "", reps: 0, logs: 0 },
+        { text: "delta", meaning: "", part_of_speech: "", reps: 0, logs: 0 },
+        { text: "gamma", meaning: "", part_of_speech: "", reps: 0, logs: 0 },
+      ]);
+      const batch = page.html.match(/name="batch" value="(\d+)"/)![1]!;
+      const undone = await hugo.request(`/account/texts/${id}`, {
+        method: "POST",
+        form: { intent: "undoKnown", page: "1", batch },
+      });
+      expect(undone.status).toBe(302);
+      const back = await hugo.page(undone.headers.get("Location")!);
+      expect(toastsIn(back.html)).toContainEqual(["Undone", "3 words are new again."]);
+      expect(Object.fromEntries(wordsIn(back.html))).toEqual({
+        alpha: "new",
+        beta: "tolearn",
+        gamma: "new",
+        delta: "new",
+      });
+      // The word panel links the word in a dictionary: English Wiktionary by default, the learner's own template after.
+      const alpha = hrefOf(back.html, "Alpha")!;
+      const panel = (await hugo.page(`/account/texts/${id}?page=1&word=${alpha}`)).html;
+      expect(panel).toContain(
+        'href="https://en.wiktionary.org/wiki/Alpha#English" target="_blank" rel="noopener noreferrer"',
+      );
+      const refused = await hugo.request("/account/settings", {
+        method: "POST",
+        form: { intent: "dictionary", dictionary: "http://example.com/{word}" },
+      });
+      expect(refused.status).toBe(400);
+      expect(textOf(await refused.text())).toContain("Enter an https address with {word} in it");
+      const saved = await hugo.request("/account/settings", {
+        method: "POST",
+        form: { intent: "dictionary", dictionary: "https://www.merriam-webster.com/dictionary/{word}" },
+      });
+      expect(saved.status).toBe(302);
+      expect((await hugo.page(`/account/texts/${id}?page=1&word=${alpha}`)).html).toContain(
+        'href="https://www.merriam-webster.com/dictionary/Alpha"',
+      );
+      const bad = await hugo.request(`/account/texts/${id}`, {
+        method: "POST",
+        form: { intent: "undoKnown", batch: "x" },
+      });
+      expect(bad.status).toBe(400);
+    });
+
     it("matches words by the rules of the text's language: Turkish dotted and dotless i, a Chinese text", async () => {
       const deniz = await signedInBrowser(app, mail, "reader.deniz@example.com");
       const study = (language: string) =>

@@ -44,6 +44,13 @@ describe("reading an import file", () => {
     ]);
   });
 
+  it("leaves the part of speech empty when the file has none and the learner chose none", async () => {
+    const bare = await readTable("text,meaning\nHaus,house\n");
+    expect(mapRows(bare, ["text", "meaning"], "").rows[0]!.partOfSpeech).toBe("");
+    const blank = await readTable("text,pos\nlaufen,\ngehen,verb\n");
+    expect(mapRows(blank, ["text", "partOfSpeech"], "").rows.map((r) => r.partOfSpeech)).toEqual(["", "verb"]);
+  });
+
   it("splits an examples cell into examples with translations", async () => {
     const table = await readTable('text,examples\nrun,"I run. | Corro.\nRun!"\n');
     expect(mapRows(table, ["text", "example"], "verb").rows[0]!.examples).toEqual([

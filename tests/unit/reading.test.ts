@@ -86,6 +86,26 @@ describe("matching words against the learner's terms", () => {
     expect(stagesOf("ja", "東京に住んでいます。", [term("住んで", "needsreview")])).toContain("住 んで:needsreview");
   });
 
+  it("recognises a word alone from a term stored with its article, whatever the case or article", () => {
+    expect(stagesOf("de", "Der Hund sieht den Hund. HUND!", [term("der Hund")])).toEqual([
+      "der hund:tolearn",
+      "sieht:new",
+      "den:new",
+      "hund:tolearn",
+      "hund:tolearn",
+    ]);
+    expect(stagesOf("es", "Mi casa es tu casa.", [term("la casa", "learned")])).toEqual([
+      "mi:new",
+      "casa:learned",
+      "es:new",
+      "tu:new",
+      "casa:learned",
+    ]);
+    // The word's own term wins; a term that is not article + word marks nothing alone.
+    expect(stagesOf("de", "Hund", [term("der Hund"), term("Hund", "learned")])).toEqual(["hund:learned"]);
+    expect(stagesOf("en", "cream", [term("ice cream")])).toEqual(["cream:new"]);
+  });
+
   it("marks ignored words, and a term wins over an ignored word of the same text", () => {
     expect(stagesOf("en", "the cat", [term("the", "ignored"), term("cat", "ignored"), term("Cat")])).toEqual([
       "the:ignored",

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { checkAnswer, clozeOf, modeFor, parseModes, SUGGESTED_GRADE } from "../../app/learning/review-modes";
+import { charDiff, checkAnswer, modeFor, parseModes, SUGGESTED_GRADE } from "../../app/learning/review-modes";
+import { clozeOf } from "../../app/learning/cloze";
 import { dayBounds, isTimeZone } from "../../app/learning/time-zone";
 
 describe("typed answers", () => {
@@ -15,6 +16,25 @@ describe("typed answers", () => {
     expect(checkAnswer(expected, given, language)).toBe(check);
   });
 
+  it("shows letter by letter what was typed against the answer", () => {
+    expect(charDiff("Straße", "Strase")).toEqual([
+      { kind: "same", text: "Stra" },
+      { kind: "extra", text: "s" },
+      { kind: "missing", text: "ß" },
+      { kind: "same", text: "e" },
+    ]);
+    expect(charDiff("çay", "çay")).toEqual([{ kind: "same", text: "çay" }]);
+    expect(charDiff("ev", "")).toEqual([{ kind: "missing", text: "ev" }]);
+    expect(charDiff("ağaç", "agac")).toEqual([
+      { kind: "same", text: "a" },
+      { kind: "extra", text: "g" },
+      { kind: "missing", text: "ğ" },
+      { kind: "same", text: "a" },
+      { kind: "extra", text: "c" },
+      { kind: "missing", text: "ç" },
+    ]);
+  });
+
   it("suggests Good for an exact answer, Hard for case or accents only, Again otherwise", () => {
     expect(SUGGESTED_GRADE).toEqual({ exact: "good", close: "hard", wrong: "again" });
   });
@@ -22,7 +42,11 @@ describe("typed answers", () => {
 
 describe("cloze and modes", () => {
   it("blanks the term in its example whatever its case, or finds none", () => {
-    expect(clozeOf("Take an Umbrella, it rains.", "umbrella")).toEqual({ before: "Take an ", after: ", it rains." });
+    expect(clozeOf("Take an Umbrella, it rains.", "umbrella")).toEqual({
+      before: "Take an ",
+      answer: "Umbrella",
+      after: ", it rains.",
+    });
     expect(clozeOf("Mind the step.", "puddle")).toBeNull();
   });
 

@@ -66,7 +66,16 @@ describe("a manual stage change keeps the schedule consistent", () => {
     expect(card.state).toBe(State.Review);
     expect(card.due.getTime() - start.getTime()).toBeGreaterThanOrEqual(LEARNED_INTERVAL_DAYS * 86_400_000);
   });
-  it("to tolearn resets the card", () => {
-    expect(cardForStage(reviewed, "tolearn", days(3))).toEqual(newCard(days(3)));
+  it("to tolearn resets the schedule but not the review count", () => {
+    expect(cardForStage(reviewed, "tolearn", days(3))).toEqual({ ...newCard(days(3)), reps: 2 });
+  });
+  it("is not a review: reps and lapses stay as they were, whatever the move", () => {
+    const lapsed = applyGrade(reviewed, Rating.Again, days(5));
+    for (const from of [newCard(start), reviewed, lapsed]) {
+      for (const target of ["tolearn", "inprogress", "needsreview", "learned"] as const) {
+        const card = cardForStage(from, target, days(9));
+        expect([card.reps, card.lapses], `${from.reps} → ${target}`).toEqual([from.reps, from.lapses]);
+      }
+    }
   });
 });

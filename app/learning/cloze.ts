@@ -1,0 +1,105 @@
+/** Finds a term in its example so a cloze card can blank it: through its article, capitalisation and inflections. */
+
+export type Stemmer = (word: string) => string;
+
+/**
+ * Articles (and English's infinitive "to") a learner may store in front of a term: "der Hund", "la casa", "l'eau",
+ * "to run". The sentence may use another form of the article ("den Hund") or none at all.
+ */
+const ARTICLES: Record<string, readonly string[]> = {
+  de: ["der", "die", "das", "den", "dem", "des", "ein", "eine", "einen", "einem", "einer", "eines"],
+  en: ["the", "a", "an", "to"],
+  es: ["el", "la", "los", "las", "un", "una", "unos", "unas"],
+  fr: ["le", "la", "les", "un", "une", "des", "du"],
+  it: ["il", "lo", "la", "i", "gli", "le", "un", "uno", "una"],
+  pt: ["o", "a", "os", "as", "um", "uma", "uns", "umas"],
+  nl: ["de", "het", "een"],
+  ca: ["el", "la", "els", "les", "un", "una"],
+  sv: ["en", "ett"],
+  da: ["en", "et"],
+  nb: ["en", "ei", "et"],
+  no: ["en", "ei", "et"],
+};
+/** Elided articles written against the word: French and Italian "l'", Italian "un'", Catalan "l'". */
+const ELIDED = /^(?:l|un|d)['’](?=\p{L})/iu;
+
+/** Languages written without spaces between words: a term is found inside a run of letters. */
+const UNSPACED = new Set(["zh", "ja", "th", "lo", "km", "my", "bo", "dz"]);
+
+const lower = (value: string, language: string) => {
+  try {
+    return value.toLocaleLowerCase(language);
+  } catch {
+    return value.toLowerCase();
+  }
+};
+
+/** The term without a leading article: "der Hund" → "Hund", "l'eau" → "eau"; the term itself when it has none. */
+export function withoutArticle(text: string, language: string): string {
+  const trimmed = text.trim().replace(/\s+/g, " ");
+  const elided = trimmed.replace(ELIDED, "");
+  if (elided !== trimmed && elided) return elided;
+  const [first, ...rest] = trimmed.split(" ");
+  if (rest.length > 0 && ARTICLES[language]?.includes(lower(first!, language))) return rest.join(" ");
+  return trimmed;
+}
+
+const escapeRegExp = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+function literal(sentence: string, text: string, language: string) {
+  const bounded = UNSPACED.has(language)
+    ? escapeRegExp(text)
+    : `(?<![\\p{L}\\p{M}\\p{N}])${escapeRegExp(text)}(?![\\p{L}\\p{M}\\p{N}])`;
+  const match = new RegExp(bounded, "iu").exec(sentence);
+  return match ? { start: match.index, end: match.index + match[0].length } : null;
+}
+
+function segmenter(language: string) {
+  try {
+    return new Intl.Segmenter(language, { granularity: "word" });
+  } catch {
+    return new Intl.Segmenter("und", { granularity: "word" });
+  }
+}
+
+/** The same words by stem, in order ("Hunde" for "Hund", "evlerimiz" for "ev"); stems of one letter must match whole. */
+function byStem(sentence: string, text: string, language: string, stem: Stemmer) {
+  const words = [...segmenter(language).segment(sentence)].filter((s) => s.isWordLike);
+  const wanted = text.split(" ").map((word) => lower(word, language));
+  const same = (word: string, target: string) => {
+    const w = lower(word, language);
+    if (w === target) return true;
+    const s = stem(target);
+    return s.length >= 2 && stem(w) === s;
+  };
+  for (let i = 0; i + wanted.length <= words.length; i++) {
+    if (wanted.every((target, j) => same(words[i + j]!.segment, target))) {
+      const last = words[i + wanted.length - 1]!;
+      return { start: words[i]!.index, end: last.index + last.segment.length };
+    }
+  }
+  return null;
+}
+
+export type Cloze = { before: string; answer: string; after: string };
+
+/**
+ * A sentence with the term as a gap, or null when the term is not in it. Tried in order: the term as stored (whatever
+ * its case), the term without its article, then word by word through the language's stemmer when there is one. The
+ * answer is the form the sentence uses ("Hunde" for "der Hund").
+ */
+export function clozeOf(sentence: string, text: string, language = "und", stem?: Stemmer): Cloze | null {
+  const term = text.trim().replace(/\s+/g, " ");
+  if (!term) return null;
+  const core = withoutArticle(term, language);
+  const found =
+    literal(sentence, term, language) ??
+    (core !== term ? literal(sentence, core, language) : null) ??
+    (stem && !UNSPACED.has(language) ? byStem(sentence, core, language, stem) : null);
+  if (!found) return null;
+  return {
+    before: sentence.slice(0, found.start),
+    answer: sentence.slice(found.start, found.end),
+    after: sentence.slice(found.end),
+  };
+}
