@@ -251,3 +251,29 @@ test("with reduced motion and no JavaScript a toast still hides after five secon
   await expect(toast).toBeVisible();
   await expect(toast).toBeHidden({ timeout: 8_000 });
 });
+
+learnerTest(
+  "the study loop's new states pass axe: a review's summary, a reader's word panel",
+  async ({ page, javaScriptEnabled }) => {
+    learnerTest.skip(!javaScriptEnabled, "axe runs scripts in the page: once, with JavaScript, is enough");
+    await open(page, "/account/terms/new", true);
+    await page.getByLabel(t("en", "learning:term.text"), { exact: true }).fill("lucid");
+    await page.getByLabel(t("en", "learning:term.meaning"), { exact: true }).fill("clear");
+    await page.getByRole("button", { name: t("en", "learning:term.create") }).click();
+    await expect(page.locator("h1")).toHaveText("lucid");
+    await open(page, "/account/review?reveal=1", true);
+    await page.getByRole("button", { name: /Easy/ }).click();
+    await expect(page.locator(".review-summary")).toBeVisible();
+    await expectNoAxeViolations(page);
+    await open(page, "/account/texts/new", true);
+    await page.getByLabel(t("en", "reading:form.title"), { exact: true }).fill("Axe");
+    await page.getByLabel(t("en", "reading:form.body"), { exact: true }).fill("A lucid and quiet morning.");
+    await page.getByRole("button", { name: t("en", "reading:form.create") }).click();
+    await waitForHydration(page);
+    await page.locator("a.word", { hasText: /^quiet$/ }).click();
+    await expect(page.locator(".word-panel")).toBeVisible();
+    await expectNoAxeViolations(page);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await expectNoAxeViolations(page);
+  },
+);
