@@ -155,10 +155,10 @@ export function defineDataSuite(databaseName: string, databaseEnv: () => Promise
         "/account/review?reveal=1",
         "/account/export?format=csv",
       ];
-      for (const path of pages) {
-        const response = await ben.request(path);
-        expect(response.status, path).toBe(200);
-        expect(textOf(await response.text()), path).not.toMatch(/partsOfSpeech|undefined/);
+      for (const page of pages) {
+        const response = await ben.request(page);
+        expect(response.status, page).toBe(200);
+        expect(textOf(await response.text()), page).not.toMatch(/partsOfSpeech|undefined/);
       }
       // Edited without choosing one, the term keeps none; the JSON export carries it and reads back.
       const edited = await ben.request(`/account/terms/${String(ids[0]!.id)}`, {
