@@ -30,3 +30,15 @@ CREATE TRIGGER "ignored_words_insert_vocabulary_version" AFTER INSERT ON "ignore
 CREATE TRIGGER "ignored_words_update_vocabulary_version" AFTER UPDATE ON "ignored_words" REFERENCING NEW TABLE AS "changed_rows" FOR EACH STATEMENT EXECUTE FUNCTION "learner_vocabulary_changed"();
 --> statement-breakpoint
 CREATE TRIGGER "ignored_words_delete_vocabulary_version" AFTER DELETE ON "ignored_words" REFERENCING OLD TABLE AS "changed_rows" FOR EACH STATEMENT EXECUTE FUNCTION "learner_vocabulary_changed"();
+--> statement-breakpoint
+-- The learner's row moves "data_version" when it changes, except for "vocabulary_version" alone: that moves only with
+-- writes to terms and ignored words, whose own triggers move "data_version" already (once per statement).
+CREATE OR REPLACE FUNCTION "learner_row_changed"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF NEW."data_version" = OLD."data_version"
+    AND to_jsonb(NEW) - 'vocabulary_version' IS DISTINCT FROM to_jsonb(OLD) - 'vocabulary_version' THEN
+    NEW."data_version" := OLD."data_version" + 1;
+  END IF;
+  RETURN NEW;
+END
+$$;
