@@ -150,6 +150,28 @@ const withoutControlCharacters: express.RequestHandler = (req, _res, next) => {
   next();
 };
 
+/**
+ * Routes match their paths in one letter case (app/routes.ts): a page address typed or linked in another case
+ * (`/de/SUBSCRIPTION`, `/ACCOUNT/PLAYER`) is sent to its lower-case form before anything else sees it, so the sign-in
+ * guard, the private-response rule and the caches only ever see the paths the router matches. Files (a dot in the last
+ * segment, the hashed assets) keep their names; other methods get the router's own answer.
+ */
+const lowerCasePages: express.RequestHandler = (req, res, next) => {
+  if ((req.method !== "GET" && req.method !== "HEAD") || !/[A-Z]/.test(req.path)) return next();
+  const queryStart = req.url.indexOf("?");
+  const pathPart = queryStart === -1 ? req.url : req.url.slice(0, queryStart);
+  if (pathPart.startsWith("/assets/") || /\.[^/]*$/.test(pathPart)) return next();
+  // Never a redirect off the site: `//Evil.example` or a backslash would leave it (the router answers 404 for them).
+  if (pathPart.startsWith("//") || pathPart.includes("\\")) return next();
+  const lower = pathPart.replace(/%[0-9A-F]{2}|[A-Z]+/g, (match) =>
+    match.startsWith("%") ? match : match.toLowerCase(),
+  );
+  if (lower === pathPart) return next();
+  // The query (a sign-in token, say) goes along unchanged; no cache keeps the answer.
+  res.setHeader("Cache-Control", "private, no-store");
+  res.redirect(301, lower + req.url.slice(pathPart.length));
+};
+
 const refuseOtherMethods: express.RequestHandler = (req, res, next) => {
   if (ALLOWED_METHODS.split(", ").includes(req.method)) return next();
   res.setHeader("Allow", ALLOWED_METHODS);
@@ -186,7 +208,7 @@ function markPersonal(method: string, pathname: string, cookie: string | undefin
   res.setHeader("Vary", mergeVary(res.getHeader("Vary"), "Cookie"));
 }
 
-app.use(withoutControlCharacters, refuseOtherMethods, guardBodyAndOrigin, privateWhenPersonal);
+app.use(withoutControlCharacters, refuseOtherMethods, lowerCasePages, guardBodyAndOrigin, privateWhenPersonal);
 
 const PERSONAL_PATH = /^(?:\/[a-z]{2})?\/(?:account|confirm|form|logout)(?:[/.]|$)|\.data$/;
 

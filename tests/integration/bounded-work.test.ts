@@ -415,18 +415,35 @@ describe("CSV exports are safe in a spreadsheet and come back unchanged", () => 
 });
 
 describe("one letter case for paths", () => {
-  it.each(["/ACCOUNT/PLAYER", "/ACCOUNT/PROFILE", "/Account/Home", "/EXPLORE", "/Subscription", "/de/Account/texts"])(
-    "answers %s with the 404 page, signed out and signed in",
-    async (target) => {
-      expect((await getPage(server, target)).status).toBe(404);
-      expect((await getPage(server, target, { Cookie: cookie })).status).toBe(404);
-    },
-  );
+  it.each([
+    ["/ACCOUNT/PLAYER", "/account/player"],
+    ["/ACCOUNT/PROFILE", "/account/profile"],
+    ["/Account/Home?x=1", "/account/home?x=1"],
+    ["/EXPLORE", "/explore"],
+    ["/de/Account/texts", "/de/account/texts"],
+  ])("sends %s to %s before any guard, signed out and signed in", async (target, lower) => {
+    for (const headers of [{}, { Cookie: cookie }] as Record<string, string>[]) {
+      const response = await getPage(server, target, headers);
+      expect(response.status).toBe(301);
+      expect(response.headers.location).toBe(lower);
+    }
+  });
 
-  it("answers /CONFIRM?token=… with a 404 that no shared cache keeps", async () => {
-    const response = await getPage(server, "/CONFIRM?token=abc");
+  it("never renders a page under another letter case: the router's routes are case-sensitive", async () => {
+    // A form POST keeps its path (no redirect for it): the router matches no page, so the guard never runs for it.
+    const response = await post("/ACCOUNT/SETTINGS", "application/x-www-form-urlencoded", "intent=settings");
     expect(response.status).toBe(404);
-    expect(cookiesOf(response).size).toBe(0);
+  });
+
+  it("keeps /CONFIRM?token=… out of every cache and off other sites", async () => {
+    const response = await getPage(server, "/CONFIRM?token=abc");
+    expect(response.status).toBe(301);
+    expect(response.headers.location).toBe("/confirm?token=abc");
+    expect(response.headers["cache-control"]).toBe("private, no-store");
+    for (const offSite of ["//Evil.example/X", "/\\Evil.example/X"]) {
+      const away = await getPage(server, offSite);
+      expect(away.headers.location, offSite).toBeUndefined();
+    }
   });
 });
 
