@@ -278,16 +278,16 @@ describe("the attacks that once froze the process", () => {
     expect(result.ms).toBeLessThan(1_000);
     expect(rssMiB() - before).toBeLessThan(64);
     expect(blocked).toEqual([]);
-  });
+  }, 60_000);
 
-  it("twelve such bodies at once: each refused, memory stays put", async () => {
+  it("twelve bodies of 16 MiB at once: each refused, memory stays put", async () => {
     const before = rssMiB();
     const results = await Promise.all(
-      Array.from({ length: 12 }, (_, i) => streamChunked(i % 2 ? "/theme" : "/basic-mode", 50 * 1024 * 1024)),
+      Array.from({ length: 12 }, (_, i) => streamChunked(i % 2 ? "/theme" : "/basic-mode", 16 * 1024 * 1024)),
     );
     expect(results.map((r) => r.status)).toEqual(Array(12).fill(413));
     expect(rssMiB() - before).toBeLessThan(64);
-  });
+  }, 60_000);
 
   it("previews an Anki file of 200,000 unclosed tags (or sound references) in under a second, loop free", async () => {
     // A first ordinary upload: what is measured below is the attack, not the first use of the page's code.
