@@ -158,8 +158,7 @@ const withoutControlCharacters: express.RequestHandler = (req, _res, next) => {
  */
 const lowerCasePages: express.RequestHandler = (req, res, next) => {
   if ((req.method !== "GET" && req.method !== "HEAD") || !/[A-Z]/.test(req.path)) return next();
-  const queryStart = req.url.indexOf("?");
-  const pathPart = queryStart === -1 ? req.url : req.url.slice(0, queryStart);
+  const pathPart = pathOf(req.url);
   if (pathPart.startsWith("/assets/") || /\.[^/]*$/.test(pathPart)) return next();
   // Never a redirect off the site: `//Evil.example` or a backslash would leave it (the router answers 404 for them).
   if (pathPart.startsWith("//") || pathPart.includes("\\")) return next();

@@ -13,7 +13,7 @@ import { hashedContentSecurityPolicy } from "./csp";
 import { log } from "../server/log.server";
 import { PUBLIC_PAGES } from "./public-pages";
 import { PATHS } from "./paths";
-import { canonicalVariantCookies, prepareVariantCookies } from "./variant-cookies.server";
+import { canonicalVariantCookies } from "./variant-cookies.server";
 
 /**
  * Anonymous public pages from memory. Each page is rendered once by the running app (its runtime configuration) for a
@@ -304,7 +304,6 @@ function send(
 
 /** The cache in front of React Router: an Express-style middleware (`next` renders the request as usual). */
 export function publicPageCache(build: ServerBuild) {
-  void prepareVariantCookies();
   const render = createRequestHandler(build, "production");
   const entries = new Map<string, Entry>();
   const pending = new Map<string, Promise<Entry>>();

@@ -1,5 +1,4 @@
-import { GRADES, scheduler, type CardFields, type GradeName } from "./stage";
-import { State, type Card } from "ts-fsrs";
+import { GRADES, scheduler, toCard, type CardFields, type GradeName } from "./stage";
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -7,19 +6,7 @@ const DAY = 24 * HOUR;
 
 /** How long until the card comes back after each grade given now (FSRS-6, the same scheduler as the review). */
 export function nextIntervals(fields: CardFields, now: Date): Record<GradeName, number> {
-  const card: Card = {
-    due: fields.due,
-    stability: fields.stability,
-    difficulty: fields.difficulty,
-    elapsed_days: fields.elapsedDays,
-    scheduled_days: fields.scheduledDays,
-    learning_steps: fields.learningSteps,
-    reps: fields.reps,
-    lapses: fields.lapses,
-    state: fields.state as State,
-    last_review: fields.lastReview ?? undefined,
-  };
-  const preview = scheduler.repeat(card, now);
+  const preview = scheduler.repeat(toCard(fields), now);
   const out = {} as Record<GradeName, number>;
   for (const [name, grade] of Object.entries(GRADES) as [GradeName, (typeof GRADES)[GradeName]][])
     out[name] = Math.max(0, preview[grade].card.due.getTime() - now.getTime());

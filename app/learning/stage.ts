@@ -33,7 +33,8 @@ export function stageOf(card: Pick<CardFields, "state" | "due" | "scheduledDays"
   return card.scheduledDays >= LEARNED_INTERVAL_DAYS ? "learned" : "inprogress";
 }
 
-const toCard = (fields: CardFields): Card => ({
+/** The FSRS card of a term's stored fields. */
+export const toCard = (fields: CardFields): Card => ({
   due: fields.due,
   stability: fields.stability,
   difficulty: fields.difficulty,

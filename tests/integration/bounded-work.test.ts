@@ -129,9 +129,11 @@ function streamChunked(target: string, totalBytes: number): Promise<{ status: nu
         agent: false,
       },
       (res) => {
+        // Answered: the time to the status line, not to the end of the client's own writing.
+        const ms = performance.now() - started;
         res.resume();
         res.on("end", () => {
-          resolve({ status: res.statusCode ?? 0, ms: performance.now() - started });
+          resolve({ status: res.statusCode ?? 0, ms });
           req.destroy();
         });
       },
