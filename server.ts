@@ -184,12 +184,36 @@ const refuseOtherMethods: express.RequestHandler = (req, res, next) => {
  */
 const guardBodyAndOrigin: express.RequestHandler = (req, res, next) => {
   const length = Number(req.headers["content-length"] ?? 0);
-  if (!(length <= entry.bodyLimitFor(req.path)) || req.headers["transfer-encoding"])
+  if (!(length <= entry.bodyLimitFor(req.path)) || req.headers["transfer-encoding"]) {
     res.setHeader("Connection", "close");
+    lingerAfterAnswer(req);
+  }
   const origin = req.headers.origin;
   if (origin !== undefined && origin !== "null" && !URL.canParse(origin)) req.headers.origin = "null";
   next();
 };
+
+/** How long a connection whose body was left unread keeps discarding it after the answer before it is closed. */
+const LINGER_MS = 5_000;
+
+/**
+ * Closing a socket with unread bytes makes the kernel reset the connection, and a reset can throw away the 413 the
+ * client has not read yet. So, for a connection Node closes after its answer, the answer is sent with a half-close,
+ * what still arrives is read and dropped (no copy kept), and the socket is closed at most LINGER_MS later.
+ */
+function lingerAfterAnswer(req: IncomingMessage) {
+  const socket = req.socket;
+  const close = socket.destroySoon.bind(socket);
+  socket.destroySoon = () => {
+    if (req.complete) return close();
+    socket.end();
+    req.removeAllListeners("data");
+    req.on("data", () => {});
+    req.once("end", close);
+    req.resume();
+    setTimeout(close, LINGER_MS).unref();
+  };
+}
 
 /** Anything that depends on the visitor is never stored by shared caches. */
 const privateWhenPersonal: express.RequestHandler = (req, res, next) => {
