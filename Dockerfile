@@ -47,7 +47,7 @@ RUN apt-get update -q && apt-get install -y -q --no-install-recommends binutils 
 # An empty /data volume gets a copy on first start (DATA_TEMPLATE_DIR) instead of PGlite's initdb, which takes seconds,
 # and the start finds the public lists loaded (a digest of them is stored) instead of writing thousands of rows; without
 # PostgreSQL's template databases, a copy is 456 files instead of 1082. Then the server starts once on a copy, as the
-# runtime's user (the cache is per user id) and at the runtime's paths (/app/...), and answers /healthz and /: Node's
+# runtime's user (the cache is per user id) and at the runtime's paths (/app/...), and answers /readyz and /: Node's
 # compile cache (NODE_COMPILE_CACHE, root-owned and only read at run time) keeps the compiled code of the ~520 modules
 # that took part, so a start reads it instead of parsing them again.
 FROM deps AS template

@@ -1,6 +1,6 @@
 /**
  * The server, in production and in development: one Node process serving static assets, public pages from memory,
- * `/healthz` and the React Router request handler, with compression, security headers, request logs on stdout and a
+ * `/healthz` (liveness), `/readyz` (the database answers) and the React Router request handler, with compression, security headers, request logs on stdout and a
  * graceful stop on SIGTERM. With NODE_ENV=development (`npm run dev`) Vite's middleware serves the sources with hot
  * reload and the app is loaded through Vite; otherwise the build in ./build is imported.
  */
@@ -104,7 +104,7 @@ let stopping = false;
 function logRequest(method: string | undefined, pathname: string, status: number, started: bigint, ip?: string) {
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   const fields = { method, path: pathname, status, ms: Math.round(ms * 10) / 10, ip };
-  if (pathname === "/healthz") log.debug("request", fields);
+  if (pathname === "/healthz" || pathname === "/readyz") log.debug("request", fields);
   else log.info("request", fields);
 }
 
@@ -237,7 +237,7 @@ const PERSONAL_PATH = /^(?:\/[a-z]{2})?\/(?:account|confirm|form|logout)(?:[/.]|
 
 /** A response for this visitor only: it sets a cookie, answers a session or a form, or is an account or data URL. */
 function isPersonal(method: string, pathname: string, cookie: string | undefined, res: ServerResponse): boolean {
-  if (pathname === "/healthz" || pathname.startsWith("/assets/")) return false;
+  if (pathname === "/healthz" || pathname === "/readyz" || pathname.startsWith("/assets/")) return false;
   return (
     res.getHeader("Set-Cookie") !== undefined ||
     method === "POST" ||
@@ -301,15 +301,25 @@ if (!vite) {
 // Pages rendered per request are compressed cheaply: at these sizes a higher level costs more CPU than it saves bytes.
 app.use(compression({ level: 1, brotli: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1 } } }));
 
-app.get("/healthz", async (_req, res) => {
+// Liveness: the process serves requests. It never touches the database, so a database outage does not make the
+// proxy or the container runtime give up on an instance that still answers kept pages and the translated 503 page.
+app.get("/healthz", (_req, res) => {
+  res.setHeader("Cache-Control", "no-store");
+  res.status(200).type("text/plain").send("ok");
+});
+
+// Readiness: the database is open, migrated and answering (503 while it is not, and while the server stops).
+app.get("/readyz", async (_req, res) => {
+  res.setHeader("Cache-Control", "no-store");
+  if (stopping) return void res.status(503).type("text/plain").send("stopping");
   try {
     await Promise.race([
       entry.checkHealth(),
       new Promise((_, reject) => setTimeout(() => reject(new Error("timeout")), 2_000)),
     ]);
-    res.status(200).type("text/plain").send("ok");
+    res.status(200).type("text/plain").send("ready");
   } catch (error) {
-    log.warn("health check failed", { error: error instanceof Error ? error.message : String(error) });
+    log.warn("readiness check failed", { error: error instanceof Error ? error.message : String(error) });
     res.status(503).type("text/plain").send("unavailable");
   }
 });
@@ -330,7 +340,7 @@ app.use((req, res, next) => (/\.(?:html|data)$/.test(req.path) ? next() : static
 // No path pattern: Express would answer a path it cannot decode (`/%zz`) with its own English 400 page.
 app.use(renderPage);
 
-// The database is opened and migrated right away (/healthz answers 503 until it is); a locked or unreachable one
+// The database is opened and migrated right away (/readyz answers 503 until it is); a locked or unreachable one
 // stops the process.
 entry.start().catch((error: unknown) => {
   log.error("cannot start", { error: error instanceof Error ? error.message : String(error) });

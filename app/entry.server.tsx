@@ -41,8 +41,10 @@ export default function handleRequest(
   // The database is away (see http/unavailable.server.ts): clients and crawlers may come back shortly.
   if (responseStatusCode === 503) responseHeaders.set("Retry-After", "10");
 
-  // Bots get the right status with a minimal body instead of the error page; the error is only logged.
-  if (bot && responseStatusCode >= 400) {
+  // Bots get the right status with a minimal body instead of the error page; the error is only logged. The 503 page is
+  // the exception: it is temporary (no crawler indexes it, Retry-After says when to come back) and scripts and command-
+  // line clients, which count as bots, should read why their request was not done.
+  if (bot && responseStatusCode >= 400 && responseStatusCode !== 503) {
     log.warn("error page withheld from bot", {
       status: responseStatusCode,
       path: new URL(request.url).pathname,

@@ -1,6 +1,6 @@
 /**
  * Starts the built server once as the image's first start would (an empty DATA_DIR, the template copied in), asks for
- * /healthz and the home page, and stops it with SIGTERM. Run with NODE_COMPILE_CACHE set, it leaves Node's compiled
+ * /readyz and the home page, and stops it with SIGTERM. Run with NODE_COMPILE_CACHE set, it leaves Node's compiled
  * code of every module that took part in that directory, so later starts read it instead of parsing the modules again.
  * The image does this at build time, as the runtime's user and at the runtime's paths (see Dockerfile).
  *
@@ -44,7 +44,7 @@ async function answered(pathname: string): Promise<boolean> {
 
 try {
   const deadline = Date.now() + 60_000;
-  while (!(await answered("/healthz"))) {
+  while (!(await answered("/readyz"))) {
     if (Date.now() > deadline || server.exitCode !== null) throw new Error("the server did not become healthy");
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

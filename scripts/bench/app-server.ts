@@ -62,11 +62,11 @@ export async function startApp(tmp: string, label: string, env: Record<string, s
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) {
       throw new Error(
-        `the ${label} server exited (${child.exitCode ?? child.signalCode}) before /healthz answered; its log:\n${logTail(logFile)}`,
+        `the ${label} server exited (${child.exitCode ?? child.signalCode}) before /readyz answered; its log:\n${logTail(logFile)}`,
       );
     }
     try {
-      const response = await fetch(`${baseUrl}/healthz`, { signal: AbortSignal.timeout(3_000) });
+      const response = await fetch(`${baseUrl}/readyz`, { signal: AbortSignal.timeout(3_000) });
       await response.body?.cancel();
       if (response.status === 200) break;
     } catch {

@@ -115,7 +115,7 @@ export async function startServer(
   while (Date.now() < deadline) {
     if (child.exitCode !== null)
       throw new Error(`server exited: ${readFileSync(path.join(tmp, "server.log"), "utf8").slice(-2000)}`);
-    const ok = await get(`${baseUrl}/healthz`).then(
+    const ok = await get(`${baseUrl}/readyz`).then(
       (r) => r.status === 200,
       () => false,
     );

@@ -77,7 +77,7 @@ export default async function globalSetup() {
       if (server.exitCode !== null)
         throw new Error(`server exited with ${server.exitCode}; its log is in ${SERVER_LOG}`);
       try {
-        const response = await fetch(`${BASE_URL}/healthz`);
+        const response = await fetch(`${BASE_URL}/readyz`);
         if (response.ok) break;
       } catch {
         // not listening yet

@@ -45,12 +45,12 @@ async function shownWithin(server: ServerProcess, expected: string, timeoutMs: n
 async function healthy(server: ServerProcess, timeoutMs: number) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const status = await fetch(`${server.baseUrl}/healthz`, { signal: AbortSignal.timeout(3_000) }).then(
+    const status = await fetch(`${server.baseUrl}/readyz`, { signal: AbortSignal.timeout(3_000) }).then(
       (response) => response.status,
       () => 0,
     );
     if (status === 200) return;
-    if (Date.now() > deadline) throw new Error(`${server.baseUrl}/healthz did not answer 200 within ${timeoutMs} ms`);
+    if (Date.now() > deadline) throw new Error(`${server.baseUrl}/readyz did not answer 200 within ${timeoutMs} ms`);
     await sleep(100);
   }
 }

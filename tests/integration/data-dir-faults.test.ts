@@ -144,7 +144,9 @@ describe.skipIf(!canMount)("DATA_DIR read-only or full", () => {
         expect(refused.headers.get("Retry-After")).toBe("10");
         const html = await refused.text();
         expect(html).toContain("Service temporarily unavailable");
-        expect((await fetch(`${server.baseUrl}/healthz`)).status).toBe(503);
+        // Not ready (the database cannot write), yet alive: the proxy keeps sending it requests to answer with 503.
+        expect((await fetch(`${server.baseUrl}/readyz`)).status).toBe(503);
+        expect((await fetch(`${server.baseUrl}/healthz`)).status).toBe(200);
 
         rmSync(filler);
         await server.waitForHealthy(20_000);

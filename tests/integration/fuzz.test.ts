@@ -151,6 +151,7 @@ function requestArbitrary() {
     "/robots.txt",
     "/sitemap.xml",
     "/healthz",
+    "/readyz",
     "/assets/missing.js",
     "/favicon.svg",
     "/company/privacy/index.html",

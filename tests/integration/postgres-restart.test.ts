@@ -1,8 +1,9 @@
 /**
  * PostgreSQL restarted while learners keep using the app (its own server, not the shared one of the test run): the
- * app recovers without a restart, /healthz answers 503 while the database is away and 200 again after, requests
- * that fail meanwhile get a translated 503 page (never a 500), and every write that was answered with success is in
- * the database afterwards, whole (a term together with its example).
+ * app recovers without a restart, /readyz answers 503 while the database is away and 200 again after while /healthz
+ * (liveness) answers 200 throughout, kept public pages still answer 200 from memory, requests that fail meanwhile get a
+ * translated 503 page with Retry-After (never a 500), and every write that was answered with success is in the
+ * database afterwards, whole (a term together with its example).
  *
  * Needs `npm run build` (the test script builds first) and Debian's PostgreSQL.
  */
@@ -15,9 +16,9 @@ import { visitor, type Visitor } from "../support/http-visitor.ts";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function healthz(server: ServerProcess): Promise<number> {
+async function statusOf(server: ServerProcess, path: string): Promise<number> {
   try {
-    const response = await fetch(`${server.baseUrl}/healthz`, { signal: AbortSignal.timeout(5_000) });
+    const response = await fetch(`${server.baseUrl}${path}`, { signal: AbortSignal.timeout(5_000) });
     await response.body?.cancel();
     return response.status;
   } catch {
@@ -25,10 +26,10 @@ async function healthz(server: ServerProcess): Promise<number> {
   }
 }
 
-async function waitForHealth(server: ServerProcess, status: number, timeoutMs: number) {
+async function waitForReady(server: ServerProcess, expected: number, timeoutMs: number) {
   const deadline = Date.now() + timeoutMs;
-  while ((await healthz(server)) !== status) {
-    if (Date.now() > deadline) throw new Error(`/healthz did not answer ${status} within ${timeoutMs} ms`);
+  while ((await statusOf(server, "/readyz")) !== expected) {
+    if (Date.now() > deadline) throw new Error(`/readyz did not answer ${expected} within ${timeoutMs} ms`);
     await sleep(100);
   }
 }
@@ -62,6 +63,30 @@ describe("PostgreSQL restarted under load", () => {
       "/account/home",
     );
     return learner;
+  }
+
+  /** What anonymous visitors get while the database is away. */
+  async function duringOutage() {
+    const publicPages: Record<string, number> = {};
+    for (const path of ["/", "/explore", "/de/explore"]) publicPages[path] = await statusOf(server!, path);
+    const response = await fetch(`${server!.baseUrl}/de/form`, {
+      method: "POST",
+      redirect: "manual",
+      headers: {
+        Origin: server!.baseUrl,
+        "Sec-Fetch-Site": "same-origin",
+        "Content-Type": "application/x-www-form-urlencoded",
+        "User-Agent": "curl/8.5.0",
+      },
+      body: "email=outage%40example.test",
+      signal: AbortSignal.timeout(5_000),
+    });
+    const signIn = {
+      status: response.status,
+      retryAfter: response.headers.get("Retry-After"),
+      body: await response.text(),
+    };
+    return { publicPages, signIn };
   }
 
   it(
@@ -99,10 +124,13 @@ describe("PostgreSQL restarted under load", () => {
 
       await sleep(1_000);
       await postgres!.halt();
-      await waitForHealth(server!, 503, 10_000);
+      await waitForReady(server!, 503, 10_000);
+      // Alive all the while: the proxy and the container runtime keep the instance.
+      expect(await statusOf(server!, "/healthz")).toBe(200);
       await sleep(1_500);
+      const outage = await duringOutage();
       await postgres!.resume();
-      await waitForHealth(server!, 200, 20_000);
+      await waitForReady(server!, 200, 20_000);
       await sleep(1_500);
       load.running = false;
       await Promise.all(clients);
@@ -139,6 +167,14 @@ describe("PostgreSQL restarted under load", () => {
         await client.end();
       }
       expect(server!.logs().some((line) => line.json?.message === "database connection lost")).toBe(true);
+
+      // Anonymous visitors still got the kept public pages; a sign-in request (from a command-line client too, which
+      // counts as a bot) got the translated 503 page with Retry-After.
+      expect(outage.publicPages).toEqual({ "/": 200, "/explore": 200, "/de/explore": 200 });
+      expect(outage.signIn.status).toBe(503);
+      expect(outage.signIn.retryAfter).toBe("10");
+      expect(outage.signIn.body).toContain("Dienst vorübergehend nicht verfügbar");
+      expect(outage.signIn.body).toContain("<html");
     },
   );
 });

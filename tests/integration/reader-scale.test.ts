@@ -214,7 +214,7 @@ function cpuMs(): number {
   return (user + system) / 1000;
 }
 
-/** The check the server answers `GET /healthz` with. */
+/** The check the server answers `GET /readyz` with. */
 async function fetchHealth(app: App): Promise<boolean> {
   await app.checkHealth();
   return true;

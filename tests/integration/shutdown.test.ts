@@ -130,7 +130,10 @@ describe("SIGTERM under load", () => {
         target
           .logs()
           .filter(
-            (line) => line.json?.message === "request" && line.json.method === "GET" && line.json.path !== "/healthz",
+            (line) =>
+              line.json?.message === "request" &&
+              line.json.method === "GET" &&
+              !["/healthz", "/readyz"].includes(line.json.path as string),
           ).length - 1;
       expect(statuses.length).toBe(served);
       expect(failures.filter((code) => code !== "ECONNREFUSED" && code !== "ECONNRESET")).toEqual([]);

@@ -34,7 +34,7 @@ export type ServerProcess = {
   logs(): LogLine[];
   /** Resolves with the first line (already written or yet to come) that matches; rejects on timeout or exit. */
   waitForLog(predicate: (line: LogLine) => boolean, timeoutMs?: number): Promise<LogLine>;
-  /** Resolves once GET /healthz answers 200; rejects when the process exits first or on timeout. */
+  /** Resolves once GET /readyz answers 200; rejects when the process exits first or on timeout. */
   waitForHealthy(timeoutMs?: number): Promise<void>;
   /** Resolves with the exit code (null when killed by a signal) when the process ends by itself. */
   exited: Promise<number | null>;
@@ -47,7 +47,7 @@ export type ServerProcess = {
 export type ServerOptions = {
   /** Extra or overriding environment variables (e.g. DATABASE_URL, DATA_DIR). `undefined` removes a variable. */
   env?: Record<string, string | undefined>;
-  /** Wait for /healthz 200 before resolving (default true). */
+  /** Wait for /readyz 200 before resolving (default true). */
   waitForHealthy?: boolean;
   healthTimeoutMs?: number;
   /** Node's own options before `server.ts`, e.g. `--conditions=development` as `npm run dev` gives them. */
@@ -174,16 +174,15 @@ export async function startServer(options: ServerOptions = {}): Promise<ServerPr
   const waitForHealthy = async (timeoutMs = 60_000) => {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      if (exitCode !== undefined)
-        throw new Error(`exited with ${exitCode} before /healthz answered 200; ${describe()}`);
+      if (exitCode !== undefined) throw new Error(`exited with ${exitCode} before /readyz answered 200; ${describe()}`);
       try {
-        const response = await fetch(`${baseUrl}/healthz`, { signal: AbortSignal.timeout(5_000) });
+        const response = await fetch(`${baseUrl}/readyz`, { signal: AbortSignal.timeout(5_000) });
         await response.body?.cancel();
         if (response.status === 200) return;
       } catch {
         // not listening yet
       }
-      if (Date.now() > deadline) throw new Error(`/healthz did not answer 200 within ${timeoutMs} ms; ${describe()}`);
+      if (Date.now() > deadline) throw new Error(`/readyz did not answer 200 within ${timeoutMs} ms; ${describe()}`);
       await sleep(100);
     }
   };
