@@ -13,12 +13,14 @@ import { loadPublicLists } from "./learning/public-lists.server";
 import { createLoadContext } from "./server/client-ip.server";
 import { checkHealth, onHealthCheck, shutdown } from "./server/lifecycle.server";
 import { log, setLogSink } from "./server/log.server";
+import { scheduleHousekeeping } from "./server/housekeeping.server";
 import { watchSharedData } from "./server/shared-data.server";
 
 let started: Promise<Database> | null = null;
 
 /**
- * Opens and migrates the database, then loads the shipped public lists; every later call returns the same promise. On
+ * Opens and migrates the database, then loads the shipped public lists and schedules the housekeeping (not run here:
+ * it stays out of the start-up path); every later call returns the same promise. On
  * PostgreSQL, which other instances may share, changes they make to public data are then watched for (a webhook
  * reaches one instance only); PGlite has one process, which learns every change itself.
  */
@@ -29,6 +31,8 @@ function startApp(): Promise<Database> {
     // The caches' table of valid cookie values, before the first request is answered.
     await prepareVariantCookies();
     if (env.DATABASE_URL) watchSharedData(db, invalidatePublicPages);
+    // Expired sessions, old sign-in links and rate-limit events go on a schedule, by one instance at a time.
+    scheduleHousekeeping(db);
     return db;
   })();
   return started;

@@ -4,6 +4,9 @@ import { rateLimitEvents } from "./auth.schema";
 
 export type RateLimitRule = { key: string; limit: number; windowMs: number };
 
+/** The longest window any rule counts over: older events count for nothing and housekeeping deletes them. */
+export const LONGEST_RATE_LIMIT_WINDOW_MS = 3_600_000;
+
 /** How long an address waits before it may ask for another sign-in link. */
 export const RESEND_WAIT_MS = 60_000;
 
@@ -11,9 +14,9 @@ export const RESEND_WAIT_MS = 60_000;
 export function signInRules(email: string, clientIp: string | null): RateLimitRule[] {
   const rules: RateLimitRule[] = [
     { key: `signin:email:${email}`, limit: 1, windowMs: RESEND_WAIT_MS },
-    { key: `signin:email:${email}`, limit: 5, windowMs: 3_600_000 },
+    { key: `signin:email:${email}`, limit: 5, windowMs: LONGEST_RATE_LIMIT_WINDOW_MS },
   ];
-  if (clientIp) rules.push({ key: `signin:ip:${clientIp}`, limit: 20, windowMs: 3_600_000 });
+  if (clientIp) rules.push({ key: `signin:ip:${clientIp}`, limit: 20, windowMs: LONGEST_RATE_LIMIT_WINDOW_MS });
   return rules;
 }
 

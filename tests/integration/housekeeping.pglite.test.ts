@@ -1,0 +1,3 @@
+import { defineHousekeepingSuite } from "./housekeeping-suite";
+
+defineHousekeepingSuite("PGlite", async () => ({}));
