@@ -308,18 +308,31 @@ app.get("/healthz", (_req, res) => {
   res.status(200).type("text/plain").send("ok");
 });
 
+/** One readiness check answers every /readyz request of the next second: a flood of them is not a flood of queries. */
+const READINESS_REUSE_MS = 1_000;
+let lastReadiness: { at: number; check: Promise<void> } | null = null;
+function readiness(): Promise<void> {
+  if (lastReadiness && Date.now() - lastReadiness.at < READINESS_REUSE_MS) return lastReadiness.check;
+  const check = Promise.race([
+    entry.checkHealth(),
+    new Promise<never>((_, reject) => setTimeout(() => reject(new Error("timeout")), 2_000).unref()),
+  ]);
+  // Logged once per check, not once per request it answers.
+  check.catch((error: unknown) =>
+    log.warn("readiness check failed", { error: error instanceof Error ? error.message : String(error) }),
+  );
+  lastReadiness = { at: Date.now(), check };
+  return check;
+}
+
 // Readiness: the database is open, migrated and answering (503 while it is not, and while the server stops).
 app.get("/readyz", async (_req, res) => {
   res.setHeader("Cache-Control", "no-store");
   if (stopping) return void res.status(503).type("text/plain").send("stopping");
   try {
-    await Promise.race([
-      entry.checkHealth(),
-      new Promise((_, reject) => setTimeout(() => reject(new Error("timeout")), 2_000)),
-    ]);
+    await readiness();
     res.status(200).type("text/plain").send("ready");
-  } catch (error) {
-    log.warn("readiness check failed", { error: error instanceof Error ? error.message : String(error) });
+  } catch {
     res.status(503).type("text/plain").send("unavailable");
   }
 });
