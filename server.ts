@@ -1,8 +1,9 @@
 /**
  * The server, in production and in development: one Node process serving static assets, public pages from memory,
- * `/healthz` (liveness), `/readyz` (the database answers) and the React Router request handler, with compression, security headers, request logs on stdout and a
- * graceful stop on SIGTERM. With NODE_ENV=development (`npm run dev`) Vite's middleware serves the sources with hot
- * reload and the app is loaded through Vite; otherwise the build in ./build is imported.
+ * `/healthz` (liveness), `/readyz` (the database answers) and the React Router request handler, with compression,
+ * security headers, request logs on stdout and a graceful stop on SIGTERM. With NODE_ENV=development (`npm run dev`)
+ * Vite's middleware serves the sources with hot reload and the app is loaded through Vite; otherwise the build in
+ * ./build is imported.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import path from "node:path";

@@ -210,7 +210,7 @@ async function main(): Promise<number> {
   const atEnd = residentBytes(child.pid!);
   await sleep(5_000);
   const afterIdle = residentBytes(child.pid!);
-  const healthz = await fetch(`${baseUrl}/readyz`).then(
+  const ready = await fetch(`${baseUrl}/readyz`).then(
     (response) => response.status,
     () => 0,
   );
@@ -245,7 +245,7 @@ async function main(): Promise<number> {
     },
     warmupRequests: warmup.requests.total,
     serverErrorLines: serverErrors.filter((line) => line.includes('"level":"error"')).length,
-    readyzAfter: healthz,
+    readyzAfter: ready,
   };
   console.log(JSON.stringify(report, null, 2));
 
@@ -253,7 +253,7 @@ async function main(): Promise<number> {
     errors > 0 ? `${errors} errors or timeouts` : null,
     result["5xx"] > 0 ? `${result["5xx"]} answers >= 500` : null,
     growth > MAX_GROWTH ? `resident memory grew ${(growth * 100).toFixed(1)} % (limit ${MAX_GROWTH * 100} %)` : null,
-    healthz !== 200 ? `/readyz answered ${healthz} afterwards` : null,
+    ready !== 200 ? `/readyz answered ${ready} afterwards` : null,
   ].filter((failure): failure is string => failure !== null);
   if (serverErrors.length) console.log(`server error log (first 5):\n${serverErrors.slice(0, 5).join("\n")}`);
   console.log(

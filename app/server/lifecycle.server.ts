@@ -12,7 +12,7 @@ export function onShutdown(close: Closer) {
   closers.push(close);
 }
 
-/** Used by `GET /healthz`: resolves when every dependency answers. */
+/** Used by `GET /readyz` (and before writes): resolves when every dependency answers. */
 export async function checkHealth(): Promise<void> {
   await Promise.all(healthChecks.map((check) => check()));
 }

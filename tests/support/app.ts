@@ -98,7 +98,7 @@ export async function startApp(env: Record<string, string | undefined> = {}) {
   };
   /** Forgets cached public pages and shipped data, as after a change of that data. */
   const invalidatePublicPages = () => entry.invalidatePublicPages();
-  /** What `GET /healthz` runs: resolves when every dependency answers. */
+  /** What `GET /readyz` runs: resolves when every dependency answers. */
   const checkHealth = () => entry.checkHealth();
   return { db, browser, dataDir, stop, invalidatePublicPages, checkHealth };
 }
