@@ -151,7 +151,6 @@ function requestArbitrary() {
     "/robots.txt",
     "/sitemap.xml",
     "/healthz",
-    "/readyz",
     "/assets/missing.js",
     "/favicon.svg",
     "/company/privacy/index.html",
