@@ -40,7 +40,6 @@ import { DefaultLayout } from "./ui/layouts";
 import { InlineStylesheet } from "./ui/inline-stylesheet";
 import { LanguageLinks } from "./ui/seo";
 import { toastContext, toastMiddleware } from "./toasts/toast.server";
-import { Toaster } from "./toasts/toaster";
 import { colorScheme } from "./theme/theme";
 import { readTheme } from "./theme/theme.server";
 
@@ -171,7 +170,6 @@ export default function App({ loaderData }: Route.ComponentProps) {
   return (
     <HoneypotProvider {...loaderData.honeypot}>
       <Outlet />
-      <Toaster toasts={loaderData.toasts} />
       <PageViews config={loaderData.analytics} />
     </HoneypotProvider>
   );

@@ -7,7 +7,8 @@ import { PATHS } from "../http/paths";
 
 /**
  * After a link was requested, /form says where it went (the inbox, or the server log when no mail is set up) and
- * offers another once the rate limit allows; without JavaScript the wait is the one rendered by the server.
+ * offers another once the rate limit allows; without JavaScript the wait is the one rendered by the server. No card
+ * and no heading of its own: the toast says "Check your inbox" once, and this names the address and what comes next.
  */
 export function SentPanel({
   email,
@@ -35,9 +36,8 @@ export function SentPanel({
     return () => clearInterval(timer);
   }, [waitSeconds]);
   return (
-    <section className="card sent-panel" aria-labelledby="sent-title" data-delivery={delivery}>
-      <h2 id="sent-title">{delivery === "log" ? t("form.sent.logTitle") : t("form.sent.title")}</h2>
-      <p>{delivery === "log" ? t("form.sent.logBody", { email }) : t("form.sent.body", { email })}</p>
+    <div className="sent-panel" data-delivery={delivery}>
+      <p className="lead">{delivery === "log" ? t("form.sent.logBody", { email }) : t("form.sent.body", { email })}</p>
       {delivery === "mail" ? <p className="hint">{t("form.sent.resendHint")}</p> : null}
       <Form method="post" action={action} className="stack" aria-busy={pending}>
         <HoneypotInputs label={t("form.honeypot")} className="honeypot" />
@@ -59,6 +59,6 @@ export function SentPanel({
       <p className="actions">
         <Link to={`${action}?another=1`}>{t("form.sent.another")}</Link>
       </p>
-    </section>
+    </div>
   );
 }

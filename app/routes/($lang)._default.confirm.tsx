@@ -2,6 +2,7 @@ import { useTranslation } from "react-i18next";
 import { Form, Link, useLocation, useNavigation } from "react-router";
 import type { Route } from "./+types/($lang)._default.confirm";
 import { authProvider } from "../auth/providers/index.server";
+import { userContext } from "../auth/session.server";
 import { completeSignIn } from "../auth/sign-in.server";
 import { getDatabase } from "../db/db.server";
 import { getInstance, requestLocale } from "../i18n/i18n.server";
@@ -21,17 +22,23 @@ export const meta: Route.MetaFunction = () => [{ name: "referrer", content: "sam
 
 /**
  * GET never consumes the link (mail scanners follow links): it carries the link's parameters into a form and names
- * the address it signs in, so a planted link cannot sign someone into another account unnoticed.
+ * the address it signs in, so a planted link cannot sign someone into another account unnoticed. A link that can no
+ * longer be used, opened by someone who is signed in already (the second click on a mail's link), says so and leads
+ * home instead of offering a confirmation that can only fail.
  */
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const search = new URL(request.url).searchParams;
   const params = authProvider.linkParams.map((name) => ({ name, value: search.get(name) ?? "" }));
-  if (!params.every((param) => param.value)) return { params: null, address: null };
+  const user = context.get(userContext);
+  if (!params.every((param) => param.value)) return { params: null, address: null, signedInAs: user?.email ?? null };
   const address = await authProvider.linkAddress(
     await getDatabase(),
     Object.fromEntries(params.map((p) => [p.name, p.value])),
   );
-  return { params, address };
+  if (user && address.email === null && address.reason === "unusable") {
+    return { params: null, address: null, signedInAs: user.email, spent: true };
+  }
+  return { params, address, signedInAs: null };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -45,7 +52,21 @@ export default function ConfirmPage({ loaderData }: Route.ComponentProps) {
   const to = useLocalePath();
   const { pathname } = useLocation();
   const pending = useNavigation().state !== "idle";
-  const { params, address } = loaderData;
+  const { params, address, signedInAs } = loaderData;
+  if (signedInAs !== null && (!params || !address)) {
+    return (
+      <section className="narrow">
+        <h1>{t("common:titles.confirm")}</h1>
+        <p>{"spent" in loaderData ? t("confirm.spentSignedIn") : t("confirm.noLinkSignedIn")}</p>
+        <p className="confirm-address">{t("confirm.signedInAs", { email: signedInAs })}</p>
+        <p>
+          <Link to={to(PATHS.learnerHome)} className="button">
+            {t("confirm.goHome")}
+          </Link>
+        </p>
+      </section>
+    );
+  }
   if (!params || !address) {
     return (
       <section className="narrow">

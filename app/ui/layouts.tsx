@@ -4,6 +4,7 @@ import { Form, Link, NavLink, useLocation, useRouteLoaderData } from "react-rout
 import { useBasicMode } from "../http/basic-mode";
 import type { RootData } from "../root";
 import { ThemeSwitch } from "../theme/theme-switch";
+import { Toaster } from "../toasts/toaster";
 import { LanguageLinks, LanguageSwitch } from "./language-switch";
 import { useLocalePath } from "../i18n/use-locale";
 import { PATHS } from "../http/paths";
@@ -220,12 +221,17 @@ function Footer() {
   );
 }
 
-/** The one page frame: skip link, header, main and (except for focused activities) the footer. */
+/**
+ * The one page frame: skip link, header, the messages (in the page's flow on phones, in a corner on wide screens),
+ * main and (except for focused activities) the footer.
+ */
 function Shell({ variant, header, children }: { variant: string; header: ReactNode; children: ReactNode }) {
+  const toasts = useRouteLoaderData<RootData>("root")?.toasts ?? [];
   return (
     <div className={`layout layout-${variant}`}>
       <SkipLink />
       {header}
+      <Toaster toasts={toasts} />
       <main id="main" tabIndex={-1}>
         {children}
       </main>

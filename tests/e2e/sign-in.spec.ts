@@ -110,6 +110,63 @@ test("a used link lands on the error page with a way to request a new one", asyn
   await other.close();
 });
 
+test("a used link opened again while signed in says so and leads home, with no button to confirm", async ({
+  page,
+  javaScriptEnabled,
+}) => {
+  const email = uniqueAddress("again");
+  await page.goto("/form");
+  await requestLink(page, email, javaScriptEnabled);
+  const link = linkIn(await mailFor(email));
+  await page.goto(link);
+  await page.getByRole("button", { name: t("en", "pages:confirm.submit") }).click();
+  await expect(page).toHaveURL(/\/account\/home$/);
+
+  // The second click on the mail's link, in the same browser.
+  await page.goto(link);
+  if (javaScriptEnabled) await waitForHydration(page);
+  const main = page.locator("main");
+  await expect(main).toContainText(t("en", "pages:confirm.spentSignedIn"));
+  await expect(main).toContainText(t("en", "pages:confirm.signedInAs", { email }));
+  await expect(main.getByRole("button")).toHaveCount(0);
+  await main.getByRole("link", { name: t("en", "pages:confirm.goHome") }).click();
+  await expect(page).toHaveURL(/\/account\/home$/);
+
+  // In German too, and for a link that never existed.
+  await page.goto("/de/confirm?token=" + "x".repeat(43));
+  await expect(page.locator("main")).toContainText(t("de", "pages:confirm.spentSignedIn"));
+  await expect(page.locator("main").getByRole("link", { name: t("de", "pages:confirm.goHome") })).toHaveAttribute(
+    "href",
+    "/de/account/home",
+  );
+});
+
+test("on a phone the sign-in toasts push the form down instead of covering it", async ({ page, javaScriptEnabled }) => {
+  await page.setViewportSize({ width: 360, height: 740 });
+  await page.goto("/form");
+  await requestLink(page, "learner@localhost", javaScriptEnabled);
+  await expect(toast(page)).toContainText(t("en", "toast.invalidEmail.title"));
+  const box = async (selector: string) => (await page.locator(selector).first().boundingBox())!;
+  const message = await box(".toast");
+  const header = await box(".site-header");
+  // Below the header, above the heading: nothing of the page is under it.
+  expect(message.y).toBeGreaterThanOrEqual(header.y + header.height);
+  expect(message.y + message.height).toBeLessThanOrEqual((await box("main h1")).y);
+  const form = await box("main form.sign-in-form");
+  expect(message.y + message.height).toBeLessThanOrEqual(form.y);
+  // Once it is gone (five seconds, by CSS without JavaScript), it gives its room back.
+  const headingBefore = (await box("main h1")).y;
+  await expect(toast(page).locator("visible=true")).toHaveCount(0, { timeout: 8_000 });
+  await expect.poll(async () => (await box("main h1")).y).toBeLessThan(headingBefore - message.height + 1);
+
+  // The same after a link was sent: the toast sits above the page's own words.
+  await page.goto("/form");
+  await requestLink(page, uniqueAddress("phone"), javaScriptEnabled);
+  await expect(toast(page)).toContainText(t("en", "toast.sent.title"));
+  const sent = await box(".toast");
+  expect(sent.y + sent.height).toBeLessThanOrEqual((await box(".sent-panel")).y);
+});
+
 test("a guarded page sends a signed-out visitor to the sign-in page in their language", async ({ page }) => {
   await page.goto("/de/account/home");
   await expect(page).toHaveURL(/\/de\/form$/);
@@ -140,9 +197,11 @@ test("after a link is requested, /form keeps a panel naming the address and offe
   await page.goto("/de/form");
   await requestLink(page, email, javaScriptEnabled, "de");
   const panel = page.locator(".sent-panel");
-  await expect(panel.getByRole("heading", { name: t("de", "pages:form.sent.title") })).toBeVisible();
   await expect(panel).toContainText(t("de", "pages:form.sent.body", { email }));
   await expect(toast(page)).toContainText(t("de", "toast.sent.title"));
+  // The toast says "Check your inbox"; the page does not say it again in a card of its own.
+  await expect(page.locator("main")).not.toContainText(t("de", "toast.sent.title"));
+  await expect(page.locator("main .card")).toHaveCount(0);
   const resend = panel.getByRole("button", { name: t("de", "pages:form.sent.resend") });
   await expect(resend).toBeDisabled();
   await expect(panel).toContainText(/Einen neuen Link kannst du in \d+ Sekunden? anfordern\./);

@@ -33,12 +33,11 @@ describe("sign-in without mail configured", () => {
       const toast = common(lng).toast;
       expect(toastsIn(html)).toEqual([[toast.sentToLog.title, toast.sentToLog.description]]);
       const sent = pages(lng).form.sent;
-      expect(html).toContain(escapeHtml(sent.logTitle));
       expect(html).toContain(escapeHtml(sent.logBody.replace("{{email}}", email)));
       // What the page shows: the document also carries the namespace's translations for the browser, in a script.
       const shown = html.replace(/<script\b[\s\S]*?<\/script>/g, "");
       expect(shown).not.toContain(escapeHtml(toast.sent.description));
-      expect(shown).not.toContain(escapeHtml(sent.title));
+      expect(shown).not.toContain(escapeHtml(toast.sent.title));
       // The panel outlives the toast: a reload still names the address.
       const again = await browser.page(`${prefix}/form`);
       expect(toastsIn(again.html)).toEqual([]);
