@@ -9,6 +9,11 @@ export const users = pgTable("users", {
   level: text("level"),
   studyLanguage: text("study_language"),
   /**
+   * When the learner answered or skipped the welcome on My home (study language, level, new terms per day); null until
+   * then, and My home shows the welcome instead of the dashboard. Learners from before the welcome count as welcomed.
+   */
+  welcomedAt: timestamp("welcomed_at", { withTimezone: true }),
+  /**
    * Counts changes to anything of this learner's that a page shows (their row, terms, examples, reviews, settings,
    * plan, texts, ignored words, import drafts). Kept by database triggers (migration 0008), so every writer, on every
    * instance, moves it; pages kept in memory for the learner are valid only for the version they were drawn from.

@@ -5,8 +5,19 @@ import { useLocalePath } from "../i18n/use-locale";
 import type { DaySummary } from "./daily.server";
 import { BrowserTimeZone } from "./settings-form";
 
-/** The learner's day: what waits now and today, the new terms and reviews left today, and the way to the review. */
-export function DayPanel({ day, headingLevel = 2 }: { day: DaySummary; headingLevel?: 1 | 2 }) {
+/**
+ * The learner's day: what waits now and today, the new terms and reviews left today, and the way to the review (left
+ * out with `start={false}` where the page leads with its own next step).
+ */
+export function DayPanel({
+  day,
+  headingLevel = 2,
+  start = true,
+}: {
+  day: DaySummary;
+  headingLevel?: 1 | 2;
+  start?: boolean;
+}) {
   const { t } = useTranslation("learning");
   const to = useLocalePath();
   const Heading = headingLevel === 1 ? "h1" : "h2";
@@ -20,7 +31,7 @@ export function DayPanel({ day, headingLevel = 2 }: { day: DaySummary; headingLe
         <li data-figure="reviewsLeft">{t("today.reviewsLeft", { count: day.reviewsLeft })}</li>
         <li data-figure="streak">{t("statistics.streak", { count: day.streak })}</li>
       </ul>
-      {day.dueNow > 0 ? (
+      {!start ? null : day.dueNow > 0 ? (
         <p>
           <Link className="button button-large" to={to(PATHS.review)}>
             {t("home.startReview")}

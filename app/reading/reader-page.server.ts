@@ -31,6 +31,7 @@ import { deleteText, findText, ignoreWord, unignoreWord, updateText } from "./te
 import type { ReaderView } from "./view";
 import { defaultDictionary, dictionaryUrl } from "./dictionary";
 import { readDictionary } from "../learning/settings.server";
+import { markTextOpened } from "../learning/welcome.server";
 
 type Context = Readonly<RouterContextProvider>;
 
@@ -46,6 +47,8 @@ export async function readerPageData(request: Request, context: Context, id: str
   const { user } = requireLearner(context);
   const text = await ownText(request, id, user.id);
   const db = await getDatabase();
+  // My home offers to continue the text opened last (a write only when another text was).
+  await markTextOpened(db, user.id, text.id);
   const query = new URL(request.url).searchParams;
   const owner = { userId: user.id, language: text.language };
   // The text's stored segmentation, the index of the vocabulary's words (kept per vocabulary version) and the stages

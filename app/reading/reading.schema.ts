@@ -22,6 +22,8 @@ export const texts = pgTable(
     wordCount: integer("word_count"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    /** When the learner last opened it in the reader (My home offers to continue the last one); null until then. */
+    openedAt: timestamp("opened_at", { withTimezone: true }),
   },
   (table) => [index("texts_user_language_created_idx").on(table.userId, table.language, table.createdAt)],
 );

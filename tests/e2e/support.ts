@@ -281,6 +281,7 @@ async function signInLearner(browser: Browser, baseURL: string): Promise<Learner
     await page.goto(linkIn(await mailFor(email)));
     await page.getByRole("button", { name: t("en", "pages:confirm.submit") }).click();
     await page.waitForURL((url) => url.pathname === "/account/home");
+    await skipWelcome(page);
     return { email, storageState: await context.storageState() };
   } finally {
     await context.close();
@@ -406,10 +407,28 @@ export const learnerTest = test.extend({
 });
 
 /**
- * Signs a fresh learner in through the form, the e-mail and the confirm page, and waits on the account home (hydrated
- * with JavaScript); returns the address, made unique from `name`.
+ * Presses My home's "Skip for now" on the welcome a new learner meets there, and waits for the dashboard; My home must
+ * be open, hydrated with JavaScript.
  */
-export async function signInFresh(page: Page, javaScriptEnabled: boolean, name: string): Promise<string> {
+export async function skipWelcome(page: Page) {
+  await page
+    .locator("main")
+    .getByRole("button", { name: t("en", "learning:welcome.skip") })
+    .click();
+  await expect(page.locator("main h1")).toHaveText(t("en", "titles.accountHome"));
+}
+
+/**
+ * Signs a fresh learner in through the form, the e-mail and the confirm page, and waits on the account home (hydrated
+ * with JavaScript); returns the address, made unique from `name`. My home's welcome is skipped unless `welcome` is
+ * "keep".
+ */
+export async function signInFresh(
+  page: Page,
+  javaScriptEnabled: boolean,
+  name: string,
+  { welcome = "skip" }: { welcome?: "skip" | "keep" } = {},
+): Promise<string> {
   const email = uniqueAddress(name);
   await page.goto("/form");
   if (javaScriptEnabled) await waitForHydration(page);
@@ -423,5 +442,6 @@ export async function signInFresh(page: Page, javaScriptEnabled: boolean, name: 
   await page.getByRole("button", { name: t("en", "pages:confirm.submit") }).click();
   await expect(page).toHaveURL(/\/account\/home$/);
   if (javaScriptEnabled) await waitForHydration(page);
+  if (welcome === "skip") await skipWelcome(page);
   return email;
 }

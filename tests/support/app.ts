@@ -111,12 +111,17 @@ export function toastsIn(html: string): [string, string][] {
   ]);
 }
 
-/** A browser signed in through the real flow: the form, the e-mail from the SMTP sink, the confirm POST. */
+/**
+ * A browser signed in through the real flow: the form, the e-mail from the SMTP sink, the confirm POST. My home's
+ * welcome is skipped as a learner would (its "Skip" button), so My home shows the dashboard, unless `welcome` is
+ * "keep".
+ */
 export async function signedInBrowser(
   app: Awaited<ReturnType<typeof startApp>>,
   mail: { waitFor: (address: string, after?: number) => Promise<{ text: string }> },
   email: string,
   userAgent = BROWSER_UA,
+  { welcome = "skip" }: { welcome?: "skip" | "keep" } = {},
 ) {
   const browser = app.browser(undefined, userAgent);
   const started = Date.now();
@@ -129,6 +134,10 @@ export async function signedInBrowser(
   });
   if (response.status !== 302) throw new Error(`sign-in failed: ${response.status}`);
   await browser.page(response.headers.get("Location")!);
+  if (welcome === "skip") {
+    const skipped = await browser.request("/account/home", { method: "POST", form: { intent: "skip" } });
+    if (skipped.status !== 302) throw new Error(`skipping the welcome failed: ${skipped.status}`);
+  }
   return browser;
 }
 
