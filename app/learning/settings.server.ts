@@ -3,6 +3,8 @@ import type { Database } from "../db/db.server";
 import { learnerSettings } from "./learning.schema";
 import { DEFAULT_REVIEW_MODES, isReviewMode, parseModes, REVIEW_MODES, type ReviewMode } from "./review-modes";
 import { canonicalTimeZone } from "./time-zone";
+import { z } from "zod";
+import { list, trimmed } from "../http/intents.server";
 
 export type LearnerSettings = {
   newPerDay: number;
@@ -60,37 +62,36 @@ export async function adoptTimeZone(db: Database, userId: string, timeZone: stri
 /** Field errors as translation keys in the `learning` namespace. */
 export type SettingsErrors = Partial<Record<"newPerDay" | "reviewsPerDay" | "timeZone" | "modes", string>>;
 
-function wholeNumber(value: FormDataEntryValue | null, { min, max }: { min: number; max: number }): number | null {
-  const text = String(value ?? "").trim();
-  if (!/^\d{1,6}$/.test(text)) return null;
-  const number = Number(text);
-  return number >= min && number <= max ? number : null;
-}
+/** A whole number within limits, written with at most six digits. */
+const wholeNumber = ({ min, max }: { min: number; max: number }, message: string) =>
+  trimmed().pipe(
+    z
+      .string()
+      .regex(/^\d{1,6}$/, message)
+      .transform(Number)
+      .pipe(z.number().min(min, message).max(max, message)),
+  );
 
-/** The settings form, checked on the server. */
-export function parseSettingsForm(
-  form: FormData,
-): { value: LearnerSettings; errors: null } | { value: null; errors: SettingsErrors } {
-  const errors: SettingsErrors = {};
-  const newPerDay = wholeNumber(form.get("newPerDay"), LIMITS.newPerDay);
-  const reviewsPerDay = wholeNumber(form.get("reviewsPerDay"), LIMITS.reviewsPerDay);
-  const timeZone = canonicalTimeZone(String(form.get("timeZone") ?? "").trim());
-  const modes = form.getAll("modes");
-  if (newPerDay === null) errors.newPerDay = "settings.errors.newPerDay";
-  if (reviewsPerDay === null) errors.reviewsPerDay = "settings.errors.reviewsPerDay";
-  if (!timeZone) errors.timeZone = "settings.errors.timeZone";
-  if (modes.length === 0 || !modes.every(isReviewMode)) errors.modes = "settings.errors.modes";
-  if (Object.keys(errors).length > 0) return { value: null, errors };
-  return {
-    value: {
-      newPerDay: newPerDay!,
-      reviewsPerDay: reviewsPerDay!,
-      timeZone: timeZone!,
-      modes: REVIEW_MODES.filter((mode) => modes.includes(mode)),
-    },
-    errors: null,
-  };
-}
+/** The settings form, checked on the server (messages are keys of the `learning` namespace). */
+export const settingsSchema = z
+  .object({
+    newPerDay: wholeNumber(LIMITS.newPerDay, "settings.errors.newPerDay"),
+    reviewsPerDay: wholeNumber(LIMITS.reviewsPerDay, "settings.errors.reviewsPerDay"),
+    timeZone: trimmed().pipe(
+      z.string().transform((value, context) => {
+        const zone = canonicalTimeZone(value);
+        if (!zone) context.addIssue({ code: "custom", message: "settings.errors.timeZone" });
+        return zone ?? "";
+      }),
+    ),
+    modes: list().pipe(
+      z
+        .array(z.string())
+        .refine((modes) => modes.length > 0 && modes.every(isReviewMode), "settings.errors.modes")
+        .transform((modes) => REVIEW_MODES.filter((mode) => (modes as string[]).includes(mode))),
+    ),
+  })
+  .transform((value): LearnerSettings => value);
 
 /** The learner's dictionary template for one study language, or null for the default. */
 export async function readDictionary(db: Database, userId: string, language: string): Promise<string | null> {

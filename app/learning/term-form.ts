@@ -1,3 +1,5 @@
+import { z } from "zod";
+import { formFields, parseFields, trimmed } from "../http/intents.server";
 import { isOptionalPartOfSpeech, type OptionalPartOfSpeech } from "./vocabulary";
 
 /** Field errors as translation keys in the `learning` namespace. */
@@ -5,27 +7,54 @@ export type FieldErrors = Partial<
   Record<"text" | "meaning" | "partOfSpeech" | "notes" | "sentence" | "translation", string>
 >;
 
-const field = (form: FormData, name: string) => String(form.get(name) ?? "").trim();
-
 export type ParsedTerm = { text: string; meaning: string; partOfSpeech: OptionalPartOfSpeech; notes: string };
+
+/** The term fields of a form (messages are keys of the `learning` namespace). */
+export const termFieldsSchema = {
+  text: trimmed()
+    .transform((value) => value.replace(/\s+/g, " "))
+    .pipe(z.string().min(1, "errors.textRequired").max(200, "errors.textTooLong")),
+  meaning: trimmed().pipe(z.string().max(500, "errors.meaningTooLong")),
+  // Optional: "" when not given; anything else must come from the list.
+  partOfSpeech: trimmed().pipe(
+    z.custom<OptionalPartOfSpeech>((value) => isOptionalPartOfSpeech(value), "errors.partOfSpeechRequired"),
+  ),
+  notes: trimmed().pipe(z.string().max(2000, "errors.notesTooLong")),
+};
+
+const exampleFields = {
+  sentence: trimmed().pipe(z.string().max(500, "errors.sentenceTooLong")),
+  translation: trimmed().pipe(z.string().max(500, "errors.translationTooLong")),
+};
+
+/** An example sentence, or null when none is given; `required` when the form is only about the example. */
+export function exampleSchema(required: boolean) {
+  return z
+    .object(exampleFields)
+    .superRefine(({ sentence, translation }, context) => {
+      if (!sentence && (required || translation))
+        context.addIssue({ code: "custom", path: ["sentence"], message: "errors.sentenceRequired" });
+    })
+    .transform(({ sentence, translation }) => (sentence ? { sentence, translation } : null));
+}
+
+/** A new term: its fields and an optional example, checked together (all field errors at once). */
+export const termWithExampleSchema = z
+  .object({ ...termFieldsSchema, ...exampleFields })
+  .superRefine(({ sentence, translation }, context) => {
+    if (!sentence && translation)
+      context.addIssue({ code: "custom", path: ["sentence"], message: "errors.sentenceRequired" });
+  })
+  .transform(({ sentence, translation, ...term }) => ({
+    term: term as ParsedTerm,
+    example: sentence ? { sentence, translation } : null,
+  }));
 
 /** The term fields of a form, checked on the server. */
 export function parseTermFields(
   form: FormData,
 ): { value: ParsedTerm; errors: null } | { value: null; errors: FieldErrors } {
-  const text = field(form, "text").replace(/\s+/g, " ");
-  const meaning = field(form, "meaning");
-  const partOfSpeech = field(form, "partOfSpeech");
-  const notes = field(form, "notes");
-  const errors: FieldErrors = {};
-  if (!text) errors.text = "errors.textRequired";
-  else if (text.length > 200) errors.text = "errors.textTooLong";
-  if (meaning.length > 500) errors.meaning = "errors.meaningTooLong";
-  // Optional: "" when not given; anything else must come from the list.
-  if (!isOptionalPartOfSpeech(partOfSpeech)) errors.partOfSpeech = "errors.partOfSpeechRequired";
-  if (notes.length > 2000) errors.notes = "errors.notesTooLong";
-  if (Object.keys(errors).length > 0) return { value: null, errors };
-  return { value: { text, meaning, partOfSpeech: partOfSpeech as OptionalPartOfSpeech, notes }, errors: null };
+  return parseFields(z.object(termFieldsSchema), formFields(form));
 }
 
 /** An example sentence; `required` when the form is only about the example. */
@@ -33,12 +62,5 @@ export function parseExample(
   form: FormData,
   required: boolean,
 ): { value: { sentence: string; translation: string } | null; errors: FieldErrors | null } {
-  const sentence = field(form, "sentence");
-  const translation = field(form, "translation");
-  const errors: FieldErrors = {};
-  if (!sentence && (required || translation)) errors.sentence = "errors.sentenceRequired";
-  if (sentence.length > 500) errors.sentence = "errors.sentenceTooLong";
-  if (translation.length > 500) errors.translation = "errors.translationTooLong";
-  if (Object.keys(errors).length > 0) return { value: null, errors };
-  return { value: sentence ? { sentence, translation } : null, errors: null };
+  return parseFields(exampleSchema(required), formFields(form));
 }

@@ -1,4 +1,5 @@
-import { readForm } from "../http/request-body.server";
+import { z } from "zod";
+import { dispatchIntents, intent, text } from "../http/intents.server";
 import { data, type RouterContextProvider } from "react-router";
 import { getDatabase } from "../db/db.server";
 import { invalidParam, pageNotFound } from "../http/errors";
@@ -9,7 +10,7 @@ import { isId } from "./ids";
 import { requireLearner } from "./learner.server";
 import { studyLanguageName } from "./study-language";
 import { learnerTimeZone, momentFormatter } from "./time-zone.server";
-import { parseExample, parseTermFields, type FieldErrors } from "./term-form";
+import { exampleSchema, termFieldsSchema, type FieldErrors } from "./term-form";
 import {
   addExample,
   deleteTerm,
@@ -21,7 +22,7 @@ import {
   stageOf,
   updateTerm,
 } from "./terms.server";
-import { isStage } from "./vocabulary";
+import { isStage, type Stage } from "./vocabulary";
 import { PATHS, termPath } from "../http/paths";
 
 type Context = Readonly<RouterContextProvider>;
@@ -78,52 +79,64 @@ export async function termPageAction(request: Request, context: Context, id: str
   const { t } = getInstance(context);
   const locale = requestLocale(context);
   const here = localePath(locale, termPath(term.id));
-  const form = await readForm(request);
-  const intent = String(form.get("intent") ?? "");
   const toast = (key: string, values: Record<string, string> = {}) =>
     translatedToast(t, "success", `learning:toasts.${key}`, { text: term.text, ...values });
-  const invalid = (errors: FieldErrors, intentName: string, status = 400) =>
-    data({ intent: intentName, errors, message: null as string | null }, { status });
+  const failed = (name: string, status: number, errors: FieldErrors, message: string | null = null) =>
+    data({ intent: name, errors, message }, { status });
 
-  switch (intent) {
-    case "update": {
-      const parsed = parseTermFields(form);
-      if (parsed.errors) return invalid(parsed.errors, intent);
-      try {
-        await updateTerm(db, user.id, term.id, parsed.value);
-      } catch (error) {
-        if (!isDuplicate(error)) throw error;
-        const message = t("learning:errors.duplicate", {
-          text: parsed.value.text,
-          language: studyLanguageName(term.language, locale),
-        });
-        return data({ intent, errors: {} as FieldErrors, message }, { status: 409 });
-      }
-      return redirectWithToast(request, here, toast("updated", { text: parsed.value.text }));
-    }
-    case "stage": {
-      const stage = form.get("stage");
-      if (!isStage(stage))
-        return data({ intent, errors: {} as FieldErrors, message: t("learning:errors.invalidStage") }, { status: 400 });
-      await setStage(db, user.id, term.id, stage);
-      return redirectWithToast(request, here, toast("stageChanged", { stage: t(`learning:stages.${stage}`) }));
-    }
-    case "addExample": {
-      const example = parseExample(form, true);
-      if (example.errors || !example.value) return invalid(example.errors ?? {}, intent);
-      await addExample(db, user.id, term.id, example.value);
-      return redirectWithToast(request, here, toast("exampleAdded"));
-    }
-    case "removeExample": {
-      const exampleId = String(form.get("exampleId") ?? "");
-      if (!isId(exampleId) || !(await removeExample(db, user.id, term.id, exampleId))) pageNotFound(request);
-      return redirectWithToast(request, here, toast("exampleRemoved"));
-    }
-    case "delete": {
-      await deleteTerm(db, user.id, term.id);
-      return redirectWithToast(request, localePath(locale, PATHS.memberTerms), toast("deleted"));
-    }
-    default:
-      return data({ intent, errors: {} as FieldErrors, message: t("learning:errors.invalidAction") }, { status: 400 });
-  }
+  return dispatchIntents(
+    request,
+    {
+      update: intent({
+        schema: z.object(termFieldsSchema),
+        run: async (fields) => {
+          try {
+            await updateTerm(db, user.id, term.id, fields);
+          } catch (error) {
+            if (!isDuplicate(error)) throw error;
+            const message = t("learning:errors.duplicate", {
+              text: fields.text,
+              language: studyLanguageName(term.language, locale),
+            });
+            return failed("update", 409, {}, message);
+          }
+          return redirectWithToast(request, here, toast("updated", { text: fields.text }));
+        },
+      }),
+      stage: intent({
+        schema: z.object({ stage: z.custom<Stage>(isStage) }),
+        run: async ({ stage }) => {
+          await setStage(db, user.id, term.id, stage);
+          return redirectWithToast(request, here, toast("stageChanged", { stage: t(`learning:stages.${stage}`) }));
+        },
+        invalid: () => failed("stage", 400, {}, t("learning:errors.invalidStage")),
+      }),
+      addExample: intent({
+        schema: exampleSchema(true),
+        run: async (example) => {
+          if (!example) return failed("addExample", 400, {});
+          await addExample(db, user.id, term.id, example);
+          return redirectWithToast(request, here, toast("exampleAdded"));
+        },
+      }),
+      removeExample: intent({
+        schema: z.object({ exampleId: text() }),
+        run: async ({ exampleId }) => {
+          if (!isId(exampleId) || !(await removeExample(db, user.id, term.id, exampleId))) pageNotFound(request);
+          return redirectWithToast(request, here, toast("exampleRemoved"));
+        },
+      }),
+      delete: intent({
+        schema: z.object({}),
+        run: async () => {
+          await deleteTerm(db, user.id, term.id);
+          return redirectWithToast(request, localePath(locale, PATHS.memberTerms), toast("deleted"));
+        },
+      }),
+    },
+    {
+      unknown: (name) => failed(name, 400, {}, t("learning:errors.invalidAction")),
+      invalid: (errors, name) => failed(name, 400, errors),
+    },
+  );
 }

@@ -2,13 +2,14 @@ import { data, type RouterContextProvider } from "react-router";
 import { getDatabase } from "../db/db.server";
 import { invalidParam, pageNotFound } from "../http/errors";
 import { PATHS, textPath } from "../http/paths";
-import { readForm } from "../http/request-body.server";
+import { z } from "zod";
+import { dispatchIntents, flag, intent, text as textField } from "../http/intents.server";
 import { getInstance, requestLocale } from "../i18n/i18n.server";
 import { localePath } from "../i18n/locales";
 import { isId } from "../learning/ids";
 import { requireLearner } from "../learning/learner.server";
 import { studyLanguageName } from "../learning/study-language";
-import { parseExample, parseTermFields, type FieldErrors } from "../learning/term-form";
+import { termWithExampleSchema, type FieldErrors } from "../learning/term-form";
 import {
   addKnownTerms,
   createTerm,
@@ -18,7 +19,7 @@ import {
   setStage,
   stageOf,
 } from "../learning/terms.server";
-import { isStage } from "../learning/vocabulary";
+import { isStage, type Stage } from "../learning/vocabulary";
 import { roomForTerms } from "../learning/limits.server";
 import { redirectWithToast, translatedToast } from "../toasts/toast.server";
 import { matchIndexed } from "./match";
@@ -104,9 +105,16 @@ export async function readerPageData(request: Request, context: Context, id: str
   };
 }
 
-const position = (value: FormDataEntryValue | null) => {
+const position = (value: string) => {
   const n = Number(value);
   return Number.isInteger(n) && n >= 0 && n < 1_000_000 ? n : null;
+};
+
+/** Where a form of the reader was sent from: the page, the open word, and whether the page stays in place (JavaScript). */
+const placement = {
+  page: textField().transform((value) => position(value) ?? 1),
+  word: textField().transform(position),
+  inPlace: flag(),
 };
 
 /**
@@ -121,111 +129,140 @@ export async function readerPageAction(request: Request, context: Context, id: s
   const locale = requestLocale(context);
   const owner = { userId: user.id, language: text.language };
   const here = localePath(locale, textPath(text.id));
-  const form = await readForm(request);
-  const intent = String(form.get("intent") ?? "");
-  const page = position(form.get("page")) ?? 1;
-  const word = position(form.get("word"));
   // With JavaScript the page stays where it is (`inPlace`); without, the anchor brings the reader back to the word.
-  const anchor = form.has("inPlace") ? "" : `#w-${word}`;
-  const back = word === null ? `${here}?page=${page}` : `${here}?page=${page}&word=${word}${anchor}`;
-  const failed = (status: number, errors: FieldErrors | TextErrors, message: string | null = null) =>
-    data({ intent, errors: errors as Record<string, string>, message }, { status });
-
-  switch (intent) {
-    case "addTerm": {
-      const term = parseTermFields(form);
-      const example = parseExample(form, false);
-      if (term.errors || example.errors) return failed(400, { ...term.errors, ...example.errors });
-      if (!(await roomForTerms(db, user.id))) return failed(409, {}, t("learning:errors.termLimit"));
-      try {
-        const created = await createTerm(db, owner, term.value, example.value ?? undefined);
+  const backTo = ({ page, word, inPlace }: { page: number; word: number | null; inPlace: boolean }) =>
+    word === null ? `${here}?page=${page}` : `${here}?page=${page}&word=${word}${inPlace ? "" : `#w-${word}`}`;
+  const failed = (name: string, status: number, errors: FieldErrors | TextErrors, message: string | null = null) =>
+    data({ intent: name, errors: errors as Record<string, string>, message }, { status });
+  const invalidAction = (name: string) => failed(name, 400, {}, t("learning:errors.invalidAction"));
+  const word = textField()
+    .transform((value) => value.trim())
+    .pipe(z.string().min(1, "reading:errors.wordMissing").max(200, "reading:errors.wordMissing"));
+  const ignoring = (which: "ignore" | "unignore") =>
+    intent({
+      schema: z.object({ ...placement, text: word }),
+      run: async ({ text: value, ...place }) => {
+        if (which === "ignore") await ignoreWord(db, owner, value);
+        else await unignoreWord(db, owner, value);
         return redirectWithToast(
           request,
-          back,
-          translatedToast(t, "success", "learning:toasts.created", { text: created.text }),
+          backTo(place),
+          translatedToast(t, "success", `reading:toasts.${which}d`, { text: value }),
         );
-      } catch (error) {
-        if (!isDuplicate(error)) throw error;
-        const language = studyLanguageName(text.language, locale);
-        return failed(409, {}, t("learning:errors.duplicate", { text: term.value.text, language }));
-      }
-    }
-    case "stage": {
-      const termId = form.get("termId");
-      const stage = form.get("stage");
-      if (!isStage(stage)) return failed(400, {}, t("learning:errors.invalidStage"));
-      if (!isId(termId) || !(await setStage(db, user.id, termId, stage))) pageNotFound(request);
-      const term = await findTerm(db, user.id, termId);
-      return redirectWithToast(
-        request,
-        back,
-        translatedToast(t, "success", "learning:toasts.stageChanged", {
-          text: term?.text ?? "",
-          stage: t(`learning:stages.${stage}`),
+      },
+      invalid: () => failed(which, 400, {}, t("reading:errors.wordMissing")),
+    });
+
+  return dispatchIntents(
+    request,
+    {
+      addTerm: intent({
+        schema: z.object(placement).and(termWithExampleSchema),
+        run: async ({ term, example, ...place }) => {
+          if (!(await roomForTerms(db, user.id))) return failed("addTerm", 409, {}, t("learning:errors.termLimit"));
+          try {
+            const created = await createTerm(db, owner, term, example ?? undefined);
+            return redirectWithToast(
+              request,
+              backTo(place),
+              translatedToast(t, "success", "learning:toasts.created", { text: created.text }),
+            );
+          } catch (error) {
+            if (!isDuplicate(error)) throw error;
+            const language = studyLanguageName(text.language, locale);
+            return failed("addTerm", 409, {}, t("learning:errors.duplicate", { text: term.text, language }));
+          }
+        },
+      }),
+      stage: intent({
+        schema: z.object({ ...placement, termId: textField(), stage: z.custom<Stage>(isStage) }),
+        run: async ({ termId, stage, ...place }) => {
+          if (!isId(termId) || !(await setStage(db, user.id, termId, stage))) pageNotFound(request);
+          const term = await findTerm(db, user.id, termId);
+          return redirectWithToast(
+            request,
+            backTo(place),
+            translatedToast(t, "success", "learning:toasts.stageChanged", {
+              text: term?.text ?? "",
+              stage: t(`learning:stages.${stage}`),
+            }),
+          );
+        },
+        invalid: () => failed("stage", 400, {}, t("learning:errors.invalidStage")),
+      }),
+      markKnown: intent({
+        schema: z.object(placement),
+        run: async ({ page }) => {
+          // The page's words that are neither terms nor ignored, once each, as the text writes them.
+          const words = await segmentedOf(db, text);
+          const versions = await versionsOf(db, user.id);
+          const matches = matchIndexed(await vocabularyIndex(db, owner, versions.vocabulary), words);
+          const { view } = readerView(
+            { title: text.title, language: text.language, text: words, vocabulary: [], matches },
+            new URLSearchParams({ page: String(page) }),
+          );
+          const fresh = new Map<string, string>();
+          for (const piece of view.paragraphs.flat())
+            if (typeof piece !== "string" && piece.stage === "new") {
+              const key = piece.text.toLocaleLowerCase(text.language);
+              if (!fresh.has(key) && piece.text.length <= 200) fresh.set(key, piece.text);
+            }
+          if (!(await roomForTerms(db, user.id, fresh.size)))
+            return failed("markKnown", 409, {}, t("learning:errors.termLimit"));
+          const now = new Date();
+          const count = await addKnownTerms(db, owner, [...fresh.values()], now);
+          return redirectWithToast(
+            request,
+            `${here}?page=${view.page}&known=${now.getTime()}`,
+            translatedToast(t, "success", "reading:toasts.markedKnown", { count }),
+          );
+        },
+      }),
+      undoKnown: intent({
+        schema: z.object({
+          ...placement,
+          batch: textField()
+            .transform(Number)
+            .pipe(z.number().refine((at) => Number.isSafeInteger(at) && at > 0)),
         }),
-      );
-    }
-    case "markKnown": {
-      // The page's words that are neither terms nor ignored, once each, as the text writes them.
-      const words = await segmentedOf(db, text);
-      const versions = await versionsOf(db, user.id);
-      const matches = matchIndexed(await vocabularyIndex(db, owner, versions.vocabulary), words);
-      const { view } = readerView(
-        { title: text.title, language: text.language, text: words, vocabulary: [], matches },
-        new URLSearchParams({ page: String(page) }),
-      );
-      const fresh = new Map<string, string>();
-      for (const piece of view.paragraphs.flat())
-        if (typeof piece !== "string" && piece.stage === "new") {
-          const key = piece.text.toLocaleLowerCase(text.language);
-          if (!fresh.has(key) && piece.text.length <= 200) fresh.set(key, piece.text);
-        }
-      if (!(await roomForTerms(db, user.id, fresh.size))) return failed(409, {}, t("learning:errors.termLimit"));
-      const now = new Date();
-      const count = await addKnownTerms(db, owner, [...fresh.values()], now);
-      return redirectWithToast(
-        request,
-        `${here}?page=${view.page}&known=${now.getTime()}`,
-        translatedToast(t, "success", "reading:toasts.markedKnown", { count }),
-      );
-    }
-    case "undoKnown": {
-      const at = Number(form.get("batch"));
-      if (!Number.isSafeInteger(at) || at <= 0) return failed(400, {}, t("learning:errors.invalidAction"));
-      const count = await removeKnownBatch(db, owner, new Date(at));
-      return redirectWithToast(
-        request,
-        `${here}?page=${page}`,
-        translatedToast(t, "success", "reading:toasts.unmarkedKnown", { count }),
-      );
-    }
-    case "ignore":
-    case "unignore": {
-      const value = String(form.get("text") ?? "").trim();
-      if (!value || value.length > 200) return failed(400, {}, t("reading:errors.wordMissing"));
-      if (intent === "ignore") await ignoreWord(db, owner, value);
-      else await unignoreWord(db, owner, value);
-      return redirectWithToast(
-        request,
-        back,
-        translatedToast(t, "success", `reading:toasts.${intent}d`, { text: value }),
-      );
-    }
-    case "update": {
-      const parsed = await parseTextForm(form);
-      if (parsed.errors) return failed(parsed.status, parsed.errors);
-      await updateText(db, user.id, text.id, text.language, parsed.value);
-      return redirectWithToast(request, here, translatedToast(t, "success", "reading:toasts.updated", parsed.value));
-    }
-    case "delete": {
-      await deleteText(db, user.id, text.id);
-      return redirectWithToast(
-        request,
-        localePath(locale, PATHS.texts),
-        translatedToast(t, "success", "reading:toasts.deleted", { title: text.title }),
-      );
-    }
-    default:
-      return failed(400, {}, t("learning:errors.invalidAction"));
-  }
+        run: async ({ page, batch }) => {
+          const count = await removeKnownBatch(db, owner, new Date(batch));
+          return redirectWithToast(
+            request,
+            `${here}?page=${page}`,
+            translatedToast(t, "success", "reading:toasts.unmarkedKnown", { count }),
+          );
+        },
+        invalid: () => invalidAction("undoKnown"),
+      }),
+      ignore: ignoring("ignore"),
+      unignore: ignoring("unignore"),
+      // The title and the text, pasted or uploaded: checked by parseTextForm, which reads the upload and answers 413/415.
+      update: intent({
+        schema: z.object({ title: z.unknown().optional(), body: z.unknown().optional(), file: z.unknown().optional() }),
+        run: async (fields) => {
+          const parsed = await parseTextForm(fields);
+          if (parsed.errors) return failed("update", parsed.status, parsed.errors);
+          await updateText(db, user.id, text.id, text.language, parsed.value);
+          return redirectWithToast(
+            request,
+            here,
+            translatedToast(t, "success", "reading:toasts.updated", parsed.value),
+          );
+        },
+      }),
+      delete: intent({
+        schema: z.object({}),
+        run: async () => {
+          await deleteText(db, user.id, text.id);
+          return redirectWithToast(
+            request,
+            localePath(locale, PATHS.texts),
+            translatedToast(t, "success", "reading:toasts.deleted", { title: text.title }),
+          );
+        },
+      }),
+    },
+    { unknown: invalidAction, invalid: (errors, name) => failed(name, 400, errors) },
+  );
 }

@@ -23,15 +23,19 @@ async function readUpload(file: File): Promise<{ body: string } | { error: strin
   }
 }
 
+/** The fields of a text's form as sent (a repeated field counts with its first value). */
+export type TextFormFields = { title?: unknown; body?: unknown; file?: unknown };
+const first = (value: unknown) => (Array.isArray(value) ? value[0] : value);
+
 /** The title and the text, pasted or uploaded (an upload wins over an empty text area), checked on the server. */
-export async function parseTextForm(form: FormData): Promise<ParsedText> {
-  const title = String(form.get("title") ?? "")
-    .trim()
-    .replace(/\s+/g, " ");
-  let body = typeof form.get("body") === "string" ? String(form.get("body")) : "";
+export async function parseTextForm(fields: TextFormFields): Promise<ParsedText> {
+  const sentTitle = first(fields.title);
+  const title = (typeof sentTitle === "string" ? sentTitle : "").trim().replace(/\s+/g, " ");
+  const sentBody = first(fields.body);
+  let body = typeof sentBody === "string" ? sentBody : "";
   const errors: TextErrors = {};
   let status: 400 | 413 | 415 = 400;
-  const file = form.get("file");
+  const file = first(fields.file);
   if (file instanceof File && file.size + file.name.length > 0 && !body.trim()) {
     const upload = await readUpload(file);
     if ("error" in upload) {

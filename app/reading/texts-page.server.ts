@@ -1,3 +1,4 @@
+import { formFields } from "../http/intents.server";
 import { data, type RouterContextProvider } from "react-router";
 import { getDatabase } from "../db/db.server";
 import { getInstance, requestLocale } from "../i18n/i18n.server";
@@ -70,7 +71,7 @@ export async function newTextAction(request: Request, context: Context) {
   const { owner } = requireLearner(context);
   const { t } = getInstance(context);
   const form = await readForm(request);
-  const parsed = await parseTextForm(form);
+  const parsed = await parseTextForm(formFields(form));
   const values = { title: String(form.get("title") ?? ""), body: String(form.get("body") ?? "") };
   if (parsed.errors) return data({ errors: parsed.errors, values }, { status: parsed.status });
   const db = await getDatabase();

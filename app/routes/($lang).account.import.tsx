@@ -4,7 +4,8 @@ import type { Route } from "./+types/($lang).account.import";
 import { getDatabase } from "../db/db.server";
 import { pageNotFound } from "../http/errors";
 import { PATHS } from "../http/paths";
-import { readForm } from "../http/request-body.server";
+import { dispatchIntents, intent, text, upload } from "../http/intents.server";
+import { z } from "zod";
 import { getInstance, requestLocale } from "../i18n/i18n.server";
 import { localePath } from "../i18n/locales";
 import { useLocalePath } from "../i18n/use-locale";
@@ -73,38 +74,59 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { user, owner } = requireLearner(context);
   const { t } = getInstance(context);
   const locale = requestLocale(context);
-  const form = await readForm(request);
   const db = await getDatabase();
   const here = localePath(locale, PATHS.import);
-  const intent = form.get("intent");
-  if (intent === "upload") {
-    const file = form.get("file");
-    const pasted = String(form.get("pasted") ?? "");
-    const upload = file instanceof File && file.size > 0 ? file : null;
-    const content = upload ? await upload.text() : pasted;
-    if (!content.trim()) return data({ message: t("learning:import.nothingToImport") }, { status: 400 });
-    const id = await saveDraft(db, owner, upload?.name.slice(0, 200) ?? "", content);
-    return redirect(`${here}?draft=${id}`, 303);
-  }
-  const draftId = String(form.get("draft") ?? "");
-  if (intent !== "confirm" && intent !== "cancel")
-    return data({ message: t("common:errors.badRequest") }, { status: 400 });
-  if (!isId(draftId)) pageNotFound(request);
-  const draft = await findDraft(db, user.id, draftId);
-  if (!draft) pageNotFound(request);
-  if (intent === "cancel") {
-    await deleteDraft(db, user.id, draft.id);
-    return redirect(here, 303);
-  }
-  const result = await commitImport(db, { userId: user.id, language: draft.language }, draft, readImportOptions(form));
-  if (result.fileError) return data({ message: t(`learning:import.fileErrors.${result.fileError}`) }, { status: 400 });
-  return redirectWithToast(
+  /** The learner's own draft named by the form, or a 404 like a missing one. */
+  const ownDraft = async (draftId: string) => {
+    if (!isId(draftId)) pageNotFound(request);
+    const draft = await findDraft(db, user.id, draftId);
+    if (!draft) pageNotFound(request);
+    return draft;
+  };
+  return dispatchIntents(
     request,
-    localePath(locale, PATHS.memberTerms),
-    translatedToast(t, "success", "learning:toasts.imported", {
-      count: result.imported,
-      duplicates: result.duplicates,
-    }),
+    {
+      upload: intent({
+        schema: z.object({ file: upload(), pasted: text() }),
+        run: async ({ file, pasted }) => {
+          const content = file ? await file.text() : pasted;
+          if (!content.trim()) return data({ message: t("learning:import.nothingToImport") }, { status: 400 });
+          const id = await saveDraft(db, owner, file?.name.slice(0, 200) ?? "", content);
+          return redirect(`${here}?draft=${id}`, 303);
+        },
+      }),
+      cancel: intent({
+        schema: z.object({ draft: text() }),
+        run: async ({ draft: draftId }) => {
+          const draft = await ownDraft(draftId);
+          await deleteDraft(db, user.id, draft.id);
+          return redirect(here, 303);
+        },
+      }),
+      // The column mapping and default part of speech are read by the import's own reader of options.
+      confirm: intent({
+        schema: z.looseObject({ draft: text() }),
+        run: async ({ draft: draftId, ...fields }) => {
+          const draft = await ownDraft(draftId);
+          const options = readImportOptions({ get: (name) => [fields[name] ?? null].flat()[0] });
+          const result = await commitImport(db, { userId: user.id, language: draft.language }, draft, options);
+          if (result.fileError)
+            return data({ message: t(`learning:import.fileErrors.${result.fileError}`) }, { status: 400 });
+          return redirectWithToast(
+            request,
+            localePath(locale, PATHS.memberTerms),
+            translatedToast(t, "success", "learning:toasts.imported", {
+              count: result.imported,
+              duplicates: result.duplicates,
+            }),
+          );
+        },
+      }),
+    },
+    {
+      unknown: () => data({ message: t("common:errors.badRequest") }, { status: 400 }),
+      invalid: () => data({ message: t("common:errors.badRequest") }, { status: 400 }),
+    },
   );
 }
 

@@ -18,7 +18,8 @@ import { useReviewShortcuts } from "../learning/review-shortcuts";
 import { useLocalePath } from "../i18n/use-locale";
 import type { PageHandle } from "../ui/seo";
 import { PATHS } from "../http/paths";
-import { readForm } from "../http/request-body.server";
+import { dispatchIntents, intent, text } from "../http/intents.server";
+import { z } from "zod";
 
 export const handle: PageHandle = { title: "learning:review.title" };
 
@@ -54,27 +55,35 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const { user } = requireLearner(context);
   const { t } = getInstance(context);
-  const form = await readForm(request);
   const back = localePath(requestLocale(context), PATHS.review);
-  if (form.get("intent") === "shortcuts") {
-    const choice = form.get("shortcuts");
-    if (choice !== "on" && choice !== "off")
-      return data({ message: t("learning:review.invalidShortcuts") }, { status: 400 });
-    const revealed = form.get("revealed") === "1" ? "?reveal=1" : "";
-    return redirect(back + revealed, {
-      status: 303,
-      headers: { "Set-Cookie": await reviewShortcutsHeader(choice === "on") },
-    });
-  }
-  const grade = String(form.get("grade") ?? "");
-  const termId = String(form.get("termId") ?? "");
-  if (!GRADE_NAMES.includes(grade as GradeName))
-    return data({ message: t("learning:errors.invalidGrade") }, { status: 400 });
-  if (!isId(termId)) pageNotFound(request);
-  const graded = await gradeTerm(await getDatabase(), user.id, termId, grade as GradeName);
-  if (!graded) pageNotFound(request);
-  // Back to the next due term, answer hidden.
-  return redirect(back, 303);
+  const invalidGrade = () => data({ message: t("learning:errors.invalidGrade") }, { status: 400 });
+  return dispatchIntents(
+    request,
+    {
+      shortcuts: intent({
+        schema: z.object({ shortcuts: z.enum(["on", "off"]), revealed: text() }),
+        run: async ({ shortcuts, revealed }) =>
+          redirect(back + (revealed === "1" ? "?reveal=1" : ""), {
+            status: 303,
+            headers: { "Set-Cookie": await reviewShortcutsHeader(shortcuts === "on") },
+          }),
+        invalid: () => data({ message: t("learning:review.invalidShortcuts") }, { status: 400 }),
+      }),
+      grade: intent({
+        schema: z.object({ grade: z.enum(GRADE_NAMES), termId: text() }),
+        run: async ({ grade, termId }) => {
+          if (!isId(termId)) pageNotFound(request);
+          const graded = await gradeTerm(await getDatabase(), user.id, termId, grade);
+          if (!graded) pageNotFound(request);
+          // Back to the next due term, answer hidden.
+          return redirect(back, 303);
+        },
+        invalid: invalidGrade,
+      }),
+    },
+    // The grade form names no intent; any other form is a grade that is not one.
+    { fallback: "grade", unknown: invalidGrade, invalid: invalidGrade },
+  );
 }
 
 export default function ReviewPage({ loaderData, actionData }: Route.ComponentProps) {

@@ -8,18 +8,20 @@ import { requireLearner } from "../learning/learner.server";
 import { SettingsForm, type SettingsValues } from "../learning/settings-form";
 import {
   adoptTimeZone,
-  parseSettingsForm,
   readDictionary,
   readSettings,
   saveDictionary,
   saveSettings,
+  settingsSchema,
+  type SettingsErrors,
 } from "../learning/settings.server";
+import { z } from "zod";
 import { defaultDictionary, parseDictionaryTemplate } from "../reading/dictionary";
 import { studyLanguageName } from "../learning/study-language";
 import { canonicalTimeZone, DEFAULT_TIME_ZONE, timeZoneOptions } from "../learning/time-zone";
 import { redirectWithToast, translatedToast } from "../toasts/toast.server";
 import type { PageHandle } from "../ui/seo";
-import { readForm } from "../http/request-body.server";
+import { badRequest, dispatchIntents, intent, text } from "../http/intents.server";
 import { PATHS } from "../http/paths";
 
 export const handle: PageHandle = { title: "titles.settings" };
@@ -50,47 +52,63 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { user } = requireLearner(context);
+  const { user, owner } = requireLearner(context);
   const { t } = getInstance(context);
-  const form = await readForm(request);
   const db = await getDatabase();
-  if (form.get("intent") === "dictionary") {
-    // The dictionary of the study language the learner is studying now.
-    const { owner } = requireLearner(context);
-    const parsed = parseDictionaryTemplate(form.get("dictionary"));
-    if (parsed.error)
-      return data(
-        { errors: null, values: null, dictionaryError: parsed.error, dictionary: String(form.get("dictionary") ?? "") },
-        { status: 400 },
-      );
-    await saveDictionary(db, user.id, owner.language, parsed.template);
-    return redirectWithToast(
+  const saved = (key: string) =>
+    redirectWithToast(
       request,
       localePath(requestLocale(context), PATHS.settings),
-      translatedToast(t, "success", "learning:toasts.dictionarySaved"),
+      translatedToast(t, "success", `learning:toasts.${key}`),
     );
-  }
-  if (form.get("intent") === "browserTimeZone") {
-    const zone = canonicalTimeZone(form.get("timeZone"));
-    if (!zone) return data({ errors: { timeZone: "settings.errors.timeZone" }, values: null }, 400);
-    await adoptTimeZone(db, user.id, zone);
-    return { errors: null, values: null };
-  }
-  const parsed = parseSettingsForm(form);
-  if (parsed.errors) {
-    const values: SettingsValues = {
-      newPerDay: String(form.get("newPerDay") ?? ""),
-      reviewsPerDay: String(form.get("reviewsPerDay") ?? ""),
-      timeZone: String(form.get("timeZone") ?? ""),
-      modes: form.getAll("modes").map(String),
-    };
-    return data({ errors: parsed.errors, values }, { status: 400 });
-  }
-  await saveSettings(db, user.id, parsed.value);
-  return redirectWithToast(
+  return dispatchIntents(
     request,
-    localePath(requestLocale(context), PATHS.settings),
-    translatedToast(t, "success", "learning:toasts.settingsSaved"),
+    {
+      settings: intent({
+        schema: settingsSchema,
+        run: async (settings) => {
+          await saveSettings(db, user.id, settings);
+          return saved("settingsSaved");
+        },
+        // The form again with what was sent, next to its errors.
+        invalid: (errors, fields) => {
+          const sent = (name: string) => [fields[name] ?? []].flat().map((v) => (typeof v === "string" ? v : ""));
+          const values: SettingsValues = {
+            newPerDay: sent("newPerDay")[0] ?? "",
+            reviewsPerDay: sent("reviewsPerDay")[0] ?? "",
+            timeZone: sent("timeZone")[0] ?? "",
+            modes: sent("modes"),
+          };
+          return data({ errors: errors as SettingsErrors, values }, { status: 400 });
+        },
+      }),
+      // The dictionary of the study language the learner is studying now.
+      dictionary: intent({
+        schema: z.object({ dictionary: text() }),
+        run: async ({ dictionary }) => {
+          const parsed = parseDictionaryTemplate(dictionary);
+          if (parsed.error)
+            return data({ errors: null, values: null, dictionaryError: parsed.error, dictionary }, { status: 400 });
+          await saveDictionary(db, user.id, owner.language, parsed.template);
+          return saved("dictionarySaved");
+        },
+      }),
+      browserTimeZone: intent({
+        schema: z.object({ timeZone: text() }),
+        run: async ({ timeZone }) => {
+          const zone = canonicalTimeZone(timeZone);
+          if (!zone) return data({ errors: { timeZone: "settings.errors.timeZone" }, values: null }, 400);
+          await adoptTimeZone(db, user.id, zone);
+          return { errors: null, values: null };
+        },
+      }),
+    },
+    {
+      // The settings form names no intent.
+      fallback: "settings",
+      unknown: badRequest,
+      invalid: badRequest,
+    },
   );
 }
 

@@ -10,70 +10,63 @@ import { studyLanguageName } from "../learning/study-language";
 import { isLevel, isStudyLanguage } from "../learning/vocabulary";
 import { redirectWithToast, translatedToast } from "../toasts/toast.server";
 import { PATHS } from "../http/paths";
-import { readForm } from "../http/request-body.server";
+import { badRequest, dispatchIntents, intent, text, type FormFields } from "../http/intents.server";
+import { z } from "zod";
 
 /** The study language (cookie, and the learner's record when signed in) and the learner's level. Plain form POSTs. */
 export async function action({ request, context }: Route.ActionArgs) {
   const { t } = getInstance(context);
-  const form = await readForm(request);
-  const back = safeTarget(form.get("redirectTo")) ?? localePath(requestLocale(context), PATHS.learnerHome);
-  const locale = splitLocale(new URL(back, "http://internal.invalid").pathname).locale;
   const user = context.get(userContext);
-  const intent = form.get("intent");
-
-  if (intent === "studyLanguage") {
-    const code = form.get("studyLanguage");
-    if (!isStudyLanguage(code)) {
-      return redirectWithToast(
-        request,
-        back,
-        translatedToast(t, "error", {
-          title: "learning:studyLanguage.label",
-          description: "learning:errors.invalidLanguage",
-        }),
-      );
-    }
-    const cookie = await chooseStudyLanguage(user, code);
-    const language = studyLanguageName(code, locale);
-    return redirectWithToast(
-      request,
-      back,
-      translatedToast(t, "success", "learning:toasts.studyLanguageSaved", { language }),
-      { headers: { "Set-Cookie": cookie } },
-    );
-  }
-
-  if (intent === "level") {
-    if (!user) {
-      return redirectWithToast(
-        request,
-        localePath(locale, PATHS.signIn),
-        translatedToast(t, "info", "learning:toasts.signInToAdd"),
-      );
-    }
-    const level = form.get("level");
-    if (!isLevel(level)) {
-      return redirectWithToast(
-        request,
-        back,
-        translatedToast(t, "error", { title: "learning:level.label", description: "learning:errors.invalidLevel" }),
-      );
-    }
-    await saveLevel(await getDatabase(), user.id, level);
-    return redirectWithToast(
-      request,
-      back,
-      translatedToast(t, "success", "learning:toasts.levelSaved", { level: t(`learning:levels.${level}`) }),
-    );
-  }
-
-  return redirectWithToast(
+  // Every answer, refusals included, goes back to the page the form was on (redirectTo, else My home) with a toast.
+  const backTo = ({ redirectTo }: { redirectTo?: unknown }) => {
+    const sent = safeTarget(Array.isArray(redirectTo) ? redirectTo[0] : redirectTo);
+    const back = sent ?? localePath(requestLocale(context), PATHS.learnerHome);
+    return { back, locale: splitLocale(new URL(back, "http://internal.invalid").pathname).locale };
+  };
+  const refused = (fields: FormFields, title: string, description: string) =>
+    redirectWithToast(request, backTo(fields).back, translatedToast(t, "error", { title, description }));
+  return dispatchIntents(
     request,
-    back,
-    translatedToast(t, "error", {
-      title: "learning:errors.invalidAction",
-      description: "learning:errors.invalidAction",
-    }),
+    {
+      studyLanguage: intent({
+        schema: z.object({ studyLanguage: z.custom<string>(isStudyLanguage), redirectTo: text() }),
+        run: async ({ studyLanguage, redirectTo }) => {
+          const { back, locale } = backTo({ redirectTo });
+          const cookie = await chooseStudyLanguage(user, studyLanguage);
+          const language = studyLanguageName(studyLanguage, locale);
+          return redirectWithToast(
+            request,
+            back,
+            translatedToast(t, "success", "learning:toasts.studyLanguageSaved", { language }),
+            { headers: { "Set-Cookie": cookie } },
+          );
+        },
+        invalid: (_, fields) => refused(fields, "learning:studyLanguage.label", "learning:errors.invalidLanguage"),
+      }),
+      level: intent({
+        schema: z.object({ level: z.unknown().optional(), redirectTo: text() }),
+        run: async ({ level, redirectTo }) => {
+          const { back, locale } = backTo({ redirectTo });
+          if (!user)
+            return redirectWithToast(
+              request,
+              localePath(locale, PATHS.signIn),
+              translatedToast(t, "info", "learning:toasts.signInToAdd"),
+            );
+          if (!isLevel(level)) return refused({ redirectTo }, "learning:level.label", "learning:errors.invalidLevel");
+          await saveLevel(await getDatabase(), user.id, level);
+          return redirectWithToast(
+            request,
+            back,
+            translatedToast(t, "success", "learning:toasts.levelSaved", { level: t(`learning:levels.${level}`) }),
+          );
+        },
+      }),
+    },
+    {
+      unknown: (_, fields) => refused(fields, "learning:errors.invalidAction", "learning:errors.invalidAction"),
+      invalid: badRequest,
+    },
   );
 }
 
