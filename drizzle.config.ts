@@ -10,6 +10,7 @@ export default defineConfig({
     "./app/billing/billing.schema.ts",
     "./app/reading/reading.schema.ts",
     "./app/server/shared-data.schema.ts",
+    "./app/progress/progress.schema.ts",
   ],
   out: "./drizzle",
 });

@@ -39,12 +39,16 @@ function afterMemoryFailed(req: IncomingMessage, res: ServerResponse, error: unk
   app(req, res);
 }
 
+/** Set once the app is loaded (production): false when the request was answered 503, too many being in flight. */
+let admit: ((req: IncomingMessage, res: ServerResponse) => boolean) | null = null;
+
 const server = createServer((req, res) => {
   try {
     if (answerFromMemory?.(req, res)) return;
   } catch (error) {
     return afterMemoryFailed(req, res, error);
   }
+  if (admit && !admit(req, res)) return;
   if (!answerLearnerFromMemory) return void app(req, res);
   answerLearnerFromMemory(req, res).then(
     (answered) => answered || void app(req, res),
@@ -305,6 +309,17 @@ if (!vite) {
     if (answered) logRequest(req.method, pathOf(req.url!), res.statusCode, started, expressIp(req));
     return answered;
   };
+  // Pages from memory above are answered at once and never wait; everything else counts against the bound.
+  const shedder = entry.loadShedder(env.MAX_REQUESTS_IN_FLIGHT);
+  admit = (req, res) =>
+    shedder.admit(req, res, () => {
+      setSecurityHeaders(res, pathOf(req.url!));
+      markPersonal(req.method!, pathOf(req.url!), req.headers.cookie, res);
+    });
+  setInterval(() => {
+    const refused = shedder.takeRefused();
+    if (refused) log.warn("requests refused: too many in flight", { refused, limit: env.MAX_REQUESTS_IN_FLIGHT });
+  }, 1_000).unref();
   answerLearnerFromMemory = async (req, res) => {
     if (stopping) return false;
     const started = process.hrtime.bigint();

@@ -6,6 +6,7 @@ import { holdsSignInToken } from "./analytics/token-pages";
 import { contentSecurityPolicy } from "./http/csp";
 import { invalidatePublicPages, publicPageCache } from "./http/page-cache.server";
 import { answerLearnerPage } from "./http/learner-pages.server";
+import { loadShedder } from "./http/load-shedding.server";
 import { BODY_LIMIT_BYTES, bodyLimitFor } from "./http/request-body.server";
 import { precompressedAssets } from "./http/static-assets.server";
 import { prepareVariantCookies } from "./http/variant-cookies.server";
@@ -77,6 +78,11 @@ export const appServer = {
    * (production); resolves false when the request must take the usual way.
    */
   answerLearnerPage,
+  /**
+   * The bound on requests in flight (MAX_REQUESTS_IN_FLIGHT): beyond it a request is answered at once with 503, a
+   * translated page or, for `.data`, a short text the client retries; health checks and files are never refused.
+   */
+  loadShedder,
   /** Forgets the cached public pages and in-memory shipped data (called when that data changes). */
   invalidatePublicPages,
   /** The build's brotli and gzip copies of hashed assets, sent by Accept-Encoding (production). */

@@ -1,10 +1,12 @@
 /**
- * Seeds one learner's vocabulary for load tests and benchmarks: creates the user if needed and inserts N terms
+ * Seeds learners' vocabularies for load tests and benchmarks: creates the users if needed and inserts N terms each
  * (default 10,000) in one study language (default "en"), each with an FSRS card produced by simulating a plausible
- * review history with the app's own scheduler (app/learning/stage.ts), a part of speech, sometimes notes, and 0–3
- * examples. Inserts go in batches, one transaction per batch; the tables are analysed at the end.
+ * review history with the app's own scheduler (app/learning/stage.ts) and that history as review-log rows, a part of
+ * speech, sometimes notes, and 0–3 examples. Inserts go in batches, one transaction per batch; the tables are analysed
+ * at the end.
  *
  *   DATA_DIR=./data node scripts/seed-terms.ts you@example.com [--count 10000] [--language en] [--batch 500] [--seed 42]
+ *   npm run seed -- bench@example.com --learners 20 --count 1000 --reviews 20000
  *   DATABASE_URL=postgres://… node scripts/seed-terms.ts you@example.com
  *   npm run seed -- you@example.com --count 2000
  *
@@ -19,7 +21,7 @@ import { parseArgs } from "node:util";
 import { and, count, eq, sql } from "drizzle-orm";
 import { users } from "../app/auth/auth.schema.ts";
 import { openDatabase, type Database } from "../app/db/open.server.ts";
-import { termExamples, terms } from "../app/learning/learning.schema.ts";
+import { reviewLogs, termExamples, terms } from "../app/learning/learning.schema.ts";
 import { applyGrade, GRADES, newCard, stageOf, type CardFields, type GradeName } from "../app/learning/stage.ts";
 import { isStudyLanguage, STAGES, type PartOfSpeech, type Stage } from "../app/learning/vocabulary.ts";
 
@@ -30,9 +32,22 @@ const DAY_MS = 86_400_000;
 const MINUTE_MS = 60_000;
 
 const USAGE = `usage: node scripts/seed-terms.ts <email> [--count N] [--language xx] [--batch N] [--seed N] [--json]
+  [--learners N] [--reviews M]
+  --learners N: N learners, <name>+1@<domain> … <name>+N@<domain> (default 1: the address as given)
+  --reviews M: about M review-log rows per learner (reviews given early as needed, the oldest beyond M left out);
+               without it, the simulated histories as they come (about 6 per term)
   with DATABASE_URL=postgres://… (PostgreSQL) or DATA_DIR=dir (PGlite in dir/pglite; default ./data, server stopped)`;
 
-type Options = { email: string; count: number; language: string; batch: number; seed: number; json: boolean };
+type Options = {
+  email: string;
+  count: number;
+  language: string;
+  batch: number;
+  seed: number;
+  json: boolean;
+  learners: number;
+  reviews: number | null;
+};
 
 function fail(message: string): never {
   console.error(`seed-terms: ${message}\n${USAGE}`);
@@ -51,6 +66,8 @@ function readOptions(): Options {
         batch: { type: "string", default: "500" },
         seed: { type: "string" },
         json: { type: "boolean", default: false },
+        learners: { type: "string", default: "1" },
+        reviews: { type: "string" },
         help: { type: "boolean", short: "h", default: false },
       },
     });
@@ -80,7 +97,16 @@ function readOptions(): Options {
     batch: integer("batch", values.batch, 1, 3_000),
     seed: values.seed === undefined ? randomInt(2 ** 31) : integer("seed", values.seed, 0, 2 ** 31),
     json: values.json,
+    learners: integer("learners", values.learners, 1, 10_000),
+    reviews: values.reviews === undefined ? null : integer("reviews", values.reviews, 0, 10_000_000),
   };
+}
+
+/** The learner's address: as given for one learner, else numbered with a `+` tag. */
+function learnerEmail(email: string, index: number, learners: number): string {
+  if (learners === 1) return email;
+  const at = email.lastIndexOf("@");
+  return `${email.slice(0, at)}+${index + 1}${email.slice(at)}`;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -264,20 +290,26 @@ const LATER_GRADES: readonly (readonly [GradeName, number])[] = [
  * within the session and reviews on their due day or somewhat later. With terms added over the last year this gives
  * about 17% to learn, 20% in progress, 10% to review and 53% learned, a third of all terms due now.
  */
-function simulateCard(random: Random, createdAt: Date, now: Date): CardFields {
+type Review = { rating: number; state: number; reviewedAt: Date; scheduledDays: number };
+
+function simulateCard(random: Random, createdAt: Date, now: Date, pace = 1): { card: CardFields; reviews: Review[] } {
   let card = newCard(createdAt);
-  if (random() < 0.15) return card;
+  const reviews: Review[] = [];
+  if (random() < 0.15) return { card, reviews };
   const maxReviews = random() < 0.2 ? 1 + Math.floor(random() * 6) : Number.POSITIVE_INFINITY;
   let at = createdAt.getTime() + random() * 2 * DAY_MS;
-  for (let reviews = 0; reviews < maxReviews && at <= now.getTime(); reviews++) {
+  for (let done = 0; done < maxReviews && at <= now.getTime(); done++) {
     const grade = weighted(random, card.state === 0 ? FIRST_GRADES : LATER_GRADES);
+    const state = card.state;
     card = applyGrade(card, GRADES[grade], new Date(at));
+    reviews.push({ rating: GRADES[grade], state, reviewedAt: new Date(at), scheduledDays: card.scheduledDays });
     const due = card.due.getTime();
     const inLearning = card.state === 1 || card.state === 3;
     if (inLearning) at = due + (random() < 0.85 ? random() * 20 * MINUTE_MS : (0.5 + random() * 2) * DAY_MS);
-    else at = due + random() ** 3 * Math.max(1, card.scheduledDays * 0.3) * DAY_MS;
+    // A pace below 1 reviews that share of the interval early, as a keen learner does: more reviews per term.
+    else at = at + (due - at) * pace + random() ** 3 * Math.max(1, card.scheduledDays * 0.3) * DAY_MS * pace;
   }
-  return card;
+  return { card, reviews };
 }
 
 type TermRow = {
@@ -288,6 +320,7 @@ type TermRow = {
   notes: string;
   createdAt: Date;
   card: CardFields;
+  reviews: Review[];
   examples: { sentence: string; translation: string; createdAt: Date }[];
 };
 
@@ -295,11 +328,11 @@ type TermRow = {
  * `random` draws the content (text, meaning, examples…), `schedule` the dates and grades: the content of a --seed is the
  * same whenever it runs, only the card history depends on the present.
  */
-function generateTerm(random: Random, schedule: Random, nextWord: () => string, now: Date): TermRow {
+function generateTerm(random: Random, schedule: Random, nextWord: () => string, now: Date, pace = 1): TermRow {
   const text = nextWord();
   // Added over the last year, more of them recently.
   const createdAt = new Date(now.getTime() - schedule() ** 1.7 * 365 * DAY_MS - schedule() * DAY_MS);
-  const card = simulateCard(schedule, createdAt, now);
+  const { card, reviews } = simulateCard(schedule, createdAt, now, pace);
   const exampleCount = weighted(random, [
     [0, 30],
     [1, 37],
@@ -322,6 +355,7 @@ function generateTerm(random: Random, schedule: Random, nextWord: () => string, 
     notes: random() < 0.18 ? pick(random, NOTES) : "",
     createdAt,
     card,
+    reviews,
     examples: examples.map((example) => ({
       ...example,
       createdAt: new Date(Math.min(example.createdAt.getTime(), now.getTime())),
@@ -359,7 +393,7 @@ async function insertBatch(
   userId: string,
   language: string,
   batch: TermRow[],
-): Promise<{ terms: number; examples: number }> {
+): Promise<{ terms: number; examples: number; reviews: number }> {
   return db.transaction(async (tx) => {
     const rows = batch.map((term) => ({
       id: term.id,
@@ -382,8 +416,123 @@ async function insertBatch(
     for (let start = 0; start < examples.length; start += 2_000) {
       await tx.insert(termExamples).values(examples.slice(start, start + 2_000));
     }
-    return { terms: ids.size, examples: examples.length };
+    // Review logs in chunks of 2,000 (5 parameters each); the database adds them to the statistics' aggregates.
+    const logs = batch
+      .filter((term) => ids.has(term.id))
+      .flatMap((term) => term.reviews.map((review) => ({ termId: term.id, ...review })));
+    for (let start = 0; start < logs.length; start += 2_000) {
+      await tx.insert(reviewLogs).values(logs.slice(start, start + 2_000));
+    }
+    return { terms: ids.size, examples: examples.length, reviews: logs.length };
   });
+}
+
+/**
+ * One learner's terms, generated whole so that `--reviews` can be met: reviews are given earlier (a lower pace) until
+ * the histories hold at least that many, then only the newest that many are kept.
+ */
+function generateLearner(options: Options, index: number, now: Date): TermRow[] {
+  const generate = (pace: number) => {
+    const random = prng(options.seed + index);
+    const schedule = prng((options.seed + index) ^ 0x5bd1e995);
+    const nextWord = wordFactory(random);
+    return Array.from({ length: options.count }, () => generateTerm(random, schedule, nextWord, now, pace));
+  };
+  const total = (rows: TermRow[]) => rows.reduce((sum, term) => sum + term.reviews.length, 0);
+  let pace = 1;
+  let rows = generate(pace);
+  if (options.reviews === null) return rows;
+  while (total(rows) < options.reviews && pace > 0.02) rows = generate((pace /= 1.5));
+  const times = rows.flatMap((term) => term.reviews.map((review) => review.reviewedAt.getTime())).sort((a, b) => b - a);
+  if (times.length <= options.reviews) return rows;
+  const oldestKept = times[options.reviews - 1]!;
+  let room = options.reviews - times.filter((time) => time > oldestKept).length;
+  return rows.map((term) => ({
+    ...term,
+    reviews: term.reviews.filter((review) => {
+      const time = review.reviewedAt.getTime();
+      if (time > oldestKept) return true;
+      return time === oldestKept && room-- > 0;
+    }),
+  }));
+}
+
+async function seedLearner(db: Database, options: Options, index: number, target: string, kind: string) {
+  const started = performance.now();
+  const email = learnerEmail(options.email, index, options.learners);
+  const user = await findOrCreateUser(db, email, options.language);
+  if (user.studyLanguage !== options.language) {
+    console.warn(
+      `seed-terms: ${email} studies "${user.studyLanguage}", so the "${options.language}" terms will not show until they switch language`,
+    );
+  }
+  const now = new Date();
+  const generated = generateLearner(options, index, now);
+  const stages = Object.fromEntries(STAGES.map((stage) => [stage, 0])) as Record<Stage, number>;
+  const states = [0, 0, 0, 0];
+  let insertedTerms = 0;
+  let insertedExamples = 0;
+  let insertedReviews = 0;
+  let dueNow = 0;
+  for (let start = 0; start < options.count; start += options.batch) {
+    const batch = generated.slice(start, start + options.batch);
+    const result = await insertBatch(db, user.id, options.language, batch);
+    insertedTerms += result.terms;
+    insertedExamples += result.examples;
+    insertedReviews += result.reviews;
+    if (result.terms === batch.length) {
+      for (const term of batch) {
+        stages[stageOf(term.card, now)]++;
+        states[term.card.state] = (states[term.card.state] ?? 0) + 1;
+        if (term.card.due.getTime() <= now.getTime()) dueNow++;
+      }
+    }
+    if (!options.json && process.stdout.isTTY)
+      process.stdout.write(`\r  ${email}: ${start + batch.length}/${options.count} terms`);
+  }
+  if (!options.json && process.stdout.isTTY) process.stdout.write("\n");
+  const [total] = await db
+    .select({ n: count() })
+    .from(terms)
+    .where(and(eq(terms.userId, user.id), eq(terms.language, options.language)));
+  const summary = {
+    target,
+    database: kind,
+    email,
+    userId: user.id,
+    userCreated: user.created,
+    language: options.language,
+    seed: options.seed + index,
+    requested: options.count,
+    insertedTerms,
+    skippedTerms: options.count - insertedTerms,
+    insertedExamples,
+    insertedReviews,
+    learnerTermsInLanguage: Number(total?.n ?? 0),
+    /** Of the inserted terms (batches with skipped texts are left out of these counts). */
+    stages,
+    states: { new: states[0], learning: states[1], review: states[2], relearning: states[3] },
+    dueNow,
+    insertMs: Math.round(performance.now() - started),
+  };
+  if (options.json) {
+    console.log(JSON.stringify(summary));
+  } else {
+    console.log(
+      `Seeded ${target} for ${email} (${user.created ? "new user" : "existing user"} ${user.id}), language "${options.language}", seed ${summary.seed}`,
+    );
+    console.log(
+      `  terms: ${insertedTerms} inserted, ${summary.skippedTerms} skipped (text already there); ${summary.learnerTermsInLanguage} in total`,
+    );
+    console.log(`  examples: ${insertedExamples}; review-log rows: ${insertedReviews}`);
+    console.log(`  stages: ${STAGES.map((stage) => `${stage} ${stages[stage]}`).join(", ")}; due now: ${dueNow}`);
+    console.log(
+      `  FSRS states: ${Object.entries(summary.states)
+        .map(([name, n]) => `${name} ${n}`)
+        .join(", ")}`,
+    );
+    console.log(`  inserts ${summary.insertMs} ms (batches of ${options.batch})`);
+  }
 }
 
 async function main() {
@@ -399,87 +548,14 @@ async function main() {
     : `PGlite ${path.resolve(dataDir, "pglite")}`;
   try {
     const opened = performance.now();
-    const user = await findOrCreateUser(db, options.email, options.language);
-    if (user.studyLanguage !== options.language) {
-      console.warn(
-        `seed-terms: ${options.email} studies "${user.studyLanguage}", so the "${options.language}" terms will not show until they switch language`,
-      );
-    }
-    const random = prng(options.seed);
-    const schedule = prng(options.seed ^ 0x5bd1e995);
-    const nextWord = wordFactory(random);
-    const now = new Date();
-    const stages = Object.fromEntries(STAGES.map((stage) => [stage, 0])) as Record<Stage, number>;
-    const states = [0, 0, 0, 0];
-    let insertedTerms = 0;
-    let insertedExamples = 0;
-    let dueNow = 0;
-    for (let start = 0; start < options.count; start += options.batch) {
-      const batch = Array.from({ length: Math.min(options.batch, options.count - start) }, () =>
-        generateTerm(random, schedule, nextWord, now),
-      );
-      const result = await insertBatch(db, user.id, options.language, batch);
-      insertedTerms += result.terms;
-      insertedExamples += result.examples;
-      if (result.terms === batch.length) {
-        for (const term of batch) {
-          stages[stageOf(term.card, now)]++;
-          states[term.card.state] = (states[term.card.state] ?? 0) + 1;
-          if (term.card.due.getTime() <= now.getTime()) dueNow++;
-        }
-      }
-      if (!options.json && process.stdout.isTTY)
-        process.stdout.write(`\r  ${start + batch.length}/${options.count} terms`);
-    }
-    if (!options.json && process.stdout.isTTY) process.stdout.write("\n");
+    for (let index = 0; index < options.learners; index++) await seedLearner(db, options, index, target, handle.kind);
     // Fresh planner statistics after a bulk load, as autovacuum would gather them a little later.
-    await db.execute(sql`analyze terms`);
-    await db.execute(sql`analyze term_examples`);
-    const [total] = await db
-      .select({ n: count() })
-      .from(terms)
-      .where(and(eq(terms.userId, user.id), eq(terms.language, options.language)));
-    const summary = {
-      target,
-      database: handle.kind,
-      email: options.email,
-      userId: user.id,
-      userCreated: user.created,
-      language: options.language,
-      seed: options.seed,
-      requested: options.count,
-      insertedTerms,
-      skippedTerms: options.count - insertedTerms,
-      insertedExamples,
-      learnerTermsInLanguage: Number(total?.n ?? 0),
-      /** Of the inserted terms (batches with skipped texts are left out of these counts). */
-      stages,
-      states: { new: states[0], learning: states[1], review: states[2], relearning: states[3] },
-      dueNow,
-      openMs: Math.round(opened - started),
-      insertMs: Math.round(performance.now() - opened),
-      totalMs: Math.round(performance.now() - started),
-    };
-    if (options.json) {
-      console.log(JSON.stringify(summary));
-    } else {
+    for (const table of ["terms", "term_examples", "review_logs", "learner_days", "term_stage_days"])
+      await db.execute(sql.raw(`analyze ${table}`));
+    if (!options.json)
       console.log(
-        `Seeded ${target} for ${options.email} (${user.created ? "new user" : "existing user"} ${user.id}), language "${options.language}", seed ${options.seed}`,
+        `open + migrate ${Math.round(opened - started)} ms, ${options.learners} learner(s) in ${Math.round(performance.now() - opened)} ms`,
       );
-      console.log(
-        `  terms: ${insertedTerms} inserted, ${summary.skippedTerms} skipped (text already there); ${summary.learnerTermsInLanguage} in total`,
-      );
-      console.log(`  examples: ${insertedExamples}`);
-      console.log(`  stages: ${STAGES.map((stage) => `${stage} ${stages[stage]}`).join(", ")}; due now: ${dueNow}`);
-      console.log(
-        `  FSRS states: ${Object.entries(summary.states)
-          .map(([name, n]) => `${name} ${n}`)
-          .join(", ")}`,
-      );
-      console.log(
-        `  open + migrate ${summary.openMs} ms, inserts ${summary.insertMs} ms (batches of ${options.batch})`,
-      );
-    }
   } finally {
     await handle.close();
   }

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  date,
   doublePrecision,
   index,
   integer,
@@ -40,6 +41,11 @@ export const terms = pgTable(
     lapses: integer("lapses").notNull().default(0),
     state: smallint("state").notNull().default(0),
     lastReview: timestamp("last_review", { withTimezone: true }),
+    // Filled by the database (drizzle/0013): the learner's days, in their zone when the value was written, that the
+    // statistics' aggregates count with (app/progress/statistics.server.ts).
+    createdDay: date("created_day", { mode: "string" }),
+    lastReviewDay: date("last_review_day", { mode: "string" }),
+    dueDay: date("due_day", { mode: "string" }),
   },
   (table) => [
     // The same text twice in one language is one term, whatever its case.
@@ -75,6 +81,11 @@ export const reviewLogs = pgTable(
     state: smallint("state").notNull(),
     reviewedAt: timestamp("reviewed_at", { withTimezone: true }).notNull(),
     scheduledDays: integer("scheduled_days").notNull(),
+    // Filled by the database on insert (drizzle/0013): the learner, the day of the review in their zone at that
+    // moment, and the day it is due again in the same zone.
+    userId: uuid("user_id"),
+    day: date("day", { mode: "string" }),
+    dueDay: date("due_day", { mode: "string" }),
   },
   (table) => [index("review_logs_term_idx").on(table.termId)],
 );

@@ -1,0 +1,46 @@
+import { date, integer, pgTable, primaryKey, uuid } from "drizzle-orm/pg-core";
+// `.ts`: scripts load the tables with plain `node` (see db/open.server.ts).
+import { users } from "../auth/auth.schema.ts";
+
+/**
+ * Per learner and day (in the learner's zone at the moment of each event), what the statistics page draws, kept by
+ * database triggers on review_logs and terms in the same transaction as every write (drizzle/0013): reviews by grade,
+ * terms added, and the change of each stage's count on that day (a term's stage on a day is the sum up to it).
+ */
+export const learnerDays = pgTable(
+  "learner_days",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    day: date("day", { mode: "string" }).notNull(),
+    again: integer("again").notNull().default(0),
+    hard: integer("hard").notNull().default(0),
+    good: integer("good").notNull().default(0),
+    easy: integer("easy").notNull().default(0),
+    newTerms: integer("new_terms").notNull().default(0),
+    tolearn: integer("tolearn").notNull().default(0),
+    inprogress: integer("inprogress").notNull().default(0),
+    needsreview: integer("needsreview").notNull().default(0),
+    learned: integer("learned").notNull().default(0),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.day] })],
+);
+
+/**
+ * Each term's share of the stage changes in learner_days, so a write to one term takes back exactly what that term
+ * added before and adds its new share (maintained by the same triggers; no foreign key: the triggers remove it).
+ */
+export const termStageDays = pgTable(
+  "term_stage_days",
+  {
+    termId: uuid("term_id").notNull(),
+    userId: uuid("user_id").notNull(),
+    day: date("day", { mode: "string" }).notNull(),
+    tolearn: integer("tolearn").notNull().default(0),
+    inprogress: integer("inprogress").notNull().default(0),
+    needsreview: integer("needsreview").notNull().default(0),
+    learned: integer("learned").notNull().default(0),
+  },
+  (table) => [primaryKey({ columns: [table.termId, table.day] })],
+);
