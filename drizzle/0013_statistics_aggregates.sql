@@ -35,6 +35,9 @@ ALTER TABLE "learner_days" ADD CONSTRAINT "learner_days_user_id_users_id_fk" FOR
 -- change of each stage's count, kept by the triggers below in the same transaction as every write to "review_logs"
 -- and "terms", so the statistics page never reads the raw log. Days are the learner's, in their zone at the moment
 -- of the write (stored with each review and term), so a later change of zone moves nothing already counted.
+-- Concurrent writes of one learner cannot deadlock on the rows of several days: the data-version triggers of 0008 fire
+-- first (triggers of one event fire in name order: "…_data_version" before "…_learner_days") and lock the learner's
+-- "users" row until the transaction ends.
 -- The learner's zone as the database spells it: UTC when none is set or the database does not know it.
 CREATE FUNCTION "learner_zone"(p_user uuid) RETURNS text LANGUAGE plpgsql STABLE AS $$
 DECLARE

@@ -66,16 +66,16 @@ async function post(baseUrl: string, pathname: string, form: Record<string, stri
 }
 
 /** The real sign-in flow: the form's honeypot fields, the POST, the link from the server log, the confirm POST. */
-async function signIn(baseUrl: string, logFile: string): Promise<string> {
+export async function signIn(baseUrl: string, logFile: string, email = EMAIL): Promise<string> {
   const jar = new Map<string, string>();
   const html = (await get(`${baseUrl}/form`, { "Accept-Encoding": "identity" })).body.toString();
   const from = html.match(/name="from__confirm" value="([^"]+)"/)?.[1] ?? "";
-  await post(baseUrl, "/form", { email: EMAIL, name__confirm: "", from__confirm: from }, jar);
+  await post(baseUrl, "/form", { email, name__confirm: "", from__confirm: from }, jar);
   let link: string | undefined;
   for (let i = 0; i < 100 && !link; i++) {
     link = readFileSync(logFile, "utf8")
       .split("\n")
-      .filter((line) => line.includes("sign-in link") && line.includes(EMAIL))
+      .filter((line) => line.includes("sign-in link") && line.includes(email))
       .map((line) => JSON.parse(line).link as string)[0];
     if (!link) await new Promise((resolve) => setTimeout(resolve, 100));
   }

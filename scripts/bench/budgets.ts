@@ -2,11 +2,13 @@
  * The issue-8 budgets measured side by side with bare node:http (public pages, account pages on PGlite and PostgreSQL)
  * and in Chromium (first-load JS, first paint and hydration on a slow link, basic mode, Lighthouse's mobile score of
  * every public page), printed as tables; resolves false when a budget is missed. Run by `npm run bench` after its own
- * report; BENCH_BROWSER=0 leaves out the browser (Lighthouse too), BENCH_LIGHTHOUSE=0 only Lighthouse.
+ * report; BENCH_BROWSER=0 leaves out the browser (Lighthouse too), BENCH_LIGHTHOUSE=0 only Lighthouse, BENCH_OVERLOAD=0
+ * the overload run (issue 24: many connections on the heaviest signed-in page and on /account/home).
  */
 import { accountPagesBench, accountPagesTable } from "./account-pages.ts";
 import { browserBench, browserTable, type BrowserRow } from "./browser.ts";
 import { lighthouseBench, lighthouseTable, type LighthouseRow } from "./lighthouse.ts";
+import { OVERLOAD_BUDGET, overloadBench, overloadTable, type OverloadRow } from "./overload.ts";
 import { publicPagesBench, publicPagesTable } from "./public-pages.ts";
 import { READER_P95_MS, readerBench, readerTable } from "./reader.ts";
 
@@ -20,6 +22,15 @@ export async function runBudgets(): Promise<boolean> {
   const reader = await readerBench();
   console.log(`\nReader, a 5,000-word text, 10,000 terms (budget: server p95 < ${READER_P95_MS} ms)`);
   console.log(readerTable(reader));
+  let overload: OverloadRow[] = [];
+  if (process.env.BENCH_OVERLOAD === "0") console.log("\nOverload: skipped (BENCH_OVERLOAD=0)");
+  else {
+    overload = await overloadBench();
+    console.log(
+      `\nOverload, PGlite, 1,000 terms and 20,000 review-log rows (budget: p99 ≤ ${OVERLOAD_BUDGET.p99Ms} ms, no request ≥ ${OVERLOAD_BUDGET.maxMs / 1000} s, only 200 and 503, RSS ≤ +${OVERLOAD_BUDGET.rssGrowth * 100} %)`,
+    );
+    console.log(overloadTable(overload));
+  }
   let browser: BrowserRow[] = [];
   if (process.env.BENCH_BROWSER === "0") console.log("\nBrowser: skipped (BENCH_BROWSER=0)");
   else {
@@ -35,6 +46,13 @@ export async function runBudgets(): Promise<boolean> {
     console.log("\nLighthouse, mobile (simulated slow 4G, 4x CPU slowdown), performance");
     console.log(lighthouseTable(scores));
   }
-  const rows = [...publicPages.rows, ...account.flatMap((run) => run.rows), ...reader, ...browser, ...scores];
+  const rows = [
+    ...publicPages.rows,
+    ...account.flatMap((run) => run.rows),
+    ...reader,
+    ...overload,
+    ...browser,
+    ...scores,
+  ];
   return rows.every((row) => row.ok);
 }

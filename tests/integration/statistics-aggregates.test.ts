@@ -7,7 +7,7 @@
  * when it was written; the scan knows that zone from the test's own record of when each row appeared, not from
  * anything the triggers stored. On PGlite and on PostgreSQL.
  */
-import { rmSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import * as fc from "fast-check";
@@ -415,6 +415,64 @@ async function importLike(
 }
 
 const MIGRATIONS = path.join(PROJECT_ROOT, "drizzle");
+const AGGREGATES_MIGRATION = "0013_statistics_aggregates";
+
+describe("migration 0013 on a database with reviews already", () => {
+  it("fills the aggregates to equal a full scan, each day in the learner's zone at the migration", async () => {
+    // The migrations before this one, in a folder of their own.
+    const before = mkdtempSync(path.join(tempDir("statistics-migrations"), "drizzle-"));
+    const dataDir = tempDir("statistics-backfill");
+    try {
+      cpSync(MIGRATIONS, before, { recursive: true });
+      rmSync(path.join(before, `${AGGREGATES_MIGRATION}.sql`));
+      const journalFile = path.join(before, "meta", "_journal.json");
+      const journal = JSON.parse(readFileSync(journalFile, "utf8")) as { entries: { tag: string }[] };
+      journal.entries = journal.entries.filter((entry) => entry.tag !== AGGREGATES_MIGRATION);
+      writeFileSync(journalFile, JSON.stringify(journal));
+
+      const now = new Date("2026-03-30T03:30:00Z");
+      const zone = "America/New_York";
+      const history = fc.sample(
+        (op as fc.Arbitrary<Op>).filter((step): step is Extract<Op, { kind: "import" }> => step.kind === "import"),
+        { seed: SEED, numRuns: 15 },
+      );
+      let userId: string;
+      const old = await openDatabase({ dataDir, migrationsFolder: before });
+      try {
+        const [row] = await rowsOf<{ id: string }>(
+          old.db,
+          sql`insert into users (email) values ('backfill@example.test') returning id`,
+        );
+        userId = row!.id;
+        await old.db.execute(sql`insert into learner_settings (user_id, time_zone) values (${userId}, ${zone})`);
+        let words = 0;
+        for (const step of history) await importLike(old.db, userId, step.terms, now, () => `Alt${words++}`);
+      } finally {
+        await old.close();
+      }
+
+      const migrated = await openDatabase({ dataDir, migrationsFolder: MIGRATIONS });
+      try {
+        const snapshot = await scan(migrated.db, userId);
+        expect(snapshot.logs.length).toBeGreaterThan(10);
+        const record = new ZoneRecord();
+        record.note(snapshot, zone);
+        for (const range of [30, 90] as const) {
+          const statistics = await learnerStatistics(migrated.db, userId, zone, range, now);
+          const { today, streak, reviewsPerDay, retention, stages } = statistics;
+          expect({ today, streak, reviewsPerDay, retention, stages }).toEqual(
+            expected(snapshot, record, zone, range, now),
+          );
+        }
+      } finally {
+        await migrated.close();
+      }
+    } finally {
+      rmSync(path.dirname(before), { recursive: true, force: true });
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
 
 defineSuite("PGlite", async () => {
   const dataDir = tempDir("statistics");
