@@ -22,6 +22,8 @@ import type { Stage } from "./vocabulary";
 
 export type ReviewCard = {
   id: string;
+  /** The card's version as shown (its review count): the grade form sends it back, so a grade counts once. */
+  version: number;
   mode: ReviewMode;
   language: string;
   partOfSpeech: string;
@@ -152,6 +154,7 @@ export async function reviewState(
     at: shownAt.getTime(),
     card: {
       id: term.id,
+      version: term.reps,
       mode,
       language: term.language,
       partOfSpeech: term.partOfSpeech,

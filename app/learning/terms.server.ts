@@ -94,14 +94,23 @@ export async function removeExample(db: Database, userId: string, termId: string
   return deleted.length === 1;
 }
 
-/** Grades a term with FSRS-6 and logs the review. */
+/** What a grade did: the graded term, `"stale"` for a version already graded (nothing changed), null for no such term. */
+export type GradeResult = Term | "stale" | null;
+
+/**
+ * Grades a term with FSRS-6 and logs the review, in one transaction. `version` is the card's version when it was shown
+ * (its review count, `reps`, which only a grade moves): a grade for a version already graded — the same POST sent
+ * twice, a grade made offline for a card graded since — changes nothing and answers `"stale"`. The update is a
+ * compare-and-set on that version, so two grades of one version at once count once on PostgreSQL as on PGlite.
+ */
 export async function gradeTerm(
   db: Database,
   userId: string,
   id: string,
   grade: GradeName,
   now = new Date(),
-): Promise<Term | null> {
+  version?: number,
+): Promise<GradeResult> {
   return db.transaction(async (tx) => {
     const [term] = await tx
       .select()
@@ -110,12 +119,15 @@ export async function gradeTerm(
       .for("update")
       .limit(1);
     if (!term) return null;
+    const shown = version ?? term.reps;
+    if (term.reps !== shown) return "stale";
     const card = applyGrade(term, GRADES[grade], now);
     const [updated] = await tx
       .update(terms)
       .set({ ...card, updatedAt: now })
-      .where(eq(terms.id, id))
+      .where(and(eq(terms.id, id), eq(terms.reps, shown)))
       .returning();
+    if (!updated) return "stale";
     await tx.insert(reviewLogs).values({
       termId: id,
       rating: GRADES[grade],
@@ -123,7 +135,7 @@ export async function gradeTerm(
       reviewedAt: now,
       scheduledDays: card.scheduledDays,
     });
-    return updated ?? null;
+    return updated;
   });
 }
 

@@ -25,6 +25,17 @@ export const handle: PageHandle = { title: "learning:review.title" };
 
 const GRADE_NAMES = Object.keys(GRADES) as GradeName[];
 
+/** The version of the card the grade is for (`version`); a form without one grades the card as it is now. */
+const cardVersion = text().pipe(
+  z.union([
+    z.literal("").transform(() => undefined),
+    z
+      .string()
+      .regex(/^\d{1,9}$/)
+      .transform(Number),
+  ]),
+);
+
 /**
  * One card at a time within today's limits, in the mode its turn gives; `?reveal=1` shows the answer (with `answer=` the
  * typed one is checked; `at=` is when the front was shown, so both sides count the same cards), so it works without
@@ -70,12 +81,13 @@ export async function action({ request, context }: Route.ActionArgs) {
         invalid: () => data({ message: t("learning:review.invalidShortcuts") }, { status: 400 }),
       }),
       grade: intent({
-        schema: z.object({ grade: z.enum(GRADE_NAMES), termId: text() }),
-        run: async ({ grade, termId }) => {
+        schema: z.object({ grade: z.enum(GRADE_NAMES), termId: text(), version: cardVersion }),
+        run: async ({ grade, termId, version }) => {
           if (!isId(termId)) pageNotFound(request);
-          const graded = await gradeTerm(await getDatabase(), user.id, termId, grade);
+          const graded = await gradeTerm(await getDatabase(), user.id, termId, grade, new Date(), version);
           if (!graded) pageNotFound(request);
-          // Back to the next due term, answer hidden.
+          // Back to the next due term, answer hidden; a grade of a version already graded (the same form sent twice)
+          // changed nothing and answers the same, so a second submit looks like the first.
           return redirect(back, 303);
         },
         invalid: invalidGrade,
@@ -164,6 +176,7 @@ export default function ReviewPage({ loaderData, actionData }: Route.ComponentPr
             </div>
             <Form method="post" ref={gradeForm} aria-busy={pending}>
               <input type="hidden" name="termId" value={current.id} />
+              <input type="hidden" name="version" value={current.version} />
               {current.suggested ? (
                 <p className="hint" id="suggested-grade">
                   {t("review.suggested", { grade: t(`review.grades.${current.suggested}`) })}

@@ -189,3 +189,53 @@ test("types an answer with a special letter of the study language; a slip shows 
     await expect(page.locator(".typed-diff del")).toHaveText(answer === "Straße" ? "s" : "a");
   }
 });
+
+test("a grade sent twice counts once: the second submit of the same card changes nothing", async ({
+  page,
+  javaScriptEnabled,
+}) => {
+  // With JavaScript the grade buttons are disabled while a grade is on its way; without, nothing stops a second click.
+  test.skip(javaScriptEnabled, "a second submit needs a page without JavaScript");
+  await signIn(page, javaScriptEnabled);
+  await addTerm(page, { text: "steadfast", meaning: "firm" });
+  const termPage = page.url();
+  await expect(page.getByText(t("en", "learning:term.reviewed_other", { count: 0 }))).toBeVisible();
+  await startReview(page);
+  await page.getByRole("button", { name: t("en", "learning:review.show") }).click();
+  await expect(page.locator(".review-answer")).toContainText("firm");
+
+  // Both POSTs reach the server; the answer to the first is held until the second is sent, as on a slow link where
+  // the learner clicks again before the next card arrives.
+  const answers: number[] = [];
+  let firstSent!: () => void;
+  const first = new Promise<void>((resolve) => (firstSent = resolve));
+  let secondSent!: () => void;
+  const second = new Promise<void>((resolve) => (secondSent = resolve));
+  await page.route(
+    (url) => url.pathname === "/account/review",
+    async (route) => {
+      if (route.request().method() !== "POST") return route.continue();
+      const isFirst = answers.length === 0;
+      answers.push(0);
+      if (isFirst) firstSent();
+      else secondSent();
+      const response = await route.fetch({ maxRedirects: 0 });
+      answers[isFirst ? 0 : answers.length - 1] = response.status();
+      if (isFirst) await Promise.race([second, new Promise((resolve) => setTimeout(resolve, 5000))]);
+      // The browser gave up the first navigation for the second one: its answer has nowhere to go.
+      await route.fulfill({ response }).catch(() => undefined);
+    },
+  );
+  // Two clicks at the button's place, as a hand does: the second while the first is on its way.
+  const box = (await page.getByRole("button", { name: /Good/ }).boundingBox())!;
+  const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
+  await page.mouse.click(x, y);
+  await first;
+  await page.mouse.click(x, y);
+  await expect.poll(() => answers).toEqual([303, 303]);
+  await expect(page.locator(".review-answer")).toHaveCount(0);
+  await expect(page.locator("h1")).toHaveText(t("en", "learning:review.title"));
+
+  await page.goto(termPage);
+  await expect(page.getByText(t("en", "learning:term.reviewed_one", { count: 1 }))).toBeVisible();
+});

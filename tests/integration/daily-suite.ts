@@ -240,6 +240,50 @@ export function defineDailySuite(databaseName: string, databaseEnv: () => Promis
       expect(rows).toEqual([{ rating: 4 }]);
     });
 
+    it("counts a grade once when the same form is sent twice, one after the other and at once", async () => {
+      const who = await learner("twice@example.com");
+      const id = await addTerm(who.browser, { text: "steadfast", meaning: "firm" });
+      const state = async () => {
+        const { rows } = await app.db.execute(
+          sql`select t.reps, (select count(*)::int from review_logs l where l.term_id = t.id) as logs from terms t where t.id = ${id}`,
+        );
+        return rows[0];
+      };
+      // The grade form of the revealed card, as a browser without JavaScript sends it.
+      const gradeForm = async () => {
+        const { html } = await who.browser.page("/account/review?reveal=1");
+        const version = html.match(/name="version" value="(\d+)"/)?.[1];
+        expect(version).toBeDefined();
+        return { termId: id, grade: "good", version: version! };
+      };
+      const send = (form: Record<string, string>) => who.browser.request("/account/review", { method: "POST", form });
+
+      const first = await gradeForm();
+      expect(first.version).toBe("0");
+      const answers = [await send(first), await send(first), await send({ ...first, grade: "again" })];
+      // Each answer is the one a counted grade gets: back to the next card.
+      for (const answer of answers) {
+        expect(answer.status).toBe(303);
+        expect(answer.headers.get("Location")).toBe("/account/review");
+      }
+      expect(await state()).toEqual({ reps: 1, logs: 1 });
+
+      await app.db.execute(sql`update terms set due = now() - interval '1 minute' where id = ${id}`);
+      const second = await gradeForm();
+      expect(second.version).toBe("1");
+      const together = await Promise.all([send(second), send(second), send(second)]);
+      expect(together.map((answer) => answer.status)).toEqual([303, 303, 303]);
+      expect(await state()).toEqual({ reps: 2, logs: 2 });
+
+      // Straight to the grading transaction, at once: one of the grades of a version counts, the others are stale.
+      const results = await Promise.all([1, 2, 3, 4].map(() => gradeTerm(db, who.userId, id, "easy", new Date(), 2)));
+      expect(results.filter((result) => result === "stale")).toHaveLength(3);
+      expect(await state()).toEqual({ reps: 3, logs: 3 });
+      // A form without a version grades the card as it is now.
+      expect((await send({ termId: id, grade: "hard" })).status).toBe(303);
+      expect(await state()).toEqual({ reps: 4, logs: 4 });
+    });
+
     it("asks a cloze from the term's own example, and falls back to another mode without one", async () => {
       const who = await learner("cloze@example.com", { modes: "cloze" });
       const id = await addTerm(who.browser, {
