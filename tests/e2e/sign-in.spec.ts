@@ -1,6 +1,15 @@
 import type { Page } from "@playwright/test";
 import { linkIn, mailFor, forwardedFor, uniqueAddress } from "./mail";
-import { BROWSER_USER_AGENT, expect, t, test, waitForHydration, type Locale, openAccountMenu } from "./support";
+import {
+  BROWSER_USER_AGENT,
+  expect,
+  t,
+  test,
+  waitForHydration,
+  type Locale,
+  openAccountMenu,
+  skipWelcome,
+} from "./support";
 
 // Sign-in mail goes through a real SMTP server (smtp-server on loopback, started by global-setup).
 test.use({ extraHTTPHeaders: forwardedFor() });
@@ -244,6 +253,9 @@ test("signs out everywhere from the account home: the other device is signed out
   await page.goto(linkIn(await mailFor(email)));
   await page.getByRole("button", { name: t("en", "pages:confirm.submit") }).click();
   await expect(page).toHaveURL(/\/account\/home$/);
+  // Past the welcome, to the dashboard with "sign out everywhere".
+  if (javaScriptEnabled) await waitForHydration(page);
+  await skipWelcome(page);
 
   // A second device with the same session cookie.
   const other = await browser.newContext({
