@@ -192,6 +192,7 @@ describe("every route that takes a body reads it through the bounded reader", ()
         "/:lang?/*",
         "/:lang?/account/billing",
         "/:lang?/account/explore/public",
+        "/:lang?/account/home",
         "/:lang?/account/import",
         "/:lang?/account/profile",
         "/:lang?/account/profile/delete",
