@@ -11,7 +11,7 @@ import { setImmediate as nextTurn } from "node:timers/promises";
 import { readTable } from "./import-file.server";
 import { guessMapping, mapRows, type ImportRow } from "./import-rows.server";
 import type { RowProblem, Target } from "./targets";
-import { importDrafts } from "./transfer.schema";
+import { importDraftParts, importDrafts } from "./transfer.schema";
 
 /** More rows than this are refused as a whole (the limit is far above the 10,000 a learner moves at once). */
 export const MAX_ROWS = 20_000;
@@ -22,8 +22,11 @@ const DRAFT_LIFETIME_MS = 24 * 60 * 60 * 1000;
  */
 const BATCH = 500;
 
-export type Draft = typeof importDrafts.$inferSelect;
+export type Draft = typeof importDrafts.$inferSelect & { content: string };
 export type ImportOptions = { mapping: Target[] | null; partOfSpeech: OptionalPartOfSpeech };
+
+/** Characters of a draft per part (at most about 1 MB in UTF-8): one statement each, with a turn between them. */
+const DRAFT_PART_CHARS = 256 * 1024;
 
 /** Keeps an upload until it is confirmed; the learner's older drafts and any draft older than a day are dropped. */
 export async function saveDraft(db: Database, owner: Owner, fileName: string, content: string, now = new Date()) {
@@ -32,17 +35,19 @@ export async function saveDraft(db: Database, owner: Owner, fileName: string, co
     .where(
       sql`${importDrafts.userId} = ${owner.userId} or ${lt(importDrafts.createdAt, new Date(now.getTime() - DRAFT_LIFETIME_MS))}`,
     );
-  const [draft] = await db
-    .insert(importDrafts)
-    .values({
-      userId: owner.userId,
-      language: owner.language,
-      fileName,
-      content: content.replaceAll("\u0000", ""),
-      createdAt: now,
-    })
-    .returning({ id: importDrafts.id });
-  return draft!.id;
+  const text = content.replaceAll("\u0000", "");
+  return db.transaction(async (tx) => {
+    const [draft] = await tx
+      .insert(importDrafts)
+      .values({ userId: owner.userId, language: owner.language, fileName, createdAt: now })
+      .returning({ id: importDrafts.id });
+    for (let part = 0; part === 0 || part * DRAFT_PART_CHARS < text.length; part++) {
+      if (part > 0) await nextTurn();
+      const piece = text.slice(part * DRAFT_PART_CHARS, (part + 1) * DRAFT_PART_CHARS);
+      await tx.insert(importDraftParts).values({ draftId: draft!.id, part, content: piece });
+    }
+    return draft!.id;
+  });
 }
 
 export async function findDraft(db: Database, userId: string, id: string): Promise<Draft | null> {
@@ -51,7 +56,18 @@ export async function findDraft(db: Database, userId: string, id: string): Promi
     .from(importDrafts)
     .where(and(eq(importDrafts.id, id), eq(importDrafts.userId, userId)))
     .limit(1);
-  return draft ?? null;
+  if (!draft) return null;
+  const pieces: string[] = [];
+  for (let part = 0; ; part++) {
+    if (part > 0) await nextTurn();
+    const [row] = await db
+      .select({ content: importDraftParts.content })
+      .from(importDraftParts)
+      .where(and(eq(importDraftParts.draftId, draft.id), eq(importDraftParts.part, part)));
+    if (!row) break;
+    pieces.push(row.content);
+  }
+  return { ...draft, content: pieces.join("") };
 }
 
 export async function deleteDraft(db: Database, userId: string, id: string) {

@@ -295,6 +295,20 @@ describe("the attacks that once froze the process", () => {
   });
 });
 
+describe("an import of the largest file accepted", () => {
+  it("keeps and previews a 5 MB file while every turn of the event loop stays under 100 ms", async () => {
+    const rows = Array.from({ length: 19_000 }, (_, n) => `large${n},${"m".repeat(260)}`);
+    const csv = ["term,meaning", ...rows].join("\n");
+    expect(csv.length).toBeGreaterThan(4.9 * 1024 * 1024);
+    expect(csv.length).toBeLessThan(5 * 1024 * 1024 - 1024);
+    const report = await loopDuring(server, () => uploadForPreview("large.csv", "text/csv", csv));
+    expect(report.result.preview.status).toBe(200);
+    expect(report.result.preview.body).toContain("large0");
+    expect(report.serverMs).toBeLessThan(2_000);
+    expectLoopFree("a 5 MB import", report);
+  }, 120_000);
+});
+
 describe("the reader's text list of a learner with many long texts and terms", () => {
   const TEXTS = 200;
   const TERMS = 20_000;
