@@ -11,15 +11,22 @@ import { setImmediate as nextTurn } from "node:timers/promises";
 import { readTable } from "./import-file.server";
 import { guessMapping, mapRows, type ImportRow } from "./import-rows.server";
 import type { RowProblem, Target } from "./targets";
-import { importDrafts } from "./transfer.schema";
+import { importDraftParts, importDrafts } from "./transfer.schema";
 
 /** More rows than this are refused as a whole (the limit is far above the 10,000 a learner moves at once). */
 export const MAX_ROWS = 20_000;
 const DRAFT_LIFETIME_MS = 24 * 60 * 60 * 1000;
-const BATCH = 2000;
+/**
+ * Terms per statement of an import: the embedded database runs a statement on the event loop without a break (about
+ * 30 ms for 500 terms), and the import lets other requests run between statements.
+ */
+const BATCH = 500;
 
-export type Draft = typeof importDrafts.$inferSelect;
+export type Draft = typeof importDrafts.$inferSelect & { content: string };
 export type ImportOptions = { mapping: Target[] | null; partOfSpeech: OptionalPartOfSpeech };
+
+/** Characters of a draft per part (at most about 1 MB in UTF-8): one statement each, with a turn between them. */
+const DRAFT_PART_CHARS = 256 * 1024;
 
 /** Keeps an upload until it is confirmed; the learner's older drafts and any draft older than a day are dropped. */
 export async function saveDraft(db: Database, owner: Owner, fileName: string, content: string, now = new Date()) {
@@ -28,17 +35,19 @@ export async function saveDraft(db: Database, owner: Owner, fileName: string, co
     .where(
       sql`${importDrafts.userId} = ${owner.userId} or ${lt(importDrafts.createdAt, new Date(now.getTime() - DRAFT_LIFETIME_MS))}`,
     );
-  const [draft] = await db
-    .insert(importDrafts)
-    .values({
-      userId: owner.userId,
-      language: owner.language,
-      fileName,
-      content: content.replaceAll("\u0000", ""),
-      createdAt: now,
-    })
-    .returning({ id: importDrafts.id });
-  return draft!.id;
+  const text = content.replaceAll("\u0000", "");
+  return db.transaction(async (tx) => {
+    const [draft] = await tx
+      .insert(importDrafts)
+      .values({ userId: owner.userId, language: owner.language, fileName, createdAt: now })
+      .returning({ id: importDrafts.id });
+    for (let part = 0; part === 0 || part * DRAFT_PART_CHARS < text.length; part++) {
+      if (part > 0) await nextTurn();
+      const piece = text.slice(part * DRAFT_PART_CHARS, (part + 1) * DRAFT_PART_CHARS);
+      await tx.insert(importDraftParts).values({ draftId: draft!.id, part, content: piece });
+    }
+    return draft!.id;
+  });
 }
 
 export async function findDraft(db: Database, userId: string, id: string): Promise<Draft | null> {
@@ -47,7 +56,18 @@ export async function findDraft(db: Database, userId: string, id: string): Promi
     .from(importDrafts)
     .where(and(eq(importDrafts.id, id), eq(importDrafts.userId, userId)))
     .limit(1);
-  return draft ?? null;
+  if (!draft) return null;
+  const pieces: string[] = [];
+  for (let part = 0; ; part++) {
+    if (part > 0) await nextTurn();
+    const [row] = await db
+      .select({ content: importDraftParts.content })
+      .from(importDraftParts)
+      .where(and(eq(importDraftParts.draftId, draft.id), eq(importDraftParts.part, part)));
+    if (!row) break;
+    pieces.push(row.content);
+  }
+  return { ...draft, content: pieces.join("") };
 }
 
 export async function deleteDraft(db: Database, userId: string, id: string) {
@@ -124,11 +144,26 @@ const key = (language: string, text: string) => `${language}\u0000${text.toLower
 
 /** Splits candidates into new terms and duplicates (already the learner's, or earlier in the same file). */
 async function withoutDuplicates(db: Database, userId: string, candidates: Candidate[]) {
-  const existing = await db
-    .select({ language: terms.language, text: sql<string>`lower(${terms.text})` })
-    .from(terms)
-    .where(eq(terms.userId, userId));
-  const seen = new Set(existing.map((row) => key(row.language, row.text)));
+  const seen = new Set<string>();
+  // Along the index of the learner's lower-cased texts, a few hundred rows per statement with a turn between them.
+  let after: { language: string; text: string } | null = null;
+  for (;;) {
+    const rows: { language: string; text: string }[] = await db
+      .select({ language: terms.language, text: sql<string>`lower(${terms.text})` })
+      .from(terms)
+      .where(
+        and(
+          eq(terms.userId, userId),
+          after ? sql`(${terms.language}, lower(${terms.text})) > (${after.language}, ${after.text})` : undefined,
+        ),
+      )
+      .orderBy(terms.language, sql`lower(${terms.text})`)
+      .limit(BATCH);
+    for (const row of rows) seen.add(key(row.language, row.text));
+    if (rows.length < BATCH) break;
+    after = rows.at(-1)!;
+    await nextTurn();
+  }
   const fresh: Candidate[] = [];
   let duplicates = 0;
   for (const candidate of candidates) {
@@ -152,7 +187,8 @@ export async function previewImport(db: Database, userId: string, draft: Draft, 
 /**
  * Imports a draft in one transaction (all or nothing): new terms with their examples and, from a JSON export, their
  * FSRS cards and review history. Duplicates and bad rows are skipped, as the preview said. Rows travel as one JSON
- * parameter per batch (jsonb_to_recordset), which PGlite and PostgreSQL take far faster than thousands of parameters.
+ * parameter per batch (jsonb_to_recordset), which PGlite and PostgreSQL take far faster than thousands of parameters;
+ * between batches the event loop turns (an awaited statement alone does not let other requests in).
  */
 export async function commitImport(db: Database, owner: Owner, draft: Draft, options: ImportOptions, now = new Date()) {
   const parsed = await parseDraft(draft, options);
@@ -162,11 +198,13 @@ export async function commitImport(db: Database, owner: Owner, draft: Draft, opt
     const { fresh, duplicates } = await withoutDuplicates(tx, owner.userId, parsed.candidates);
     if (!(await roomForTerms(tx, owner.userId, fresh.length))) return null;
     for (let start = 0; start < fresh.length; start += BATCH) {
+      if (start > 0) await nextTurn();
       const batch = fresh.slice(start, start + BATCH).map((candidate) => ({ id: randomUUID(), candidate }));
       await insertTerms(
         tx,
         batch.map(({ id, candidate }) => ({ id, ...termValues(owner.userId, candidate, now) })),
       );
+      await nextTurn();
       await insertExamples(
         tx,
         batch.flatMap(({ id, candidate }) =>
@@ -178,6 +216,7 @@ export async function commitImport(db: Database, owner: Owner, draft: Draft, opt
           })),
         ),
       );
+      await nextTurn();
       await insertReviews(
         tx,
         batch.flatMap(({ id, candidate }) =>

@@ -5,7 +5,6 @@
  * more than LOOP_BOUND_MS and a liveness probe that does not touch the database answers throughout.
  */
 import { readFileSync } from "node:fs";
-import { monitorEventLoopDelay } from "node:perf_hooks";
 import { rawRequest } from "./raw-http.ts";
 import type { ServerProcess } from "./server-process.ts";
 
@@ -46,12 +45,14 @@ export type LoopReport = {
 
 /**
  * Runs `work` while probing the server's liveness every 50 ms, then waits for the server's report of the second that
- * covered its end and collects what it said about its event loop.
+ * covered its end and collects what it said about its event loop (and nothing it said about what ran before).
  */
 export async function loopDuring<T>(
   server: ServerProcess,
   work: () => Promise<T>,
 ): Promise<LoopReport & { result: T }> {
+  // The server reports each second when it ends: the report covering what ran before the work is out first.
+  await new Promise((resolve) => setTimeout(resolve, 1_100));
   const first = server.logs().length;
   const probes: number[] = [];
   const probeFailures: string[] = [];
@@ -101,34 +102,5 @@ export async function loopDuring<T>(
     wallMs,
     cpuMs,
     serverMs: Math.min(wallMs, cpuMs),
-  };
-}
-
-/**
- * The same for an app running in this process (tests/support/app.ts): the event-loop delay from
- * `monitorEventLoopDelay`, and the CPU time this thread used between two turns, ticked every 5 ms.
- */
-export function watchThisLoop() {
-  const delay = monitorEventLoopDelay({ resolution: 10 });
-  delay.enable();
-  const cpuMs = () => {
-    const { user, system } = process.threadCpuUsage();
-    return (user + system) / 1000;
-  };
-  let last = cpuMs();
-  let heldMs = 0;
-  const tick = setInterval(() => {
-    const cpu = cpuMs();
-    heldMs = Math.max(heldMs, cpu - last);
-    last = cpu;
-  }, 5);
-  return {
-    /** Stops watching: the longest delay of a turn, and the most CPU time held between two turns. */
-    stop() {
-      clearInterval(tick);
-      delay.disable();
-      const delayMs = delay.max / 1e6;
-      return { delayMs, heldMs: Math.max(heldMs, cpuMs() - last) };
-    },
   };
 }
