@@ -2,6 +2,9 @@ import { z } from "zod";
 import { formFields, parseFields, trimmed } from "../http/intents.server";
 import { isOptionalPartOfSpeech, type OptionalPartOfSpeech } from "./vocabulary";
 
+/** The longest note a term keeps, in characters (the form and the import check it alike). */
+export const NOTES_MAX_LENGTH = 2000;
+
 /** Field errors as translation keys in the `learning` namespace. */
 export type FieldErrors = Partial<
   Record<"text" | "meaning" | "partOfSpeech" | "notes" | "sentence" | "translation", string>
@@ -19,7 +22,7 @@ export const termFieldsSchema = {
   partOfSpeech: trimmed().pipe(
     z.custom<OptionalPartOfSpeech>((value) => isOptionalPartOfSpeech(value), "errors.partOfSpeechRequired"),
   ),
-  notes: trimmed().pipe(z.string().max(2000, "errors.notesTooLong")),
+  notes: trimmed().pipe(z.string().max(NOTES_MAX_LENGTH, "errors.notesTooLong")),
 };
 
 const exampleFields = {

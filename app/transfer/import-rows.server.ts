@@ -1,3 +1,4 @@
+import { NOTES_MAX_LENGTH } from "../learning/term-form";
 import { isPartOfSpeech, type OptionalPartOfSpeech, type PartOfSpeech } from "../learning/vocabulary";
 import { fromSpreadsheetSafe } from "./csv-cells";
 import { htmlToText, type ImportTable } from "./import-file.server";
@@ -117,7 +118,7 @@ export function mapRows(table: ImportTable, mapping: Target[], defaultPartOfSpee
     if (!text) problem = "textRequired";
     else if (text.length > 200) problem = "textTooLong";
     else if (meaning.length > 500) problem = "meaningTooLong";
-    else if (notes.length > 2000) problem = "notesTooLong";
+    else if (notes.length > NOTES_MAX_LENGTH) problem = "notesTooLong";
     else if (partOfSpeech === undefined) problem = "partOfSpeech";
     else if (examples.some((e) => e.sentence.length > 500 || e.translation.length > 500)) problem = "sentenceTooLong";
     if (problem) problems.push({ line, reason: problem, ...(problem === "partOfSpeech" ? { value: posCell } : {}) });
