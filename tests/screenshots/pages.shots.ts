@@ -10,7 +10,7 @@ import { expect, learnerTest, ROUTES, t, test, waitForHydration } from "../e2e/s
 const OUT = path.resolve("screenshots");
 const WIDTHS = (process.env.SHOTS_WIDTHS ?? "360,1280").split(",").map(Number);
 const ONLY = process.env.SHOTS_PAGES?.split(",");
-const EXTRA = ["/de", "/uk/explore", "/texts/en-my-street", "/account/review"];
+const EXTRA = ["/de", "/uk/explore", "/texts/en-my-street", "/account/review", "/styleguide"];
 const pages = [...ROUTES.map((route) => route.path), ...EXTRA].filter((p) => !ONLY || ONLY.includes(p));
 const visitorPages = pages.filter((p) => !p.startsWith("/account"));
 const learnerPages = pages.filter(
