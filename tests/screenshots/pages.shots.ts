@@ -48,16 +48,6 @@ learnerTest("learner pages", async ({ page, javaScriptEnabled, consoleGuard }) =
   for (const url of learnerPages) await shoot(page, url, "learner", javaScriptEnabled);
 });
 
-test("the README's picture of the reader", async ({ page, javaScriptEnabled }) => {
-  test.skip(!javaScriptEnabled, "one picture is enough");
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await page.emulateMedia({ colorScheme: "light" });
-  await page.goto("/?word=5#demo");
-  await page.addStyleTag({ content: ".site-header { position: static; }" });
-  mkdirSync(OUT, { recursive: true });
-  await page.locator("#demo").screenshot({ path: path.join(OUT, "reader.png") });
-});
-
 learnerTest("the header's menus open, on a phone and wide", async ({ page, javaScriptEnabled }) => {
   const dir = path.join(OUT, `learner-${javaScriptEnabled ? "js" : "nojs"}`);
   mkdirSync(dir, { recursive: true });
