@@ -1,10 +1,22 @@
-import { useId } from "react";
+import { useId, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 
 export type Series = { key: string; label: string; values: (number | null)[] };
 
 const WIDTH = 600;
 const HEIGHT = 160;
+
+/**
+ * Stages differ in more than hue in a chart too: over its colour each stage's bar carries the pattern of its underline
+ * in the reader (to learn solid, in progress dashed: stripes, needs review wavy: dots, learned double: lines). The
+ * legend's swatches carry the same patterns (statistics.css).
+ */
+const PATTERNS: Record<string, (mark: string) => ReactNode> = {
+  inprogress: (mark) => <path className={mark} d="M-2 2 L2 -2 M0 8 L8 0 M6 10 L10 6" strokeWidth="2" />,
+  needsreview: (mark) => <circle className={mark} cx="3" cy="3" r="1.4" />,
+  learned: (mark) => <path className={mark} d="M0 3 H6" strokeWidth="1.6" />,
+};
+const PATTERN_SIZE: Record<string, number> = { inprogress: 8, needsreview: 6, learned: 6 };
 
 /**
  * A bar chart drawn on the server as inline SVG, stacked when it has several series. The axis labels are HTML beside
@@ -29,7 +41,7 @@ export function BarChart({
   unit?: string;
 }) {
   const { t } = useTranslation("learning");
-  const id = useId();
+  const id = useId().replace(/[^\w-]/g, "");
   const totals = labels.map((_, i) => series.reduce((sum, s) => sum + (s.values[i] ?? 0), 0));
   const max = fixedMax ?? Math.max(1, ...totals);
   const slot = WIDTH / Math.max(labels.length, 1);
@@ -56,6 +68,23 @@ export function BarChart({
           role="img"
           aria-labelledby={`${id}-title ${id}-summary`}
         >
+          {series.length > 1 ? (
+            <defs>
+              {series
+                .filter((s) => PATTERNS[s.key])
+                .map((s) => (
+                  <pattern
+                    key={s.key}
+                    id={`${id}-${s.key}`}
+                    patternUnits="userSpaceOnUse"
+                    width={PATTERN_SIZE[s.key]}
+                    height={PATTERN_SIZE[s.key]}
+                  >
+                    {PATTERNS[s.key]!(`chart-mark chart-mark-${s.key}`)}
+                  </pattern>
+                ))}
+            </defs>
+          ) : null}
           <line className="chart-grid" x1="0" x2={WIDTH} y1="0.5" y2="0.5" />
           <line className="chart-grid" x1="0" x2={WIDTH} y1={HEIGHT / 2} y2={HEIGHT / 2} />
           <line className="chart-axis" x1="0" x2={WIDTH} y1={HEIGHT - 0.5} y2={HEIGHT - 0.5} />
@@ -68,15 +97,16 @@ export function BarChart({
                   if (value <= 0) return null;
                   const height = (value / max) * HEIGHT;
                   base -= height;
+                  const box = { x: i * slot + gap / 2, y: base, width: slot - gap, height };
+                  const patterned = series.length > 1 && PATTERNS[s.key];
                   return (
-                    <rect
-                      key={s.key}
-                      className={`chart-bar chart-${s.key}${series.length > 1 ? " chart-stacked" : ""}`}
-                      x={i * slot + gap / 2}
-                      y={base}
-                      width={slot - gap}
-                      height={height}
-                    />
+                    <g key={s.key}>
+                      <rect
+                        className={`chart-bar chart-${s.key}${series.length > 1 ? " chart-stacked" : ""}`}
+                        {...box}
+                      />
+                      {patterned ? <rect className="chart-pattern" fill={`url(#${id}-${s.key})`} {...box} /> : null}
+                    </g>
                   );
                 })}
               </g>

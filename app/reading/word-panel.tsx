@@ -51,9 +51,15 @@ export function WordPanel({
   const { term } = selected;
   return (
     <aside className="word-panel" id="word-panel" aria-labelledby="word-panel-title">
-      <h2 id="word-panel-title" tabIndex={-1}>
-        <span lang={language}>{selected.text}</span> <WordStageBadge stage={selected.stage} />
-      </h2>
+      {/* The way out first in sight: on a phone the panel is a bottom sheet whose end may be scrolled away. */}
+      <div className="word-panel-head">
+        <h2 id="word-panel-title" tabIndex={-1}>
+          <span lang={language}>{selected.text}</span> <WordStageBadge stage={selected.stage} />
+        </h2>
+        <Link to={closeLink} preventScrollReset className="word-panel-close">
+          {t("panel.close")}
+        </Link>
+      </div>
       <p className="word-panel-sentence">
         <q lang={language}>{selected.sentence}</q>
       </p>
@@ -137,11 +143,6 @@ export function WordPanel({
         </>
       )}
       {inPlace ? <p className="hint">{t("panel.keys")}</p> : null}
-      <p>
-        <Link to={closeLink} preventScrollReset>
-          {t("panel.close")}
-        </Link>
-      </p>
     </aside>
   );
 }

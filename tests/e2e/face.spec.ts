@@ -1,7 +1,8 @@
 /**
  * Phones, themes and accessibility: every route at 360x740 (also 320 and 390 wide) without sideways scrolling, with a
  * one-row header of at most 64 px and main controls of at least 44x44 px, and no axe (WCAG 2.1 AA) violation in the
- * light or the dark theme; the theme choice in the footer, with and without JavaScript. Checks are grouped per page.
+ * light or the dark theme, on a phone and at 1280 px (the styleguide and the states a page reaches by acting on it
+ * included); the theme choice in the footer, with and without JavaScript. Checks are grouped per page.
  */
 import { AxeBuilder } from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
@@ -275,5 +276,74 @@ learnerTest(
     await expectNoAxeViolations(page);
     await page.setViewportSize({ width: 1280, height: 800 });
     await expectNoAxeViolations(page);
+  },
+);
+
+test("pages outside the route table fit a phone and pass axe: the styleguide, a sample text, the sign-in form's states", async ({
+  page,
+  javaScriptEnabled,
+}) => {
+  test.setTimeout(120_000);
+  for (const path of ["/styleguide", "/texts/en-my-street", "/de/texts/en-my-street"]) {
+    await test.step(path, async () => {
+      await open(page, path, javaScriptEnabled);
+      await expectPhoneLayout(page);
+      if (javaScriptEnabled) await expectNoAxeViolations(page);
+    });
+  }
+  await test.step("/form with a refused address and its toast", async () => {
+    await open(page, "/form", javaScriptEnabled);
+    await page.locator("main").getByLabel(t("en", "pages:form.emailLabel")).fill("learner@localhost");
+    await page
+      .locator("main")
+      .getByRole("button", { name: t("en", "pages:form.submit") })
+      .click();
+    await expect(page.locator(".toast")).toBeVisible();
+    await expectPhoneLayout(page);
+    if (javaScriptEnabled) await expectNoAxeViolations(page);
+  });
+});
+
+test("public pages pass axe at 1280 px too, in light and dark", async ({ page, javaScriptEnabled }) => {
+  test.skip(!javaScriptEnabled, "axe runs scripts in the page: once, with JavaScript, is enough");
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  for (const path of [
+    ...ROUTES.map((route) => route.path).filter((p) => !isAccount(p)),
+    "/styleguide",
+    "/texts/en-my-street",
+  ]) {
+    await test.step(path, async () => {
+      await open(page, path, true);
+      await expectNoAxeViolations(page);
+    });
+  }
+});
+
+learnerTest(
+  "signed-in pages pass axe at 1280 px, and a spent sign-in link's page on a phone",
+  async ({ page, javaScriptEnabled }) => {
+    test.setTimeout(150_000);
+    await test.step("/confirm with a spent link", async () => {
+      await open(page, `/confirm?token=${"x".repeat(43)}`, javaScriptEnabled);
+      await expect(page.locator("main")).toContainText(t("en", "pages:confirm.spentSignedIn"));
+      await expectPhoneLayout(page);
+      if (javaScriptEnabled) await expectNoAxeViolations(page);
+    });
+    for (const path of ["/account/texts/new", "/texts/en-my-street"]) {
+      await test.step(path, async () => {
+        await open(page, path, javaScriptEnabled);
+        await expectPhoneLayout(page);
+        if (javaScriptEnabled) await expectNoAxeViolations(page);
+      });
+    }
+    if (!javaScriptEnabled) return;
+    await page.setViewportSize({ width: 1280, height: 800 });
+    for (const path of [...ROUTES.map((route) => route.path).filter(isAccount), "/styleguide"]) {
+      await test.step(`${path} at 1280 px`, async () => {
+        await open(page, path, true);
+        await expectNoAxeViolations(page);
+      });
+    }
   },
 );

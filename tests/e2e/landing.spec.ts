@@ -44,5 +44,11 @@ test("the styleguide shows the tokens and components in both palettes, and is no
   await expect(page.locator('meta[name="robots"]')).toHaveAttribute("content", "noindex");
   await expect(page.locator(".sg-theme")).toHaveCount(2);
   await expect(page.locator(".sg-theme").first().locator(".w-needsreview")).toBeVisible();
+  // Each half in its own palette, whatever the page's theme.
+  for (const colorScheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme });
+    await expect(page.locator(".sg-light")).toHaveCSS("background-color", "rgb(255, 255, 255)");
+    await expect(page.locator(".sg-dark")).toHaveCSS("background-color", "rgb(20, 23, 29)");
+  }
   await expect(page.locator("header").getByRole("link", { name: t("en", "titles.styleguide") })).toHaveCount(0);
 });

@@ -107,6 +107,42 @@ learnerTest(
 );
 
 learnerTest(
+  "the word panel sits right under the header at 1280 px and is a bottom sheet on a phone",
+  async ({ page, javaScriptEnabled }) => {
+    const word = inventedWord();
+    await addText(page, javaScriptEnabled, `Panel ${word}`, `Near ${word} the river.`);
+    const text = page.url();
+    for (const [width, height] of [
+      [1280, 800],
+      [360, 740],
+    ] as const) {
+      await page.setViewportSize({ width, height });
+      await page.goto(text);
+      if (javaScriptEnabled) await waitForHydration(page);
+      await wordLink(page, word).click();
+      await expect(panel(page).getByRole("heading", { level: 2 })).toContainText(word);
+      const box = (await panel(page).boundingBox())!;
+      const header = (await page.locator(".site-header").boundingBox())!;
+      const below = box.y - (header.y + header.height);
+      if (width === 1280) {
+        // Close under the header, clear of it, and wholly inside the window.
+        expect(below).toBeGreaterThanOrEqual(0);
+        expect(below).toBeLessThanOrEqual(24);
+        expect(box.y + box.height).toBeLessThanOrEqual(height);
+        // Beside the text, not over it.
+        const words = (await page.locator(".reader-text").boundingBox())!;
+        expect(words.x + words.width).toBeLessThanOrEqual(box.x);
+      } else {
+        expect(box.x).toBe(0);
+        expect(box.width).toBe(width);
+        expect(Math.round(box.y + box.height)).toBe(height);
+        expect(box.height).toBeLessThanOrEqual(height / 2 + 1);
+      }
+    }
+  },
+);
+
+learnerTest(
   "uploads a .txt file and refuses another kind of file with a clear message",
   async ({ page, javaScriptEnabled, consoleGuard }) => {
     // The refusal is a 415, which the browser reports for the form's request.

@@ -10,7 +10,7 @@ import { expect, learnerTest, ROUTES, t, test, waitForHydration } from "../e2e/s
 const OUT = path.resolve("screenshots");
 const WIDTHS = (process.env.SHOTS_WIDTHS ?? "360,1280").split(",").map(Number);
 const ONLY = process.env.SHOTS_PAGES?.split(",");
-const EXTRA = ["/de", "/uk/explore", "/texts/en-my-street", "/account/review"];
+const EXTRA = ["/de", "/uk/explore", "/texts/en-my-street", "/account/review", "/styleguide"];
 const pages = [...ROUTES.map((route) => route.path), ...EXTRA].filter((p) => !ONLY || ONLY.includes(p));
 const visitorPages = pages.filter((p) => !p.startsWith("/account"));
 const learnerPages = pages.filter(
@@ -46,16 +46,6 @@ learnerTest("learner pages", async ({ page, javaScriptEnabled, consoleGuard }) =
   if ((await addAll.count()) > 0) await addAll.click();
   await expect(page.getByText(t("en", "learning:public.owned")).first()).toBeVisible();
   for (const url of learnerPages) await shoot(page, url, "learner", javaScriptEnabled);
-});
-
-test("the README's picture of the reader", async ({ page, javaScriptEnabled }) => {
-  test.skip(!javaScriptEnabled, "one picture is enough");
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await page.emulateMedia({ colorScheme: "light" });
-  await page.goto("/?word=5#demo");
-  await page.addStyleTag({ content: ".site-header { position: static; }" });
-  mkdirSync(OUT, { recursive: true });
-  await page.locator("#demo").screenshot({ path: path.join(OUT, "reader.png") });
 });
 
 learnerTest("the header's menus open, on a phone and wide", async ({ page, javaScriptEnabled }) => {

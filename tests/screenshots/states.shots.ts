@@ -1,7 +1,8 @@
 /**
  * Screenshots of states a page reaches only by acting on it (see playwright.screenshots.config.ts): the sign-in form
  * with its toasts on a phone, a spent sign-in link opened while signed in, the reader with a word open and the review
- * (front, answer, summary), at 360 and 1280 px, light and dark. Viewport pictures: what covers what is the point.
+ * (front, answer, summary) and the statistics after it, at 360 and 1280 px, light and dark. Viewport pictures: what
+ * covers what is the point. Also the README's picture of the reader, screenshots/reader.png.
  */
 import { mkdirSync } from "node:fs";
 import path from "node:path";
@@ -85,6 +86,13 @@ learnerTest("the reader with a word open, and the review", async ({ page, javaSc
       await page.locator("a.word").nth(6).click();
       await expect(page.locator(".word-panel h2")).toBeVisible();
       await page.screenshot({ path: path.join(dir, `reader-word-${width}-${scheme}.png`) });
+      if (javaScriptEnabled && width === 1280 && scheme === "light") {
+        // The README's picture (docs/images/reader.png, reduced to a palette: see the README).
+        await page.screenshot({
+          path: path.join(OUT, "reader.png"),
+          clip: { x: 80, y: 64, width: 1120, height: 560 },
+        });
+      }
 
       await page.goto("/account/review");
       if (javaScriptEnabled) await waitForHydration(page);
@@ -110,6 +118,8 @@ learnerTest("the reader with a word open, and the review", async ({ page, javaSc
       await frame(page, scheme, width);
       await page.goto("/account/review");
       await page.screenshot({ path: path.join(dir, `review-summary-${width}-${scheme}.png`), fullPage: true });
+      await page.goto("/account/statistics");
+      await page.screenshot({ path: path.join(dir, `statistics-${width}-${scheme}.png`), fullPage: true });
     }
   }
 });
