@@ -40,6 +40,8 @@ function afterMemoryFailed(req: IncomingMessage, res: ServerResponse, error: unk
 }
 
 const server = createServer((req, res) => {
+  // Every answer names its request, as its log line does (the proxy's id when TRUST_PROXY trusts it and it is plain).
+  res.setHeader("X-Request-Id", entry.requestLogFields(req).requestId);
   try {
     if (answerFromMemory?.(req, res)) return;
   } catch (error) {
@@ -52,14 +54,20 @@ const server = createServer((req, res) => {
   );
 });
 
-type App = { build: ServerBuild | (() => Promise<ServerBuild>); entry: AppServer; vite: ViteDevServer | null };
+type App = {
+  build: ServerBuild | (() => Promise<ServerBuild>);
+  /** The build as loaded at start, for its route manifest. */
+  loaded: ServerBuild;
+  entry: AppServer;
+  vite: ViteDevServer | null;
+};
 const appServerOf = (build: ServerBuild) => (build.entry.module as unknown as { appServer: AppServer }).appServer;
 
 /** The app as built (production), or as Vite compiles it from the sources on each request (development). */
 async function loadApp(): Promise<App> {
   if (!DEVELOPMENT) {
     const build = (await import(path.join(BUILD_DIR, "server", "index.js"))) as ServerBuild;
-    return { build, entry: appServerOf(build), vite: null };
+    return { build, loaded: build, entry: appServerOf(build), vite: null };
   }
   const { createServer: createViteServer } = await import("vite");
   const vite = await createViteServer({ server: { middlewareMode: true, hmr: { server } } });
@@ -67,11 +75,12 @@ async function loadApp(): Promise<App> {
   // closes Vite itself (its own handlers are registered below, after this).
   process.removeAllListeners("SIGTERM");
   const build = () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>;
-  return { build, entry: appServerOf(await build()), vite };
+  const loaded = await build();
+  return { build, loaded, entry: appServerOf(loaded), vite };
 }
 
 // Loading the app validates the configuration: a bad variable stops the process here, naming it.
-const { build, entry, vite } = await loadApp().catch((error: unknown) => {
+const { build, loaded, entry, vite } = await loadApp().catch((error: unknown) => {
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 });
@@ -96,15 +105,43 @@ setInterval(() => {
   loopDelay.reset();
 }, 1_000).unref();
 
+/** Requests under this prefix are answered here, not by a route: they are logged and counted as `pattern`. */
+const namedRoute =
+  (pattern: string): express.RequestHandler =>
+  (req, _res, next) => {
+    ownRoute.set(req, pattern);
+    next();
+  };
+
 app.disable("x-powered-by");
 app.set("trust proxy", env.TRUST_PROXY);
 
 let stopping = false;
 
-/** One JSON line per answered request. The path only: query strings can carry sign-in tokens and search terms. */
-function logRequest(method: string | undefined, pathname: string, status: number, started: bigint, ip?: string) {
+/** The route pattern of a page's path; what server.ts answers itself is named here (`route` below). */
+const routePattern = entry.routePatterns(loaded);
+/** Requests answered by server.ts itself, not by a route: the pattern their log line and metrics give. */
+const ownRoute = new WeakMap<IncomingMessage, string>();
+
+/**
+ * One JSON line per answered request: its id (also the X-Request-Id header), the path without its query (query strings
+ * can carry sign-in tokens and search terms), the route pattern it matched (what to group by), the status, the
+ * duration, the client's address and the signed-in learner as a keyed hash (never an address or a token).
+ */
+function logRequest(req: IncomingMessage, pathname: string, status: number, started: bigint, ip?: string) {
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
-  const fields = { method, path: pathname, status, ms: Math.round(ms * 10) / 10, ip };
+  const { requestId, learner } = entry.requestLogFields(req);
+  const route = ownRoute.get(req) ?? routePattern(pathname);
+  const fields = {
+    id: requestId,
+    method: req.method,
+    path: pathname,
+    route,
+    status,
+    ms: Math.round(ms * 10) / 10,
+    ip,
+    learner,
+  };
   if (pathname === "/healthz" || pathname === "/readyz") log.debug("request", fields);
   else log.info("request", fields);
 }
@@ -116,7 +153,7 @@ app.use((req, res, next) => {
   if (stopping) res.setHeader("Connection", "close");
   res.on("finish", () => {
     if (stopping) server.closeIdleConnections();
-    logRequest(req.method, req.path, res.statusCode, started, req.ip);
+    logRequest(req, req.path, res.statusCode, started, req.ip);
   });
   next();
 });
@@ -274,7 +311,7 @@ function mergeVary(current: ReturnType<ServerResponse["getHeader"]>, name: strin
 if (!vite) {
   const pageCache = entry.publicPageCache(build as ServerBuild);
   app.use(pageCache);
-  app.use("/assets", entry.precompressedAssets(path.join(CLIENT_DIR, "assets")));
+  app.use("/assets", namedRoute("/assets/*"), entry.precompressedAssets(path.join(CLIENT_DIR, "assets")));
   // A page already in memory is answered ahead of Express, with the headers the middlewares above would give it
   // (security headers, the personal-response policy, the request log); requests with anything to guard go to Express.
   answerFromMemory = (req, res) => {
@@ -284,7 +321,7 @@ if (!vite) {
       setSecurityHeaders(res, pathOf(req.url!));
       markPersonal(req.method!, pathOf(req.url!), req.headers.cookie, res);
     });
-    if (answered) logRequest(req.method, pathOf(req.url!), res.statusCode, started, expressIp(req));
+    if (answered) logRequest(req, pathOf(req.url!), res.statusCode, started, expressIp(req));
     return answered;
   };
   answerLearnerFromMemory = async (req, res) => {
@@ -294,7 +331,7 @@ if (!vite) {
       setSecurityHeaders(res, pathOf(req.url!));
       markPersonal(req.method!, pathOf(req.url!), req.headers.cookie, res);
     });
-    if (answered) logRequest(req.method, pathOf(req.url!), res.statusCode, started, expressIp(req));
+    if (answered) logRequest(req, pathOf(req.url!), res.statusCode, started, expressIp(req));
     return answered;
   };
 }
@@ -304,7 +341,8 @@ app.use(compression({ level: 1, brotli: { params: { [zlib.constants.BROTLI_PARAM
 
 // Liveness: the process serves requests. It never touches the database, so a database outage does not make the
 // proxy or the container runtime give up on an instance that still answers kept pages and the translated 503 page.
-app.get("/healthz", (_req, res) => {
+app.get("/healthz", (req, res) => {
+  ownRoute.set(req, "/healthz");
   res.setHeader("Cache-Control", "no-store");
   res.status(200).type("text/plain").send("ok");
 });
@@ -327,7 +365,8 @@ function readiness(): Promise<void> {
 }
 
 // Readiness: the database is open, migrated and answering (503 while it is not, and while the server stops).
-app.get("/readyz", async (_req, res) => {
+app.get("/readyz", async (req, res) => {
+  ownRoute.set(req, "/readyz");
   res.setHeader("Cache-Control", "no-store");
   if (stopping) return void res.status(503).type("text/plain").send("stopping");
   try {
@@ -344,13 +383,22 @@ if (vite) app.use(vite.middlewares);
 // Hashed file names never change content: cache them for a year.
 app.use(
   "/assets",
+  namedRoute("/assets/*"),
   express.static(path.join(CLIENT_DIR, "assets"), { immutable: true, maxAge: "1y", index: false, redirect: false }),
 );
 
 const renderPage = entry.requestHandler(build);
 // No raw HTML or data file of the build is ever served (public pages come from memory, rendered at run time).
 const staticFiles = express.static(CLIENT_DIR, { maxAge: "1h", index: false, redirect: false });
-app.use((req, res, next) => (/\.(?:html|data)$/.test(req.path) ? next() : staticFiles(req, res, next)));
+app.use((req, res, next) => {
+  if (/\.(?:html|data)$/.test(req.path)) return next();
+  // A file of the public folder is logged as one; what it does not hold goes on to the router, under its pattern.
+  ownRoute.set(req, "static file");
+  staticFiles(req, res, (error?: unknown) => {
+    ownRoute.delete(req);
+    next(error);
+  });
+});
 // No path pattern: Express would answer a path it cannot decode (`/%zz`) with its own English 400 page.
 app.use(renderPage);
 
