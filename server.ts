@@ -42,6 +42,8 @@ function afterMemoryFailed(req: IncomingMessage, res: ServerResponse, error: unk
 const server = createServer((req, res) => {
   // Every answer names its request, as its log line does (the proxy's id when TRUST_PROXY trusts it and it is plain).
   res.setHeader("X-Request-Id", entry.requestLogFields(req).requestId);
+  entry.metrics.requestsInFlight.inc();
+  res.once("close", () => entry.metrics.requestsInFlight.dec());
   try {
     if (answerFromMemory?.(req, res)) return;
   } catch (error) {
@@ -132,6 +134,7 @@ function logRequest(req: IncomingMessage, pathname: string, status: number, star
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   const { requestId, learner } = entry.requestLogFields(req);
   const route = ownRoute.get(req) ?? routePattern(pathname);
+  entry.metrics.requestDuration.observe({ method: req.method, route, status }, ms / 1000);
   const fields = {
     id: requestId,
     method: req.method,
@@ -346,6 +349,24 @@ app.get("/healthz", (req, res) => {
   res.setHeader("Cache-Control", "no-store");
   res.status(200).type("text/plain").send("ok");
 });
+
+// Metrics for a scraper that holds METRICS_TOKEN (401 for anyone else); without the variable the path is an unknown page.
+const metricsToken = env.METRICS_TOKEN;
+if (metricsToken) {
+  app.get("/metrics", async (req, res) => {
+    ownRoute.set(req, "/metrics");
+    res.setHeader("Cache-Control", "no-store");
+    if (!entry.metrics.holdsBearerToken(req.headers.authorization, metricsToken)) {
+      res.setHeader("WWW-Authenticate", 'Bearer realm="metrics"');
+      return void res.status(401).type("text/plain").send("Unauthorized\n");
+    }
+    const { registry } = entry.metrics;
+    res
+      .status(200)
+      .type(registry.contentType)
+      .send(await registry.metrics());
+  });
+}
 
 /** One readiness check answers every /readyz request of the next second: a flood of them is not a flood of queries. */
 const READINESS_REUSE_MS = 1_000;

@@ -82,6 +82,7 @@ const schema = z
     WEB_ANALYTICS_SRC: optionalUrl,
     TRUST_PROXY: trustProxy.default(false),
     LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+    METRICS_TOKEN: optionalString,
     ...billingEnvShape,
     LEGAL_NAME: z.preprocess(
       (value) => (value === "" ? undefined : value),
@@ -151,7 +152,8 @@ function checkKnownSecrets(
       | "STRIPE_WEBHOOK_SECRET"
       | "SUPABASE_ANON_KEY"
       | "DATABASE_URL"
-      | "SMTP_URL",
+      | "SMTP_URL"
+      | "METRICS_TOKEN",
       string
     >
   >,
@@ -177,6 +179,13 @@ function checkKnownSecrets(
       `its password ${database}: set the database's own password (with compose.yaml, POSTGRES_PASSWORD in .env before the database's first start); ${GENERATE_PASSWORD}`,
     );
   }
+  const metricsToken = env.METRICS_TOKEN;
+  const metrics = metricsToken
+    ? metricsToken.length < MIN_SECRET_LENGTH
+      ? `must be at least ${MIN_SECRET_LENGTH} characters when APP_STAGE=production`
+      : secretProblem(metricsToken, "signing")
+    : null;
+  if (metrics) issue("METRICS_TOKEN", `${metrics}; ${GENERATE_SECRET}`);
   const mailPassword = passwordOf(env.SMTP_URL);
   const mail = mailPassword === null ? null : secretProblem(mailPassword, "credential");
   if (mail) issue("SMTP_URL", `its password ${mail}: use your mail provider's credentials`);

@@ -5,6 +5,7 @@ import path from "node:path";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { assertFreeSpace, lockDataDir } from "./lock.server.ts";
 import { copyTemplateDatabase, PGLITE_FOLDER } from "./template.server.ts";
+import { timeQueries, watchPool } from "../server/metrics.server.ts";
 
 export type Database = PgDatabase<PgQueryResultHKT>;
 export type DatabaseHandle = {
@@ -60,6 +61,9 @@ async function openPostgres(
   // queries of a transaction (unhandled, that would end the process); the request that used it gets a failed query.
   pool.on("error", onError);
   pool.on("connect", (client) => client.on("error", onError));
+  // Statements outside transactions are timed, and the pool's connections counted, for /metrics.
+  timeQueries(pool, "postgresql");
+  watchPool(pool);
   const db = drizzle(pool);
   // Instances starting together would race on the migrations: one at a time, on one connection holding a lock.
   const client = await pool.connect();
@@ -93,6 +97,8 @@ async function openPglite(dir: string, migrationsFolder: string, templateDir?: s
     const client = await PGlite.create(path.join(path.resolve(dir), PGLITE_FOLDER));
     const db = drizzle(client);
     await migrate(db, { migrationsFolder });
+    // Statements outside transactions are timed for /metrics (the migrations above are not).
+    timeQueries(client, "pglite");
     return {
       db: db as unknown as Database,
       kind: "pglite",
