@@ -5,12 +5,13 @@ import path from "node:path";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { assertFreeSpace, lockDataDir } from "./lock.server.ts";
 import { copyTemplateDatabase, PGLITE_FOLDER } from "./template.server.ts";
-import { timeQueries, watchPool } from "../server/metrics.server.ts";
 
 export type Database = PgDatabase<PgQueryResultHKT>;
 export type DatabaseHandle = {
   db: Database;
   kind: "postgresql" | "pglite";
+  /** The driver's client drizzle queries through (a pg Pool or PGlite), for the app's metrics. */
+  client: { query: (...args: never[]) => unknown };
   ping: () => Promise<void>;
   close: () => Promise<void>;
 };
@@ -61,9 +62,6 @@ async function openPostgres(
   // queries of a transaction (unhandled, that would end the process); the request that used it gets a failed query.
   pool.on("error", onError);
   pool.on("connect", (client) => client.on("error", onError));
-  // Statements outside transactions are timed, and the pool's connections counted, for /metrics.
-  timeQueries(pool, "postgresql");
-  watchPool(pool);
   const db = drizzle(pool);
   // Instances starting together would race on the migrations: one at a time, on one connection holding a lock.
   const client = await pool.connect();
@@ -81,6 +79,7 @@ async function openPostgres(
   return {
     db: db as unknown as Database,
     kind: "postgresql",
+    client: pool,
     ping: async () => void (await pool.query("select 1")),
     close: () => pool.end(),
   };
@@ -97,11 +96,10 @@ async function openPglite(dir: string, migrationsFolder: string, templateDir?: s
     const client = await PGlite.create(path.join(path.resolve(dir), PGLITE_FOLDER));
     const db = drizzle(client);
     await migrate(db, { migrationsFolder });
-    // Statements outside transactions are timed for /metrics (the migrations above are not).
-    timeQueries(client, "pglite");
     return {
       db: db as unknown as Database,
       kind: "pglite",
+      client,
       // A full disk fails every write: not healthy, and failed requests are answered 503.
       ping: async () => {
         assertFreeSpace(dir);

@@ -4,7 +4,8 @@
  *
  * Needs `npm run build`.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { createDatabase } from "../../scripts/support/postgres.ts";
 import { BROWSER_USER_AGENT, startServer, type ServerProcess } from "../support/server-process.ts";
 
 const TOKEN = "metrics-test-token-4f9a1c7e2b6d8035a1e4c9f7b2d6e803";
@@ -102,5 +103,26 @@ describe("/metrics with METRICS_TOKEN", () => {
     const again = await get(server, "/metrics", { Authorization: `Bearer ${TOKEN}` });
     expect(sample(again.text, "http_request_duration_seconds_count", { route: "/metrics", status: "200" })).toBe(1);
     expect(sample(again.text, "http_request_duration_seconds_count", { route: "/metrics", status: "401" })).toBe(6);
+  });
+});
+
+describe("/metrics on PostgreSQL", () => {
+  let server: ServerProcess;
+  beforeAll(async () => {
+    const databaseUrl = await createDatabase(inject("pgUrl"), `metrics_${process.pid}_${Date.now()}`);
+    server = await startServer({ env: { METRICS_TOKEN: TOKEN, DATABASE_URL: databaseUrl } });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("times the statements and counts the pool's connections", async () => {
+    expect((await get(server, "/explore")).response.status).toBe(200);
+    const { text } = await get(server, "/metrics", { Authorization: `Bearer ${TOKEN}` });
+    expect(sample(text, "db_query_duration_seconds_count", { database: "postgresql", outcome: "ok" })).toBeGreaterThan(
+      0,
+    );
+    expect(sample(text, "db_pool_connections", { state: "open" })).toBeGreaterThanOrEqual(1);
+    expect(sample(text, "db_pool_connections", { state: "waiting" })).toBe(0);
   });
 });
