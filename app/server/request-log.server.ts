@@ -69,7 +69,9 @@ export function routePatterns(build: ServerBuild): (pathname: string) => string 
   const routes = tree(undefined);
   return (pathname) => {
     const page = pathname === "/_root.data" ? "/" : pathname.replace(/\.data$/, "");
-    const matches = matchRoutes(routes, page);
+    // A malformed escape would make React Router warn on stdout once more: escapes only ever stand in parameters,
+    // so they are blanked for matching.
+    const matches = matchRoutes(routes, decodes(page) ? page : page.replace(/%[0-9A-Fa-f]{2}|%/g, "_"));
     if (!matches) return "unmatched";
     const pattern = matches
       .map((match) => match.route.path)
@@ -78,4 +80,13 @@ export function routePatterns(build: ServerBuild): (pathname: string) => string 
       .replace(/\/\/+/g, "/");
     return pattern.startsWith("/") ? pattern : `/${pattern}`;
   };
+}
+
+function decodes(pathname: string): boolean {
+  try {
+    decodeURIComponent(pathname);
+    return true;
+  } catch {
+    return false;
+  }
 }

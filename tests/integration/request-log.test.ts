@@ -56,6 +56,11 @@ describe("request log lines", () => {
       status: 404,
     });
     expect(await lineOf(server, await get(server, "/favicon.svg"))).toMatchObject({ route: "static file" });
+    // A malformed escape matches like any other parameter, and the pattern adds no warning of its own to the log.
+    const warnings = () => server.logs().filter((l) => l.text.includes("could not be decoded")).length;
+    const before = warnings();
+    expect(await lineOf(server, await get(server, "/explore/%E0%A4%A"))).toMatchObject({ route: "/:lang?/*" });
+    expect(warnings() - before).toBeLessThanOrEqual(1);
     const health = await get(server, "/healthz");
     expect(health.headers.get("x-request-id")).toMatch(UUID);
   });
