@@ -121,7 +121,15 @@ app.set("trust proxy", env.TRUST_PROXY);
 let stopping = false;
 
 /** The route pattern of a page's path; what server.ts answers itself is named here (`route` below). */
-const routePattern = entry.routePatterns(loaded);
+const patternOf = entry.routePatterns(loaded);
+/** Never a throw from the response's finish handler: a path the matcher cannot read is logged as unmatched. */
+const routePattern = (pathname: string) => {
+  try {
+    return patternOf(pathname);
+  } catch {
+    return "unmatched";
+  }
+};
 /** Requests answered by server.ts itself, not by a route: the pattern their log line and metrics give. */
 const ownRoute = new WeakMap<IncomingMessage, string>();
 
