@@ -43,6 +43,10 @@ function afterMemoryFailed(req: IncomingMessage, res: ServerResponse, error: unk
 let admit: ((req: IncomingMessage, res: ServerResponse) => boolean) | null = null;
 
 const server = createServer((req, res) => {
+  // Every answer names its request, as its log line does (the proxy's id when TRUST_PROXY trusts it and it is plain).
+  res.setHeader("X-Request-Id", entry.requestLogFields(req).requestId);
+  entry.metrics.requestsInFlight.inc();
+  res.once("close", () => entry.metrics.requestsInFlight.dec());
   try {
     if (answerFromMemory?.(req, res)) return;
   } catch (error) {
@@ -56,14 +60,20 @@ const server = createServer((req, res) => {
   );
 });
 
-type App = { build: ServerBuild | (() => Promise<ServerBuild>); entry: AppServer; vite: ViteDevServer | null };
+type App = {
+  build: ServerBuild | (() => Promise<ServerBuild>);
+  /** The build as loaded at start, for its route manifest. */
+  loaded: ServerBuild;
+  entry: AppServer;
+  vite: ViteDevServer | null;
+};
 const appServerOf = (build: ServerBuild) => (build.entry.module as unknown as { appServer: AppServer }).appServer;
 
 /** The app as built (production), or as Vite compiles it from the sources on each request (development). */
 async function loadApp(): Promise<App> {
   if (!DEVELOPMENT) {
     const build = (await import(path.join(BUILD_DIR, "server", "index.js"))) as ServerBuild;
-    return { build, entry: appServerOf(build), vite: null };
+    return { build, loaded: build, entry: appServerOf(build), vite: null };
   }
   const { createServer: createViteServer } = await import("vite");
   const vite = await createViteServer({ server: { middlewareMode: true, hmr: { server } } });
@@ -71,11 +81,12 @@ async function loadApp(): Promise<App> {
   // closes Vite itself (its own handlers are registered below, after this).
   process.removeAllListeners("SIGTERM");
   const build = () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>;
-  return { build, entry: appServerOf(await build()), vite };
+  const loaded = await build();
+  return { build, loaded, entry: appServerOf(loaded), vite };
 }
 
 // Loading the app validates the configuration: a bad variable stops the process here, naming it.
-const { build, entry, vite } = await loadApp().catch((error: unknown) => {
+const { build, loaded, entry, vite } = await loadApp().catch((error: unknown) => {
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 });
@@ -118,15 +129,52 @@ setInterval(() => {
   loopDelay.reset();
 }, 1_000).unref();
 
+/** Requests under this prefix are answered here, not by a route: they are logged and counted as `pattern`. */
+const namedRoute =
+  (pattern: string): express.RequestHandler =>
+  (req, _res, next) => {
+    ownRoute.set(req, pattern);
+    next();
+  };
+
 app.disable("x-powered-by");
 app.set("trust proxy", env.TRUST_PROXY);
 
 let stopping = false;
 
-/** One JSON line per answered request. The path only: query strings can carry sign-in tokens and search terms. */
-function logRequest(method: string | undefined, pathname: string, status: number, started: bigint, ip?: string) {
+/** The route pattern of a page's path; what server.ts answers itself is named here (`route` below). */
+const patternOf = entry.routePatterns(loaded);
+/** Never a throw from the response's finish handler: a path the matcher cannot read is logged as unmatched. */
+const routePattern = (pathname: string) => {
+  try {
+    return patternOf(pathname);
+  } catch {
+    return "unmatched";
+  }
+};
+/** Requests answered by server.ts itself, not by a route: the pattern their log line and metrics give. */
+const ownRoute = new WeakMap<IncomingMessage, string>();
+
+/**
+ * One JSON line per answered request: its id (also the X-Request-Id header), the path without its query (query strings
+ * can carry sign-in tokens and search terms), the route pattern it matched (what to group by), the status, the
+ * duration, the client's address and the signed-in learner as a keyed hash (never an address or a token).
+ */
+function logRequest(req: IncomingMessage, pathname: string, status: number, started: bigint, ip?: string) {
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
-  const fields = { method, path: pathname, status, ms: Math.round(ms * 10) / 10, ip };
+  const { requestId, learner } = entry.requestLogFields(req);
+  const route = ownRoute.get(req) ?? routePattern(pathname);
+  entry.metrics.requestDuration.observe({ method: req.method, route, status }, ms / 1000);
+  const fields = {
+    id: requestId,
+    method: req.method,
+    path: pathname,
+    route,
+    status,
+    ms: Math.round(ms * 10) / 10,
+    ip,
+    learner,
+  };
   if (pathname === "/healthz" || pathname === "/readyz") log.debug("request", fields);
   else log.info("request", fields);
 }
@@ -138,7 +186,7 @@ app.use((req, res, next) => {
   if (stopping) res.setHeader("Connection", "close");
   res.on("finish", () => {
     if (stopping) server.closeIdleConnections();
-    logRequest(req.method, req.path, res.statusCode, started, req.ip);
+    logRequest(req, req.path, res.statusCode, started, req.ip);
   });
   next();
 });
@@ -296,7 +344,7 @@ function mergeVary(current: ReturnType<ServerResponse["getHeader"]>, name: strin
 if (!vite) {
   const pageCache = entry.publicPageCache(build as ServerBuild);
   app.use(pageCache);
-  app.use("/assets", entry.precompressedAssets(path.join(CLIENT_DIR, "assets")));
+  app.use("/assets", namedRoute("/assets/*"), entry.precompressedAssets(path.join(CLIENT_DIR, "assets")));
   // A page already in memory is answered ahead of Express, with the headers the middlewares above would give it
   // (security headers, the personal-response policy, the request log); requests with anything to guard go to Express.
   answerFromMemory = (req, res) => {
@@ -306,7 +354,7 @@ if (!vite) {
       setSecurityHeaders(res, pathOf(req.url!));
       markPersonal(req.method!, pathOf(req.url!), req.headers.cookie, res);
     });
-    if (answered) logRequest(req.method, pathOf(req.url!), res.statusCode, started, expressIp(req));
+    if (answered) logRequest(req, pathOf(req.url!), res.statusCode, started, expressIp(req));
     return answered;
   };
   // Pages from memory above are answered at once and never wait; everything else counts against the bound.
@@ -327,7 +375,7 @@ if (!vite) {
       setSecurityHeaders(res, pathOf(req.url!));
       markPersonal(req.method!, pathOf(req.url!), req.headers.cookie, res);
     });
-    if (answered) logRequest(req.method, pathOf(req.url!), res.statusCode, started, expressIp(req));
+    if (answered) logRequest(req, pathOf(req.url!), res.statusCode, started, expressIp(req));
     return answered;
   };
 }
@@ -337,10 +385,29 @@ app.use(compression({ level: 1, brotli: { params: { [zlib.constants.BROTLI_PARAM
 
 // Liveness: the process serves requests. It never touches the database, so a database outage does not make the
 // proxy or the container runtime give up on an instance that still answers kept pages and the translated 503 page.
-app.get("/healthz", (_req, res) => {
+app.get("/healthz", (req, res) => {
+  ownRoute.set(req, "/healthz");
   res.setHeader("Cache-Control", "no-store");
   res.status(200).type("text/plain").send("ok");
 });
+
+// Metrics for a scraper that holds METRICS_TOKEN (401 for anyone else); without the variable the path is an unknown page.
+const metricsToken = env.METRICS_TOKEN;
+if (metricsToken) {
+  app.get("/metrics", async (req, res) => {
+    ownRoute.set(req, "/metrics");
+    res.setHeader("Cache-Control", "no-store");
+    if (!entry.metrics.holdsBearerToken(req.headers.authorization, metricsToken)) {
+      res.setHeader("WWW-Authenticate", 'Bearer realm="metrics"');
+      return void res.status(401).type("text/plain").send("Unauthorized\n");
+    }
+    const { registry } = entry.metrics;
+    res
+      .status(200)
+      .type(registry.contentType)
+      .send(await registry.metrics());
+  });
+}
 
 /** One readiness check answers every /readyz request of the next second: a flood of them is not a flood of queries. */
 const READINESS_REUSE_MS = 1_000;
@@ -360,7 +427,8 @@ function readiness(): Promise<void> {
 }
 
 // Readiness: the database is open, migrated and answering (503 while it is not, and while the server stops).
-app.get("/readyz", async (_req, res) => {
+app.get("/readyz", async (req, res) => {
+  ownRoute.set(req, "/readyz");
   res.setHeader("Cache-Control", "no-store");
   if (stopping) return void res.status(503).type("text/plain").send("stopping");
   try {
@@ -377,13 +445,22 @@ if (vite) app.use(vite.middlewares);
 // Hashed file names never change content: cache them for a year.
 app.use(
   "/assets",
+  namedRoute("/assets/*"),
   express.static(path.join(CLIENT_DIR, "assets"), { immutable: true, maxAge: "1y", index: false, redirect: false }),
 );
 
 const renderPage = entry.requestHandler(build);
 // No raw HTML or data file of the build is ever served (public pages come from memory, rendered at run time).
 const staticFiles = express.static(CLIENT_DIR, { maxAge: "1h", index: false, redirect: false });
-app.use((req, res, next) => (/\.(?:html|data)$/.test(req.path) ? next() : staticFiles(req, res, next)));
+app.use((req, res, next) => {
+  if (/\.(?:html|data)$/.test(req.path)) return next();
+  // A file of the public folder is logged as one; what it does not hold goes on to the router, under its pattern.
+  ownRoute.set(req, "static file");
+  staticFiles(req, res, (error?: unknown) => {
+    ownRoute.delete(req);
+    next(error);
+  });
+});
 // No path pattern: Express would answer a path it cannot decode (`/%zz`) with its own English 400 page.
 app.use(renderPage);
 

@@ -14,6 +14,8 @@ import { loadPublicLists } from "./learning/public-lists.server";
 import { createLoadContext } from "./server/client-ip.server";
 import { checkHealth, onHealthCheck, shutdown } from "./server/lifecycle.server";
 import { log, setLogSink } from "./server/log.server";
+import { holdsBearerToken, metrics, requestDuration, requestsInFlight } from "./server/metrics.server";
+import { requestLogFields, routePatterns } from "./server/request-log.server";
 import { scheduleHousekeeping } from "./server/housekeeping.server";
 import { watchSharedData } from "./server/shared-data.server";
 
@@ -71,6 +73,12 @@ export const appServer = {
   setLogSink,
   /** Per-request context for React Router: the client's address as Express sees it (trusting proxies per TRUST_PROXY). */
   createLoadContext,
+  /** The Prometheus registry /metrics shows, and what server.ts counts into it. */
+  metrics: { registry: metrics, requestDuration, requestsInFlight, holdsBearerToken },
+  /** A request's id (the proxy's X-Request-Id when trusted and plain, else a new one) and learner tag, for its log line. */
+  requestLogFields,
+  /** The route pattern of a path (`/:lang?/account/profile`), by which log lines and metrics group requests. */
+  routePatterns,
   /** Anonymous public pages from memory (production): an Express middleware in front of the request handler. */
   publicPageCache,
   /**
@@ -89,7 +97,10 @@ export const appServer = {
   precompressedAssets,
   /** The Express handler rendering the app; `build` is a function in development, so every request sees fresh code. */
   requestHandler(build: ServerBuild | (() => Promise<ServerBuild>)) {
-    return createRequestHandler({ build, getLoadContext: (req) => createLoadContext(req.ip ?? null) });
+    return createRequestHandler({
+      build,
+      getLoadContext: (req) => createLoadContext(req.ip ?? null, requestLogFields(req)),
+    });
   },
 };
 

@@ -3,6 +3,7 @@ import { and, desc, eq, gt, lt, ne } from "drizzle-orm";
 import { createContext, type MiddlewareFunction } from "react-router";
 import { getDatabase, type Database } from "../db/db.server";
 import { sessions, users } from "./auth.schema";
+import { learnerTag, requestLogContext } from "../server/request-log.server";
 import { isSignedWithRetiredKey, readCookie, setsCookie, signedCookie } from "../http/cookies.server";
 
 /** About 400 days, the longest lifetime browsers accept for a cookie. */
@@ -136,6 +137,8 @@ export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request,
     : null;
   const user = typeof id === "string" && id ? await userOfSession(await getDatabase(), id) : null;
   context.set(userContext, user);
+  const logFields = context.get(requestLogContext);
+  if (user && logFields) logFields.learner = learnerTag(user.id);
   const response = await next();
   if (user && (await isSignedWithRetiredKey(sessionCookie, request)) && !setsCookie(response, "__session")) {
     response.headers.append("Set-Cookie", await sessionCookie.serialize(id));

@@ -83,6 +83,7 @@ const schema = z
     TRUST_PROXY: trustProxy.default(false),
     LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
     MAX_REQUESTS_IN_FLIGHT: z.coerce.number().int().min(1).max(100_000).default(32),
+    METRICS_TOKEN: optionalString,
     ...billingEnvShape,
     LEGAL_NAME: z.preprocess(
       (value) => (value === "" ? undefined : value),
@@ -152,7 +153,8 @@ function checkKnownSecrets(
       | "STRIPE_WEBHOOK_SECRET"
       | "SUPABASE_ANON_KEY"
       | "DATABASE_URL"
-      | "SMTP_URL",
+      | "SMTP_URL"
+      | "METRICS_TOKEN",
       string
     >
   >,
@@ -178,6 +180,13 @@ function checkKnownSecrets(
       `its password ${database}: set the database's own password (with compose.yaml, POSTGRES_PASSWORD in .env before the database's first start); ${GENERATE_PASSWORD}`,
     );
   }
+  const metricsToken = env.METRICS_TOKEN;
+  const metrics = metricsToken
+    ? metricsToken.length < MIN_SECRET_LENGTH
+      ? `must be at least ${MIN_SECRET_LENGTH} characters when APP_STAGE=production`
+      : secretProblem(metricsToken, "signing")
+    : null;
+  if (metrics) issue("METRICS_TOKEN", `${metrics}; ${GENERATE_SECRET}`);
   const mailPassword = passwordOf(env.SMTP_URL);
   const mail = mailPassword === null ? null : secretProblem(mailPassword, "credential");
   if (mail) issue("SMTP_URL", `its password ${mail}: use your mail provider's credentials`);

@@ -1,6 +1,7 @@
 import { env } from "../config/env.server";
 import { log } from "../server/log.server";
 import { noteConnectionLost, onHealthCheck, onShutdown } from "../server/lifecycle.server";
+import { timeQueries, watchPool } from "../server/metrics.server";
 import { openDatabase, type Database, type DatabaseHandle } from "./open.server";
 
 export type { Database };
@@ -22,6 +23,10 @@ function open(): Promise<Handle> {
       },
     });
     log.info("database ready", { kind: handle.kind, ms: Date.now() - started });
+    // Statements outside transactions are timed for /metrics (drizzle looks the client's query up on each call), and
+    // the PostgreSQL pool's connections counted.
+    timeQueries(handle.client, handle.kind);
+    if (handle.kind === "postgresql") watchPool(handle.client as unknown as Parameters<typeof watchPool>[0]);
     onShutdown(handle.close);
     return handle;
   })();

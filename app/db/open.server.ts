@@ -10,6 +10,8 @@ export type Database = PgDatabase<PgQueryResultHKT>;
 export type DatabaseHandle = {
   db: Database;
   kind: "postgresql" | "pglite";
+  /** The driver's client drizzle queries through (a pg Pool or PGlite), for the app's metrics. */
+  client: { query: (...args: never[]) => unknown };
   ping: () => Promise<void>;
   close: () => Promise<void>;
 };
@@ -77,6 +79,7 @@ async function openPostgres(
   return {
     db: db as unknown as Database,
     kind: "postgresql",
+    client: pool,
     ping: async () => void (await pool.query("select 1")),
     close: () => pool.end(),
   };
@@ -96,6 +99,7 @@ async function openPglite(dir: string, migrationsFolder: string, templateDir?: s
     return {
       db: db as unknown as Database,
       kind: "pglite",
+      client,
       // A full disk fails every write: not healthy, and failed requests are answered 503.
       ping: async () => {
         assertFreeSpace(dir);

@@ -9,6 +9,7 @@ import { canonicalVariantCookies } from "./variant-cookies.server";
 import { OwnerBoundedCache } from "./owner-bounded-cache";
 import { PATHS } from "./paths";
 import { log } from "../server/log.server";
+import { learnerTag, requestLogFields } from "../server/request-log.server";
 
 /**
  * A learner's busiest pages from memory. The learner's home and term list are drawn by React Router as usual; the
@@ -167,6 +168,7 @@ export async function answerLearnerPage(
     .then((db) => learnerOfCookieHeader(db, cookieHeader))
     .catch(() => null);
   if (!user) return false;
+  requestLogFields(req).learner = learnerTag(user.id);
   const fullKey = `${user.id}\n${key}`;
   let entry = current(fullKey, user.dataVersion);
   if (!entry) {

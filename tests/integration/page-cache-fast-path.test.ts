@@ -30,8 +30,11 @@ function request(pathname: string, headers: Record<string, string> = {}, method 
   });
 }
 
-/** Every header but the clock's. */
-const withoutDate = ({ date: _date, ...headers }: http.IncomingHttpHeaders) => headers;
+/** Every header but the clock's and the request's own id (each answer names its request, from memory too). */
+const withoutDate = ({ date: _date, "x-request-id": requestId, ...headers }: http.IncomingHttpHeaders) => {
+  expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
+  return headers;
+};
 
 const requestLogs = (pathname: string) =>
   server!.logs().filter((line) => line.json?.message === "request" && line.json.path === pathname);

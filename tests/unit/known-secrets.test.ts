@@ -56,7 +56,7 @@ function publishedFiles(): string[] {
 /** Each value the documentation assigns to a secret (NAME=value, NAME: value), with where it was found. */
 function publishedSecrets() {
   const NAMES =
-    "SESSION_SECRET|STRIPE_SECRET_KEY|STRIPE_WEBHOOK_SECRET|SUPABASE_ANON_KEY|POSTGRES_PASSWORD|DATABASE_URL|SMTP_URL";
+    "SESSION_SECRET|STRIPE_SECRET_KEY|STRIPE_WEBHOOK_SECRET|SUPABASE_ANON_KEY|POSTGRES_PASSWORD|DATABASE_URL|SMTP_URL|METRICS_TOKEN";
   const assignment = new RegExp(`\\b(${NAMES})(?:=|:\\s+)([^\\s\`'"|,]+)`, "g");
   const found: { name: string; value: string; file: string }[] = [];
   for (const file of publishedFiles()) {
@@ -76,6 +76,7 @@ describe("secrets published in the repository", () => {
     const names = new Set(published.filter((p) => p.file === ".env.example").map((p) => p.name));
     expect([...names].sort()).toEqual(
       expect.arrayContaining([
+        "METRICS_TOKEN",
         "POSTGRES_PASSWORD",
         "SESSION_SECRET",
         "SMTP_URL",
