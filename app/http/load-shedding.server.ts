@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { LOCALES, localeDirection, splitLocale, type Locale } from "../i18n/locales";
 import { resources } from "../i18n/resources.server";
+import { shedRequests } from "../server/metrics.server";
 
 /** How long a refused client is asked to wait before it tries again, in seconds. */
 export const RETRY_AFTER_S = 2;
@@ -90,6 +91,7 @@ export function loadShedder(limit: number) {
       if (isExemptFromShedding(query < 0 ? url : url.slice(0, query))) return true;
       if (inFlight >= limit) {
         refused++;
+        shedRequests.inc();
         beforeAnswer();
         answerOverloaded(req, res);
         return false;
