@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { Form, useNavigation } from "react-router";
 import { REVIEW_MODES } from "./review-modes";
 import type { SettingsErrors } from "./settings.server";
-import { FieldError } from "./ui";
+import { DailyLimitField, FieldError } from "./ui";
 
 export type SettingsValues = {
   newPerDay: string;
@@ -48,40 +48,20 @@ export function SettingsForm({
   return (
     <Form method="post" className="stack" aria-busy={pending}>
       <input type="hidden" name="intent" value="settings" />
-      <label htmlFor="newPerDay">{t("settings.newPerDay")}</label>
-      <input
-        id="newPerDay"
+      <DailyLimitField
         name="newPerDay"
-        type="number"
-        inputMode="numeric"
-        min={0}
-        max={1000}
-        required
-        defaultValue={values.newPerDay}
-        aria-invalid={!!errors?.newPerDay}
-        aria-describedby={described("newPerDay") ?? "newPerDay-hint"}
+        id="newPerDay"
+        value={values.newPerDay}
+        error={errors?.newPerDay}
+        errorId="newPerDay-error"
       />
-      <p className="hint" id="newPerDay-hint">
-        {t("settings.newPerDayHint")}
-      </p>
-      <FieldError id="newPerDay-error" error={errors?.newPerDay} />
-      <label htmlFor="reviewsPerDay">{t("settings.reviewsPerDay")}</label>
-      <input
-        id="reviewsPerDay"
+      <DailyLimitField
         name="reviewsPerDay"
-        type="number"
-        inputMode="numeric"
-        min={0}
-        max={10000}
-        required
-        defaultValue={values.reviewsPerDay}
-        aria-invalid={!!errors?.reviewsPerDay}
-        aria-describedby={described("reviewsPerDay") ?? "reviewsPerDay-hint"}
+        id="reviewsPerDay"
+        value={values.reviewsPerDay}
+        error={errors?.reviewsPerDay}
+        errorId="reviewsPerDay-error"
       />
-      <p className="hint" id="reviewsPerDay-hint">
-        {t("settings.reviewsPerDayHint")}
-      </p>
-      <FieldError id="reviewsPerDay-error" error={errors?.reviewsPerDay} />
       <label htmlFor="timeZone">{t("settings.timeZone")}</label>
       <select
         id="timeZone"

@@ -3,6 +3,7 @@ import type { Database } from "../db/db.server";
 import { learnerSettings } from "./learning.schema";
 import { DEFAULT_REVIEW_MODES, isReviewMode, parseModes, REVIEW_MODES, type ReviewMode } from "./review-modes";
 import { canonicalTimeZone } from "./time-zone";
+import { LIMITS } from "./daily-limits";
 import { z } from "zod";
 import { list, trimmed } from "../http/intents.server";
 
@@ -14,7 +15,6 @@ export type LearnerSettings = {
   modes: ReviewMode[];
 };
 
-export const LIMITS = { newPerDay: { min: 0, max: 1000 }, reviewsPerDay: { min: 0, max: 10000 } } as const;
 export const DEFAULT_SETTINGS: LearnerSettings = {
   newPerDay: 20,
   reviewsPerDay: 200,

@@ -5,7 +5,8 @@ import type { Database } from "../db/db.server";
 import { users } from "../auth/auth.schema";
 import { texts } from "../reading/reading.schema";
 import { publicLists } from "./public-lists.server";
-import { LIMITS, readSettings, saveSettings } from "./settings.server";
+import { LIMITS } from "./daily-limits";
+import { readSettings, saveSettings } from "./settings.server";
 import type { Owner } from "./terms.server";
 import { isStudyLanguage, LEVELS, type Level } from "./vocabulary";
 

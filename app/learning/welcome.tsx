@@ -2,7 +2,7 @@ import { useTranslation } from "react-i18next";
 import { Form, Link, useNavigation } from "react-router";
 import { PATHS, textPath } from "../http/paths";
 import { useLocalePath } from "../i18n/use-locale";
-import { FieldError } from "./ui";
+import { DailyLimitField, FieldError } from "./ui";
 import { LEVELS, type Level } from "./vocabulary";
 import type { NextAction, WelcomeErrors, WelcomeValues } from "./welcome.server";
 
@@ -18,18 +18,16 @@ export function WelcomeForm({
   errors,
   popular,
   others,
-  maxNewPerDay,
 }: {
   values: WelcomeValues;
   errors?: WelcomeErrors | null;
   popular: Option[];
   others: Option[];
-  maxNewPerDay: number;
 }) {
   const { t } = useTranslation("learning");
   const navigation = useNavigation();
   const submitting = navigation.state === "submitting" ? navigation.formData?.get("intent") : null;
-  const described = (name: keyof WelcomeErrors, hint?: string) => (errors?.[name] ? `welcome-${name}-error` : hint);
+  const described = (name: keyof WelcomeErrors) => (errors?.[name] ? `welcome-${name}-error` : undefined);
   return (
     <section className="welcome" aria-labelledby="welcome-title">
       <h1 id="welcome-title">{t("welcome.title")}</h1>
@@ -80,23 +78,13 @@ export function WelcomeForm({
         </fieldset>
 
         <div className="welcome-question">
-          <label htmlFor="welcome-new-per-day">{t("settings.newPerDay")}</label>
-          <input
-            id="welcome-new-per-day"
+          <DailyLimitField
             name="newPerDay"
-            type="number"
-            inputMode="numeric"
-            min={0}
-            max={maxNewPerDay}
-            required
-            defaultValue={values.newPerDay}
-            aria-invalid={!!errors?.newPerDay}
-            aria-describedby={described("newPerDay", "welcome-new-per-day-hint")}
+            id="welcome-new-per-day"
+            value={values.newPerDay}
+            error={errors?.newPerDay ?? undefined}
+            errorId="welcome-newPerDay-error"
           />
-          <p className="hint" id="welcome-new-per-day-hint">
-            {t("settings.newPerDayHint")}
-          </p>
-          <FieldError id="welcome-newPerDay-error" error={errors?.newPerDay ?? undefined} />
         </div>
 
         <div className="welcome-actions">

@@ -19,7 +19,7 @@ import { planLine } from "../billing/pages.server";
 import { PlanLine } from "../billing/ui";
 import { pageChangesAt } from "../http/learner-pages.server";
 import { readForm } from "../http/request-body.server";
-import { readSettings, LIMITS } from "../learning/settings.server";
+import { readSettings } from "../learning/settings.server";
 import { chooseStudyLanguage } from "../learning/preferences.server";
 import { redirectWithToast, translatedToast } from "../toasts/toast.server";
 import {
@@ -41,7 +41,7 @@ function welcomeOptions(locale: string) {
   const others = studyLanguageOptions(STUDY_LANGUAGES, locale).filter(
     (option) => !(POPULAR_STUDY_LANGUAGES as readonly string[]).includes(option.code),
   );
-  return { popular, others, maxNewPerDay: LIMITS.newPerDay.max };
+  return { popular, others };
 }
 
 export async function loader({ context }: Route.LoaderArgs) {
@@ -121,7 +121,6 @@ export default function AccountHomePage({ loaderData, actionData }: Route.Compon
         errors={actionData?.errors}
         popular={welcome.popular}
         others={welcome.others}
-        maxNewPerDay={welcome.maxNewPerDay}
       />
     );
   }
