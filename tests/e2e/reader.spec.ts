@@ -40,6 +40,8 @@ learnerTest(
     await expect(page.getByLabel(t("en", "learning:term.exampleSentence"))).toHaveValue(
       `My friend ${word} came home late.`,
     );
+    // The sentence is quoted in the interface language's marks (the German page's „…“ in the glossary test).
+    await expect(panel(page).locator(".word-panel-sentence")).toHaveText(`“My friend ${word} came home late.”`);
     expect(await page.evaluate(() => (window as unknown as { marker?: boolean }).marker === true)).toBe(
       javaScriptEnabled,
     );
