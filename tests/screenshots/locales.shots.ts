@@ -1,8 +1,8 @@
 /**
  * The screens where the seven locales' words meet the least room (see playwright.screenshots.config.ts): at 360 px,
- * light, in every locale, the header with its menu closed and open, the review card's front and answer, the reader with
- * a word's panel open, the plans page (whole) and the footer. Written to screenshots/locales/ to be read in each language.
- * SHOTS_LOCALES narrows the locales (comma-separated).
+ * light, in every locale: the header with its menu closed and open, the review card's front and answer, the reader
+ * with a word's panel open, a sample text signed in, the plans page (whole) and the footer. Written to
+ * screenshots/locales/ to be read in each language. SHOTS_LOCALES narrows the locales (comma-separated).
  */
 import { mkdirSync } from "node:fs";
 import path from "node:path";
@@ -59,6 +59,10 @@ learnerTest("header, review card, reader panel, plans and footer in every locale
     await page.locator("a.word").nth(8).click();
     await expect(page.locator(".word-panel h2")).toBeVisible();
     await shot("reader-panel");
+
+    await page.goto(localePath(lng, "/texts/en-the-letter"));
+    await waitForHydration(page);
+    await shot("sample-signed-in");
 
     await page.goto(localePath(lng, "/subscription"));
     await waitForHydration(page);
