@@ -211,6 +211,10 @@ test("shows a signed-in learner a sample text in their own stages, adds it to th
   await expect(page.locator(".lead")).toHaveText(t("de", "reading:samples.yoursAdded"));
   await expect(page.getByRole("link", { name: t("de", "reading:samples.open") })).toHaveAttribute("href", `/de${copy}`);
   await expect(page.getByRole("button", { name: t("de", "reading:samples.add") })).toHaveCount(0);
+  // A form sent again (a page left open from before the copy): the copy opens, none is added.
+  const again = await page.request.post("/texts/en-my-street", { form: {}, maxRedirects: 0 });
+  expect(again.status()).toBe(302);
+  expect(again.headers().location).toBe(copy);
   await page.goto("/account/texts");
   await expect(page.getByRole("link", { name: "My street" })).toHaveCount(1);
 });
