@@ -31,17 +31,25 @@ export function localePath(locale: Locale, path: string): string {
   return clean === "/" ? `/${locale}` : `/${locale}${clean}`;
 }
 
-const autonyms = new Map<Locale, string>();
+/**
+ * Each locale's name in its own language, as `Intl.DisplayNames` gives it, capitalised (tests/unit/locales.test.ts
+ * checks the two agree). Written out rather than computed: each `Intl.DisplayNames` of another locale loads that
+ * locale's data, and the seven of them, built while the header and the footer hydrate, were the longest task of the
+ * landing page's load (about 200 ms of a phone's CPU).
+ */
+const AUTONYMS: Record<Locale, string> = {
+  en: "English",
+  de: "Deutsch",
+  es: "Español",
+  fr: "Français",
+  tr: "Türkçe",
+  uk: "Українська",
+  zh: "中文",
+};
 
-/** The name of a locale in its own language, e.g. "Deutsch" for de (computed once). */
+/** The name of a locale in its own language, e.g. "Deutsch" for de. */
 export function localeAutonym(locale: Locale): string {
-  let autonym = autonyms.get(locale);
-  if (!autonym) {
-    const name = new Intl.DisplayNames([locale], { type: "language" }).of(locale) ?? locale;
-    autonym = name.charAt(0).toLocaleUpperCase(locale) + name.slice(1);
-    autonyms.set(locale, autonym);
-  }
-  return autonym;
+  return AUTONYMS[locale];
 }
 
 export function localeDirection(locale: string): "ltr" | "rtl" {

@@ -1,5 +1,6 @@
 import { useId, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { useLocale } from "../i18n/use-locale";
 
 export type Series = { key: string; label: string; values: (number | null)[] };
 
@@ -29,7 +30,7 @@ export function BarChart({
   labels,
   series,
   max: fixedMax,
-  unit = "",
+  percent = false,
 }: {
   title: string;
   /** The text alternative: what the chart shows, in a sentence. */
@@ -38,9 +39,13 @@ export function BarChart({
   series: Series[];
   /** A fixed top of the scale (100 for percentages); else the largest stack. */
   max?: number;
-  unit?: string;
+  /** Values are whole percents (0-100), shown in the locale's percent format (“42 %”, “%42”, “42%”). */
+  percent?: boolean;
 }) {
   const { t } = useTranslation("learning");
+  const locale = useLocale();
+  const numbers = new Intl.NumberFormat(locale, percent ? { style: "percent" } : {});
+  const format = (value: number) => numbers.format(percent ? value / 100 : value);
   const id = useId().replace(/[^\w-]/g, "");
   const totals = labels.map((_, i) => series.reduce((sum, s) => sum + (s.values[i] ?? 0), 0));
   const max = fixedMax ?? Math.max(1, ...totals);
@@ -56,11 +61,8 @@ export function BarChart({
       </p>
       <div className="chart-plot">
         <span className="chart-scale" aria-hidden="true">
-          <span>
-            {max}
-            {unit}
-          </span>
-          <span>0</span>
+          <span>{format(max)}</span>
+          <span>{format(0)}</span>
         </span>
         <svg
           viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
@@ -147,7 +149,7 @@ export function BarChart({
                 <tr key={label}>
                   <th scope="row">{label}</th>
                   {series.map((s) => (
-                    <td key={s.key}>{s.values[i] === null ? "—" : `${s.values[i]}${unit}`}</td>
+                    <td key={s.key}>{typeof s.values[i] === "number" ? format(s.values[i]) : "—"}</td>
                   ))}
                 </tr>
               ))}

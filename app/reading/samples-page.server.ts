@@ -1,4 +1,5 @@
-import { type RouterContextProvider } from "react-router";
+import { and, desc, eq } from "drizzle-orm";
+import { redirect, type RouterContextProvider } from "react-router";
 import { userContext } from "../auth/session.server";
 import { getDatabase } from "../db/db.server";
 import { pageNotFound } from "../http/errors";
@@ -8,7 +9,11 @@ import { getInstance, requestLocale } from "../i18n/i18n.server";
 import { localePath } from "../i18n/locales";
 import { studyLanguageName } from "../learning/study-language";
 import { redirectWithToast, translatedToast } from "../toasts/toast.server";
+import type { Database } from "../db/db.server";
+import { matchIndexed } from "./match";
+import { texts } from "./reading.schema";
 import { readerView, segmented } from "./reader.server";
+import { learnedNow, stagesOf, versionsOf, vocabularyIndex } from "./vocabulary-index.server";
 import { findSample, sampleTexts } from "./samples.server";
 import { createText } from "./texts.server";
 import { roomForTexts } from "../learning/limits.server";
@@ -30,13 +35,46 @@ export function samplesPageData(context: Context) {
   };
 }
 
-/** A sample text in the reader, every word new (the demo knows no learner). */
-export function samplePageData(request: Request, context: Context, slug: string | undefined) {
+/** The learner's copy of a sample (the newest text of the sample's language and title), if they added it. */
+async function copyOf(db: Database, userId: string, sample: { language: string; title: string }) {
+  const [row] = await db
+    .select({ id: texts.id })
+    .from(texts)
+    .where(and(eq(texts.userId, userId), eq(texts.language, sample.language), eq(texts.title, sample.title)))
+    .orderBy(desc(texts.createdAt))
+    .limit(1);
+  return row?.id ?? null;
+}
+
+/**
+ * A sample text in the reader. Signed out, every word is new (the demo knows no learner). Signed in, the words show the
+ * learner's own stages, with the text's statistics, and the page offers to add the text to their texts or, once it is
+ * there, to open their copy, where words open their panels.
+ */
+export async function samplePageData(request: Request, context: Context, slug: string | undefined) {
   const sample = findSample(slug);
   if (!sample) pageNotFound(request);
   const text = segmented(`sample:${sample.slug}`, sample.language, sample.body);
+  const user = context.get(userContext);
+  let learner: { copy: string | null } | null = null;
+  let matches;
+  if (user) {
+    const db = await getDatabase();
+    const owner = { userId: user.id, language: sample.language };
+    const versions = await versionsOf(db, user.id);
+    const [index, learned, copy] = await Promise.all([
+      vocabularyIndex(db, owner, versions.vocabulary),
+      learnedNow(db, owner, versions.data),
+      copyOf(db, user.id, sample),
+    ]);
+    matches = matchIndexed(index, text, (term) => (learned.has(term) ? "learned" : "inprogress"));
+    const ids = [...new Set(matches.flatMap((match) => (match.termId ? [match.termId] : [])))];
+    const stages = await stagesOf(db, owner, ids);
+    for (const match of matches) if (match.termId) match.stage = stages.get(match.termId) ?? match.stage;
+    learner = { copy: copy && localePath(requestLocale(context), textPath(copy)) };
+  }
   const { view } = readerView(
-    { title: sample.title, language: sample.language, text, vocabulary: [] },
+    { title: sample.title, language: sample.language, text, vocabulary: [], ...(matches ? { matches } : {}) },
     new URLSearchParams(),
   );
   return {
@@ -44,6 +82,7 @@ export function samplePageData(request: Request, context: Context, slug: string 
     level: sample.level,
     languageName: studyLanguageName(sample.language, requestLocale(context)),
     view,
+    learner,
   };
 }
 
@@ -62,6 +101,9 @@ export async function samplePageAction(request: Request, context: Context, slug:
       translatedToast(t, "info", "reading:toasts.signInToRead"),
     );
   const db = await getDatabase();
+  // Added before: the learner's copy opens, rather than a second one.
+  const copy = await copyOf(db, user.id, sample);
+  if (copy) return redirect(localePath(locale, textPath(copy)));
   if (!(await roomForTexts(db, user.id)))
     return redirectWithToast(
       request,

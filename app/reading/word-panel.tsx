@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { Form, Link } from "react-router";
-import { useLocalePath } from "../i18n/use-locale";
+import { quoteMarks } from "../i18n/format";
+import { useLocale, useLocalePath } from "../i18n/use-locale";
 import { termPath } from "../http/paths";
 import type { FieldErrors } from "../learning/term-form";
 import { ExampleFields, TermFields } from "../learning/term-fields";
@@ -46,6 +47,7 @@ export function WordPanel({
 }) {
   const { t } = useTranslation("reading");
   const to = useLocalePath();
+  const [open, close] = quoteMarks(useLocale());
   const voice = useVoice(language);
   const errors = failure?.intent === "addTerm" ? (failure.errors as FieldErrors) : undefined;
   const { term } = selected;
@@ -61,7 +63,9 @@ export function WordPanel({
         </Link>
       </div>
       <p className="word-panel-sentence">
-        <q lang={language}>{selected.sentence}</q>
+        {open}
+        <span lang={language}>{selected.sentence}</span>
+        {close}
       </p>
       {dictionary ? (
         <p>

@@ -26,17 +26,22 @@ export const meta: Route.MetaFunction = () => [{ name: "referrer", content: "sam
  * longer be used, opened by someone who is signed in already (the second click on a mail's link), says so and leads
  * home instead of offering a confirmation that can only fail.
  */
+/** Signed in already, with no link to confirm: the page says so in its title too, not “Confirm sign-in”. */
+const SIGNED_IN_TITLE = { titleKey: "titles.alreadySignedIn" } as const;
+
 export async function loader({ request, context }: Route.LoaderArgs) {
   const search = new URL(request.url).searchParams;
   const params = authProvider.linkParams.map((name) => ({ name, value: search.get(name) ?? "" }));
   const user = context.get(userContext);
-  if (!params.every((param) => param.value)) return { params: null, address: null, signedInAs: user?.email ?? null };
+  if (!params.every((param) => param.value)) {
+    return { params: null, address: null, signedInAs: user?.email ?? null, ...(user ? SIGNED_IN_TITLE : {}) };
+  }
   const address = await authProvider.linkAddress(
     await getDatabase(),
     Object.fromEntries(params.map((p) => [p.name, p.value])),
   );
   if (user && address.email === null && address.reason === "unusable") {
-    return { params: null, address: null, signedInAs: user.email, spent: true };
+    return { params: null, address: null, signedInAs: user.email, spent: true, ...SIGNED_IN_TITLE };
   }
   return { params, address, signedInAs: null };
 }
@@ -56,7 +61,7 @@ export default function ConfirmPage({ loaderData }: Route.ComponentProps) {
   if (signedInAs !== null && (!params || !address)) {
     return (
       <section className="narrow">
-        <h1>{t("common:titles.confirm")}</h1>
+        <h1>{t("common:titles.alreadySignedIn")}</h1>
         <p>{"spent" in loaderData ? t("confirm.spentSignedIn") : t("confirm.noLinkSignedIn")}</p>
         <p className="confirm-address">{t("confirm.signedInAs", { email: signedInAs })}</p>
         <p>

@@ -5,13 +5,13 @@ import { PATHS } from "../http/paths";
 import { capitalize } from "../i18n/format";
 import { useLocalePath } from "../i18n/use-locale";
 import { ReaderText } from "../reading/reader-text";
-import { StageLegend } from "../reading/reading-ui";
+import { StageLegend, TextStatsLine } from "../reading/reading-ui";
 import { samplePageAction, samplePageData } from "../reading/samples-page.server";
 import type { PageHandle } from "../ui/seo";
 
 export const handle: PageHandle = { title: "reading:titles.sample" };
 
-export function loader({ request, params, context }: Route.LoaderArgs) {
+export async function loader({ request, params, context }: Route.LoaderArgs) {
   return samplePageData(request, context, params.slug);
 }
 
@@ -22,21 +22,36 @@ export function action({ request, params, context }: Route.ActionArgs) {
 export default function SamplePage({ loaderData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation("reading");
   const to = useLocalePath();
-  const { view } = loaderData;
+  const { view, learner } = loaderData;
   return (
     <article className="reader">
       <p className="eyebrow">
         {capitalize(loaderData.languageName, i18n.language)} · {t(`learning:levels.${loaderData.level}`)}
       </p>
       <h1 lang={view.language}>{view.title}</h1>
-      <p className="lead">{t("samples.demo")}</p>
+      {learner ? (
+        <>
+          <p className="lead">{t(learner.copy ? "samples.yoursAdded" : "samples.yours")}</p>
+          <TextStatsLine stats={view.stats} />
+        </>
+      ) : (
+        <p className="lead">{t("samples.demo")}</p>
+      )}
       <StageLegend />
       <ReaderText language={view.language} paragraphs={view.paragraphs} />
-      <Form method="post">
-        <button type="submit" className="button">
-          {t("samples.read")}
-        </button>
-      </Form>
+      {learner?.copy ? (
+        <p>
+          <Link to={learner.copy} className="button">
+            {t("samples.open")}
+          </Link>
+        </p>
+      ) : (
+        <Form method="post">
+          <button type="submit" className="button">
+            {t(learner ? "samples.add" : "samples.read")}
+          </button>
+        </Form>
+      )}
       <p>
         <Link to={to(PATHS.sampleTexts)}>{t("samples.back")}</Link>
       </p>

@@ -84,7 +84,7 @@ export default function StatisticsPage({ loaderData }: Route.ComponentProps) {
         labels={retention.map((w) => t("statistics.weekOf", { day: label(w.week) }))}
         series={[{ key: "retention", label: t("statistics.retention"), values: retention.map((w) => w.percent) }]}
         max={100}
-        unit="%"
+        percent
       />
       <BarChart
         title={t("statistics.stagesTitle")}

@@ -7,6 +7,12 @@ import { alternateLinks, canonicalUrl, pageTitle, titleFromPath } from "../http/
 export type PageHandle = { title?: string; description?: string };
 
 /**
+ * A loader whose page changes with its state (the confirm page when the link is spent) returns the key of the title
+ * that state deserves as `titleKey`; it wins over the handle's.
+ */
+export type TitleFromData = { titleKey?: string };
+
+/**
  * `<title>` for a page (its own title, else its last path segment in title case, else the product name) and its meta
  * description (its own, else the product's).
  */
@@ -14,8 +20,10 @@ export function DocumentTitle() {
   const { t } = useTranslation();
   const matches = useMatches();
   const { path } = splitLocale(useLocation().pathname);
-  const handles = [...matches].reverse().map((match) => match.handle as PageHandle | undefined);
-  const key = handles.map((handle) => handle?.title).find(Boolean);
+  const deepestFirst = [...matches].reverse();
+  const handles = deepestFirst.map((match) => match.handle as PageHandle | undefined);
+  const fromData = deepestFirst.map((match) => (match.loaderData as TitleFromData | undefined)?.titleKey);
+  const key = [...fromData, ...handles.map((handle) => handle?.title)].find((k) => typeof k === "string" && k);
   const description = handles.map((handle) => handle?.description).find(Boolean) ?? "descriptions.default";
   return (
     <>

@@ -43,7 +43,7 @@ export async function runBudgets(): Promise<boolean> {
     console.log("\nLighthouse: skipped (BENCH_LIGHTHOUSE=0 or BENCH_BROWSER=0)");
   else {
     scores = await lighthouseBench();
-    console.log("\nLighthouse, mobile (simulated slow 4G, 4x CPU slowdown), performance");
+    console.log("\nLighthouse, mobile (simulated slow 4G, 4x CPU slowdown), performance and accessibility");
     console.log(lighthouseTable(scores));
   }
   const rows = [

@@ -117,4 +117,14 @@ test("shows the statistics as charts with their numbers, after a review, for 30 
   await page.getByRole("button", { name: t("en", "learning:statistics.show") }).click();
   await expect(page).toHaveURL(/\?days=90$/);
   await expect(page.getByRole("heading", { level: 2 }).first()).toHaveText("Reviews per day, last 90 days");
+
+  // Percentages in the locale's own format: “100 %” in German, “%100” in Turkish, never a hand-written “%”.
+  for (const lng of ["de", "tr"] as const) {
+    await open(page, `/${lng}/account/statistics`, javaScriptEnabled);
+    const retention = page.locator("figure").nth(2);
+    const whole = new Intl.NumberFormat(lng, { style: "percent" }).format(1);
+    await expect(retention.locator(".chart-scale span").first()).toHaveText(whole);
+    await retention.locator("details summary").click();
+    await expect(retention.locator("table tbody tr").last().locator("td")).toHaveText(whole);
+  }
 });

@@ -172,6 +172,25 @@ test("the main call to action of the home page is above the fold on a phone", as
   expect(submit!.y + submit!.height).toBeLessThanOrEqual(PHONE.height);
 });
 
+test("on a phone the footer's switches keep clear of the tagline, and the landing demo's panel covers nothing", async ({
+  page,
+  javaScriptEnabled,
+}) => {
+  for (const lng of ["de", "uk", "fr"] as const) {
+    await open(page, lng === "de" ? "/de" : `/${lng}`, javaScriptEnabled);
+    const lastSwitch = (await page.locator(".site-footer .theme-switch").boundingBox())!;
+    const tagline = (await page.locator(".site-footer .footer-small p").first().boundingBox())!;
+    expect(tagline.y - (lastSwitch.y + lastSwitch.height), `${lng}: room above the tagline`).toBeGreaterThanOrEqual(16);
+    // Each switch's label has a line of its own; its select and button follow it.
+    const label = (await page.locator(".site-footer .theme-switch label").boundingBox())!;
+    const select = (await page.locator(".site-footer .theme-switch select").boundingBox())!;
+    expect(select.y, `${lng}: select under its label`).toBeGreaterThanOrEqual(label.y + label.height);
+  }
+  // The demo's word panel is part of the picture, not the reader's bottom sheet over the sign-in form.
+  const panel = page.locator(".reader-demo .word-panel");
+  expect(await panel.evaluate((element) => getComputedStyle(element).position)).toBe("static");
+});
+
 test("the theme choice in the footer is applied by the server and remembered, with and without JavaScript", async ({
   page,
   context,

@@ -40,6 +40,8 @@ learnerTest(
     await expect(page.getByLabel(t("en", "learning:term.exampleSentence"))).toHaveValue(
       `My friend ${word} came home late.`,
     );
+    // The sentence is quoted in the interface language's marks (the German page's „…“ in the glossary test).
+    await expect(panel(page).locator(".word-panel-sentence")).toHaveText(`“My friend ${word} came home late.”`);
     expect(await page.evaluate(() => (window as unknown as { marker?: boolean }).marker === true)).toBe(
       javaScriptEnabled,
     );
@@ -175,6 +177,46 @@ test("shows signed-out visitors the shipped sample texts as a demo of the reader
   await expect(page.locator("h1")).toHaveText("My street");
   await expect(page.locator(".reader-text .word").first()).toHaveClass(/\bw-new\b/);
   await expect(page.getByRole("button", { name: t("en", "reading:samples.read") })).toBeVisible();
+});
+
+test("shows a signed-in learner a sample text in their own stages, adds it to their texts once and opens their copy", async ({
+  page,
+  javaScriptEnabled,
+}) => {
+  await signInFresh(page, javaScriptEnabled, "samples");
+  await page.goto("/account/import");
+  if (javaScriptEnabled) await waitForHydration(page);
+  await page.getByLabel(t("en", "learning:import.paste")).fill("street,a road in a town\n");
+  await page.getByRole("button", { name: t("en", "learning:import.preview") }).click();
+  await page.getByRole("button", { name: "Import 1 term" }).click();
+  await expect(page.locator(".toast")).toContainText("1 term added");
+
+  await page.goto("/texts/en-my-street");
+  if (javaScriptEnabled) await waitForHydration(page);
+  await expect(page.locator(".lead")).toHaveText(t("en", "reading:samples.yours"));
+  const words = page.locator(".reader-text .word");
+  await expect(words.filter({ hasText: /^street$/ }).first()).toHaveClass(/\bw-tolearn\b/);
+  await expect(words.filter({ hasText: /^river$/ }).first()).toHaveClass(/\bw-new\b/);
+  // The statistics count the learner's words: every word but “street” is unknown.
+  const unknown = await page.locator(".reader-text .word.w-new").count();
+  expect(unknown).toBeLessThan(await words.count());
+  await expect(page.locator(".text-stats")).toContainText(`${unknown} unknown`);
+  await page.getByRole("button", { name: t("en", "reading:samples.add") }).click();
+  await expect(page).toHaveURL(/\/account\/texts\/[0-9a-f-]{36}$/);
+  await expect(page.locator("h1")).toHaveText("My street");
+  const copy = new URL(page.url()).pathname;
+
+  // Back on the sample: the learner's copy opens, and no second copy is made.
+  await page.goto("/de/texts/en-my-street");
+  await expect(page.locator(".lead")).toHaveText(t("de", "reading:samples.yoursAdded"));
+  await expect(page.getByRole("link", { name: t("de", "reading:samples.open") })).toHaveAttribute("href", `/de${copy}`);
+  await expect(page.getByRole("button", { name: t("de", "reading:samples.add") })).toHaveCount(0);
+  // A form sent again (a page left open from before the copy): the copy opens, none is added.
+  const again = await page.request.post("/texts/en-my-street", { form: {}, maxRedirects: 0 });
+  expect(again.status()).toBe(302);
+  expect(again.headers().location).toBe(copy);
+  await page.goto("/account/texts");
+  await expect(page.getByRole("link", { name: "My street" })).toHaveCount(1);
 });
 
 learnerTest(

@@ -8,6 +8,7 @@ import {
   waitForHydration,
   type Locale,
   openAccountMenu,
+  pageTitle,
   skipWelcome,
 } from "./support";
 
@@ -136,6 +137,9 @@ test("a used link opened again while signed in says so and leads home, with no b
   if (javaScriptEnabled) await waitForHydration(page);
   const main = page.locator("main");
   await expect(main).toContainText(t("en", "pages:confirm.spentSignedIn"));
+  // Titled for what it is, not “Confirm sign-in”.
+  await expect(page).toHaveTitle(pageTitle(t("en", "titles.alreadySignedIn")));
+  await expect(main.locator("h1")).toHaveText(t("en", "titles.alreadySignedIn"));
   await expect(main).toContainText(t("en", "pages:confirm.signedInAs", { email }));
   await expect(main.getByRole("button")).toHaveCount(0);
   await main.getByRole("link", { name: t("en", "pages:confirm.goHome") }).click();
@@ -144,6 +148,7 @@ test("a used link opened again while signed in says so and leads home, with no b
   // In German too, and for a link that never existed.
   await page.goto("/de/confirm?token=" + "x".repeat(43));
   await expect(page.locator("main")).toContainText(t("de", "pages:confirm.spentSignedIn"));
+  await expect(page).toHaveTitle(pageTitle(t("de", "titles.alreadySignedIn")));
   await expect(page.locator("main").getByRole("link", { name: t("de", "pages:confirm.goHome") })).toHaveAttribute(
     "href",
     "/de/account/home",

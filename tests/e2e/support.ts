@@ -47,13 +47,17 @@ function namespace(lng: Locale, ns: string): Tree {
   return tree;
 }
 
-/** `t("de", "titles.explore")` (namespace `common`) or `t("uk", "pages:account.playerSoon")`; `{{name}}` is filled in. */
+/** `t("de", "titles.explore")` (namespace `common`) or `t("uk", "pages:account.playerSoon")`; `{{name}}` is filled in, `{{count, number}}` in the locale's number format. */
 export function t(lng: Locale, key: string, vars: Record<string, string | number> = {}): string {
   const [ns, name] = key.includes(":") ? (key.split(":", 2) as [string, string]) : ["common", key];
   let node: string | Tree | undefined = namespace(lng, ns);
   for (const part of name.split(".")) node = typeof node === "object" ? node[part] : undefined;
   if (typeof node !== "string") throw new Error(`missing translation ${lng}/${ns}.json: ${name}`);
-  return node.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, variable: string) => String(vars[variable] ?? whole));
+  return node.replace(/\{\{\s*(\w+)\s*(?:,\s*(\w+)\s*)?\}\}/g, (whole, variable: string, format?: string) => {
+    const value = vars[variable];
+    if (value === undefined) return whole;
+    return format === "number" && typeof value === "number" ? new Intl.NumberFormat(lng).format(value) : String(value);
+  });
 }
 
 export const pageTitle = (title: string) => `${title}${PRODUCT_SUFFIX}`;

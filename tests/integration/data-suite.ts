@@ -214,7 +214,7 @@ export function defineDataSuite(databaseName: string, databaseEnv: () => Promise
       expect(content.length).toBeGreaterThan(64 * 1024);
       const previewUrl = await upload(dan, content, "big.tsv");
       const { html } = await dan.page(previewUrl);
-      expect(textOf(html)).toContain("10000 new terms will be added");
+      expect(textOf(html)).toContain("10,000 new terms will be added");
       // The import itself: one POST, one transaction. PGlite runs inside this process, so its work is this process's
       // CPU time, which a busy shared machine does not inflate as it does the wall time; PostgreSQL is measured by
       // the wall clock.

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { capitalize } from "../../app/i18n/format";
+import { capitalize, quoteMarks } from "../../app/i18n/format";
 import { LOCALES, NAMESPACES } from "../../app/i18n/locales";
 import { NUMBER_VARIABLES } from "../../app/i18n/number-variables";
 import { TERMS_PER_LEARNER, TEXTS_PER_LEARNER } from "../../app/learning/limits.server";
@@ -140,6 +140,72 @@ describe("numbers", () => {
     });
   }
 
+  /**
+   * Variables whose values are words, names, dates or numbers the code has already formatted (money, shares and percents
+   * through `Intl.NumberFormat`), and the two numbers that are not quantities (a year, an HTTP status). Every other
+   * variable is a number and goes through the locale's `Intl.NumberFormat`: `{{count, number}}`.
+   */
+  const NOT_QUANTITIES = new Set([
+    ...["language", "text", "date", "email", "title", "plan", "level", "answer", "word", "period", "path", "os"],
+    ...["name", "value", "stage", "letter", "grade", "browser", "day"],
+    ...["amount", "min", "max", "pledged", "goal", "share", "percent"],
+    ...["year", "status"],
+  ]);
+  for (const lng of LOCALES) {
+    it(`${lng} formats every number it interpolates ({{count, number}})`, () => {
+      const found: string[] = [];
+      for (const [key, text] of strings(lng)) {
+        for (const [, name, format] of text.matchAll(/\{\{\s*([\w.]+)\s*(?:,\s*([^}]*))?\}\}/g)) {
+          if (name === "count" ? format !== "number" : !format && !NOT_QUANTITIES.has(name!)) {
+            found.push(`${key}: {{${name}${format ? `, ${format}` : ""}}}`);
+          }
+        }
+      }
+      expect(found).toEqual([]);
+    });
+  }
+
+  it("a raw {{count}} or an unlisted variable would fail the check above", () => {
+    const raw = [..."{{count}} terms, {{rows}} rows".matchAll(/\{\{\s*([\w.]+)\s*(?:,\s*([^}]*))?\}\}/g)];
+    expect(
+      raw.map(([, name, format]) => (name === "count" ? format !== "number" : !format && !NOT_QUANTITIES.has(name!))),
+    ).toEqual([true, true]);
+  });
+
+  it("show a count in the locale's format and keep its plural form", async () => {
+    const { createInstance } = await import("i18next");
+    const i18n = createInstance();
+    await i18n.init({
+      lng: "en",
+      resources: Object.fromEntries(
+        LOCALES.map((lng) => [
+          lng,
+          { reading: JSON.parse(readFileSync(path.join(root, "locales", lng, "reading.json"), "utf8")) as Tree },
+        ]),
+      ),
+      defaultNS: "reading",
+      interpolation: { escapeValue: false, defaultVariables: NUMBER_VARIABLES },
+    });
+    const expected = {
+      en: "1,234",
+      de: "1.234",
+      es: "1234",
+      fr: "1\u202f234",
+      tr: "1.234",
+      uk: "1\u00a0234",
+      zh: "1,234",
+    };
+    for (const lng of LOCALES) {
+      const count = 1234;
+      expect(new Intl.NumberFormat(lng).format(count), lng).toBe(expected[lng]);
+      const form = new Intl.PluralRules(lng).select(count);
+      const template = strings(lng).get(`reading:stats.unknown_${form}`)!;
+      const text = i18n.t("stats.unknown", { lng, count, share: "5 %" });
+      expect(text, lng).toBe(template.replace("{{count, number}}", expected[lng]).replace("{{share}}", "5 %"));
+    }
+    expect(i18n.t("stats.unknown", { lng: "en", count: 1, share: "1%" })).toBe("1 unknown (1%)");
+  });
+
   it("name the limits the code enforces", () => {
     expect(NUMBER_VARIABLES.maxNewPerDay).toBe(LIMITS.newPerDay.max);
     expect(NUMBER_VARIABLES.maxReviewsPerDay).toBe(LIMITS.reviewsPerDay.max);
@@ -180,6 +246,23 @@ describe("language names that start a heading", () => {
     expect(capitalize(name("de", "uk"), "uk")).toBe("Німецька");
     expect(capitalize("italyanca", "tr")).toBe("İtalyanca");
     expect(capitalize("", "en")).toBe("");
+  });
+});
+
+describe("quotation marks", () => {
+  it("are each locale's own, as the glossary's Typography says", () => {
+    const quote = (lng: string) => quoteMarks(lng).join("…");
+    expect(Object.fromEntries(LOCALES.map((lng) => [lng, quote(lng)]))).toEqual({
+      de: "„…“",
+      en: "“…”",
+      es: "«…»",
+      fr: "«\u202f…\u202f»",
+      tr: "“…”",
+      uk: "«…»",
+      zh: "“…”",
+    });
+    const glossary = readFileSync(path.join(root, "locales/GLOSSARY.md"), "utf8");
+    expect(glossary).toContain("`quoteMarks()`");
   });
 });
 

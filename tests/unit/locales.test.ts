@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { matchAcceptLanguage } from "../../app/i18n/accept-language";
-import { LOCALES, localeDirection, localePath, splitLocale } from "../../app/i18n/locales";
+import { LOCALES, localeAutonym, localeDirection, localePath, splitLocale } from "../../app/i18n/locales";
 
 describe("locale prefixes", () => {
   it("leave English unprefixed and prefix the others", () => {
@@ -17,6 +17,15 @@ describe("locale prefixes", () => {
   it("are all left to right", () => {
     for (const locale of LOCALES) expect(localeDirection(locale)).toBe("ltr");
     expect(localeDirection("ar")).toBe("rtl");
+  });
+});
+
+describe("locale names", () => {
+  it("are each locale's own name from Intl.DisplayNames, capitalised", () => {
+    for (const locale of LOCALES) {
+      const name = new Intl.DisplayNames([locale], { type: "language" }).of(locale)!;
+      expect(localeAutonym(locale)).toBe(name.charAt(0).toLocaleUpperCase(locale) + name.slice(1));
+    }
   });
 });
 
