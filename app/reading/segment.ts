@@ -52,11 +52,20 @@ export function wordsOf(language: string, text: string): string[] {
  */
 export type Offsets = number[][][];
 
-/** Segments a text line by line, pausing (`yield`) after each line. */
+/**
+ * Segments a text line by line, pausing (`yield`) after each line. The segmenters run once over the whole body, each
+ * through one iterator: every call of `segment()` clones an ICU break iterator that only a garbage collection frees, on
+ * the main thread, and a call per line and per sentence left thousands of them to free at once (a turn of the event loop
+ * of ~100 ms after a long text of short lines). A line break ends every sentence and every word, so the sentences and
+ * words found in the whole body are those found line by line; a sentence is cut to its line without its surrounding
+ * white space, as when each line was segmented alone.
+ */
 function* offsetsOf(language: string, body: string): Generator<void, Offsets> {
   const paragraphs: Offsets = [];
-  const sentences = segmenter(sentenceSegmenters, language, "sentence");
-  const wordSegmenter = segmenter(wordSegmenters, language, "word");
+  const sentences = segmenter(sentenceSegmenters, language, "sentence").segment(body)[Symbol.iterator]();
+  const words = segmenter(wordSegmenters, language, "word").segment(body)[Symbol.iterator]();
+  let sentence = sentences.next();
+  let word = words.next();
   const lineBreak = /\r?\n/g;
   for (let lineStart = 0; lineStart <= body.length;) {
     const found = lineBreak.exec(body);
@@ -66,12 +75,17 @@ function* offsetsOf(language: string, body: string): Generator<void, Offsets> {
     if (!SPACE_ONLY.test(line)) {
       const trimmed = line.trim();
       const base = lineStart + line.indexOf(trimmed);
+      const top = base + trimmed.length;
       const paragraph: number[][] = [];
-      for (const { segment: sentenceText, index } of sentences.segment(trimmed)) {
-        const sentence = [base + index, sentenceText.length];
-        for (const segment of wordSegmenter.segment(sentenceText))
-          if (isWord(segment)) sentence.push(segment.index, segment.segment.length);
-        paragraph.push(sentence);
+      for (; !sentence.done && sentence.value.index < top; sentence = sentences.next()) {
+        const start = Math.max(sentence.value.index, base);
+        const end = Math.min(sentence.value.index + sentence.value.segment.length, top);
+        if (end <= start) continue;
+        const spans = [start, end - start];
+        for (; !word.done && word.value.index < end; word = words.next())
+          if (word.value.index >= start && isWord(word.value))
+            spans.push(word.value.index - start, Math.min(word.value.segment.length, end - word.value.index));
+        paragraph.push(spans);
       }
       paragraphs.push(paragraph);
     }

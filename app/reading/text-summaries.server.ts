@@ -87,8 +87,19 @@ function summarise(
   };
 }
 
+/** Each summary's statistics for the learned set they were worked out with (a new set comes with a new data version). */
+const statsKept = new WeakMap<Summary, { learnedIds: Set<string>; stats: TextStats }>();
+
 /** The statistics of a text from its summary and the terms' stages now (a term's words are known once learned). */
 export function statsFrom(summary: Summary, learnedIds: Set<string>): TextStats {
+  const kept = statsKept.get(summary);
+  if (kept?.learnedIds === learnedIds) return kept.stats;
+  const stats = countStats(summary, learnedIds);
+  statsKept.set(summary, { learnedIds, stats });
+  return stats;
+}
+
+function countStats(summary: Summary, learnedIds: Set<string>): TextStats {
   let learned = 0;
   for (let i = 0; i < summary.termIds.length; i++)
     if (learnedIds.has(summary.termIds[i]!)) learned += summary.counts[i]!;

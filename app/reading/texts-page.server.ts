@@ -12,7 +12,7 @@ import { statsFrom, textSummaries } from "./text-summaries.server";
 import { parseTextForm, type TextErrors } from "./text-form";
 import { roomForTexts } from "../learning/limits.server";
 import { createText, textListOf } from "./texts.server";
-import { learnedNow, versionsOf } from "./vocabulary-index.server";
+import { learnedNow, pauser, versionsOf } from "./vocabulary-index.server";
 
 type Context = Readonly<RouterContextProvider>;
 
@@ -38,11 +38,16 @@ export async function textsPageData(request: Request, context: Context) {
   const list = await textListOf(db, owner);
   const counted = await textSummaries(db, owner, versions.vocabulary, list, COUNT_WAIT_MS);
   const learned = await learnedNow(db, owner, versions.data);
-  const rows = list.map((text) => {
+  // A text's statistics are kept until the learned terms change; working them all out again (a few hundred thousand
+  // look-ups for hundreds of long texts) lets other requests run every few milliseconds.
+  const pause = pauser();
+  const rows = [];
+  for (const text of list) {
     const summary = counted.get(text.id);
     const fresh = summary?.updatedAt === text.updatedAt.getTime();
-    return { id: text.id, title: text.title, stats: fresh ? statsFrom(summary, learned) : null };
-  });
+    rows.push({ id: text.id, title: text.title, stats: fresh ? statsFrom(summary, learned) : null });
+    await pause();
+  }
   rows.sort(
     (a, b) =>
       (b.stats?.knownShare ?? -1) - (a.stats?.knownShare ?? -1) ||

@@ -1,6 +1,7 @@
 import { and, asc, eq, gt, sql } from "drizzle-orm";
 import { users } from "../auth/auth.schema";
 import type { Database } from "../db/db.server";
+import { inIndexOrder } from "../db/index-order.server";
 import { terms } from "../learning/learning.schema";
 import { stageSql, type Owner } from "../learning/terms.server";
 import type { Stage } from "../learning/vocabulary";
@@ -76,18 +77,21 @@ async function buildIndex(db: Database, owner: Owner): Promise<VocabularyIndex> 
   // Along the index of the terms' lower-cased texts (unique per learner and language): no sort, no full scan.
   let after: string | null = null;
   for (;;) {
-    const rows: { id: string; text: string; key: string }[] = await db
-      .select({ id: sql<string>`${terms.id}::text`, text: terms.text, key: sql<string>`lower(${terms.text})` })
-      .from(terms)
-      .where(
-        and(
-          eq(terms.userId, owner.userId),
-          eq(terms.language, owner.language),
-          after === null ? undefined : sql`lower(${terms.text}) > ${after}`,
-        ),
-      )
-      .orderBy(sql`lower(${terms.text})`)
-      .limit(ROWS_PER_QUERY);
+    const from: string | null = after;
+    const rows: { id: string; text: string; key: string }[] = await inIndexOrder(db, (tx) =>
+      tx
+        .select({ id: sql<string>`${terms.id}::text`, text: terms.text, key: sql<string>`lower(${terms.text})` })
+        .from(terms)
+        .where(
+          and(
+            eq(terms.userId, owner.userId),
+            eq(terms.language, owner.language),
+            from === null ? undefined : sql`lower(${terms.text}) > ${from}`,
+          ),
+        )
+        .orderBy(sql`lower(${terms.text})`)
+        .limit(ROWS_PER_QUERY),
+    );
     for (const row of rows) {
       addToIndex(index, { text: row.text, stage: "tolearn", termId: row.id });
       await pause();

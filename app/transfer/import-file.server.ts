@@ -49,6 +49,8 @@ const HEADER_WORDS =
  * holds other requests for long.
  */
 const PARSE_SLICE = 16 * 1024;
+/** Records turned into rows between two turns of the event loop (a few milliseconds). */
+const RECORDS_PER_TURN = 2_000;
 
 type ParsedRecord = { record: string[]; raw: string; info: { lines: number } };
 
@@ -100,10 +102,12 @@ export async function readTable(content: string): Promise<ImportTable> {
       .replace(/^[\r\n]+/, "")
       .replace(/\r?\n$/, "")
       .match(/\n/g)?.length ?? 0);
-  let rows = records.map(({ record, raw, info }) => ({
-    line: startLine(raw, info.lines),
-    cells: record.map((cell) => cell.trim()),
-  }));
+  let rows: ImportTable["rows"] = [];
+  for (let at = 0; at < records.length; at += RECORDS_PER_TURN) {
+    if (at > 0) await nextTurn();
+    for (const { record, raw, info } of records.slice(at, at + RECORDS_PER_TURN))
+      rows.push({ line: startLine(raw, info.lines), cells: record.map((cell) => cell.trim()) });
+  }
   let headers = anki.columns ?? [];
   const first = rows[0];
   if (!anki.columns && first && first.cells.filter((cell) => HEADER_WORDS.test(cell)).length >= 2) {

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { and, eq, lt, sql } from "drizzle-orm";
 import type { Database } from "../db/db.server";
+import { inIndexOrder } from "../db/index-order.server";
 import { terms } from "../learning/learning.schema";
 import { roomForTerms } from "../learning/limits.server";
 import { newCard } from "../learning/stage";
@@ -16,11 +17,19 @@ import { importDraftParts, importDrafts } from "./transfer.schema";
 /** More rows than this are refused as a whole (the limit is far above the 10,000 a learner moves at once). */
 export const MAX_ROWS = 20_000;
 const DRAFT_LIFETIME_MS = 24 * 60 * 60 * 1000;
-/**
- * Terms per statement of an import: the embedded database runs a statement on the event loop without a break (about
- * 30 ms for 500 terms), and the import lets other requests run between statements.
- */
+/** Rows per statement when reading the learner's terms back (a few hundred small rows: a few milliseconds). */
 const BATCH = 500;
+/**
+ * Terms per statement of an import. The embedded database runs a statement on the event loop without a break (its
+ * triggers included, about 30 ms for 500 terms on an idle machine, twice that on a busy one), and the import lets
+ * other requests run between statements: a few dozen terms each. PostgreSQL runs them in its own process, where fewer
+ * and larger statements cost less.
+ */
+const INSERT_BATCH = { embedded: 50, postgresql: 500 };
+/** PGlite, which runs on this thread (drizzle's `$client`; a pg Pool has no `waitReady`). */
+const isEmbedded = (db: Database) => "waitReady" in ((db as { $client?: object }).$client ?? {});
+/** Rows of a table mapped to terms between two turns of the event loop (about 10 ms). */
+const ROWS_PER_TURN = 2_000;
 
 export type Draft = typeof importDrafts.$inferSelect & { content: string };
 export type ImportOptions = { mapping: Target[] | null; partOfSpeech: OptionalPartOfSpeech };
@@ -128,7 +137,14 @@ export async function parseDraft(draft: Draft, options: ImportOptions): Promise<
   if (table.rows.length > MAX_ROWS) return { kind: table.kind, ...none, fileError: "tooManyRows" };
   const guessed = guessMapping(table);
   const mapping = options.mapping && options.mapping.length === guessed.length ? options.mapping : guessed;
-  const { rows, problems } = mapRows(table, mapping, options.partOfSpeech);
+  const rows: ImportRow[] = [];
+  const problems: RowProblem[] = [];
+  for (let at = 0; at < table.rows.length; at += ROWS_PER_TURN) {
+    if (at > 0) await nextTurn();
+    const slice = mapRows({ ...table, rows: table.rows.slice(at, at + ROWS_PER_TURN) }, mapping, options.partOfSpeech);
+    rows.push(...slice.rows);
+    problems.push(...slice.problems);
+  }
   return {
     kind: table.kind,
     headers: table.headers,
@@ -148,17 +164,20 @@ async function withoutDuplicates(db: Database, userId: string, candidates: Candi
   // Along the index of the learner's lower-cased texts, a few hundred rows per statement with a turn between them.
   let after: { language: string; text: string } | null = null;
   for (;;) {
-    const rows: { language: string; text: string }[] = await db
-      .select({ language: terms.language, text: sql<string>`lower(${terms.text})` })
-      .from(terms)
-      .where(
-        and(
-          eq(terms.userId, userId),
-          after ? sql`(${terms.language}, lower(${terms.text})) > (${after.language}, ${after.text})` : undefined,
-        ),
-      )
-      .orderBy(terms.language, sql`lower(${terms.text})`)
-      .limit(BATCH);
+    const from: { language: string; text: string } | null = after;
+    const rows: { language: string; text: string }[] = await inIndexOrder(db, (tx) =>
+      tx
+        .select({ language: terms.language, text: sql<string>`lower(${terms.text})` })
+        .from(terms)
+        .where(
+          and(
+            eq(terms.userId, userId),
+            from ? sql`(${terms.language}, lower(${terms.text})) > (${from.language}, ${from.text})` : undefined,
+          ),
+        )
+        .orderBy(terms.language, sql`lower(${terms.text})`)
+        .limit(BATCH),
+    );
     for (const row of rows) seen.add(key(row.language, row.text));
     if (rows.length < BATCH) break;
     after = rows.at(-1)!;
@@ -194,12 +213,13 @@ export async function commitImport(db: Database, owner: Owner, draft: Draft, opt
   const parsed = await parseDraft(draft, options);
   if (parsed.fileError)
     return { imported: 0, duplicates: 0, problems: parsed.problems.length, fileError: parsed.fileError };
+  const perStatement = isEmbedded(db) ? INSERT_BATCH.embedded : INSERT_BATCH.postgresql;
   const result = await db.transaction(async (tx) => {
     const { fresh, duplicates } = await withoutDuplicates(tx, owner.userId, parsed.candidates);
     if (!(await roomForTerms(tx, owner.userId, fresh.length))) return null;
-    for (let start = 0; start < fresh.length; start += BATCH) {
+    for (let start = 0; start < fresh.length; start += perStatement) {
       if (start > 0) await nextTurn();
-      const batch = fresh.slice(start, start + BATCH).map((candidate) => ({ id: randomUUID(), candidate }));
+      const batch = fresh.slice(start, start + perStatement).map((candidate) => ({ id: randomUUID(), candidate }));
       await insertTerms(
         tx,
         batch.map(({ id, candidate }) => ({ id, ...termValues(owner.userId, candidate, now) })),

@@ -115,8 +115,8 @@ describe("the reader with many texts and terms", () => {
     expect(Math.max(...times)).toBeLessThan(spare ? 1_000 : 3_000);
     // The 100 ms bound on a turn of the event loop is held against the production build in its own process
     // (bounded-work.test.ts, "the reader's text list"): here the development build of React and the test's own code
-    // share the thread, so a turn is bounded only far below the unbounded work it replaced (seconds).
-    expect(heldMs).toBeLessThan(spare ? 300 : 600);
+    // share the thread, so a turn is bounded with room for them (73 ms measured on a machine loaded 8 times over).
+    expect(heldMs).toBeLessThan(spare ? 150 : 250);
     expect(delay.max / 1e6).toBeLessThan(spare ? 500 : 3_000);
     expect(Math.max(...probes)).toBeLessThan(spare ? 1_000 : 3_000);
     // A page of 20 texts, with links to the next pages that need no JavaScript.
