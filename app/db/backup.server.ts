@@ -27,6 +27,12 @@ type Header = { format: string; version: number; migration: string | null; table
 const rowsOf = async <T>(db: Executor, query: ReturnType<typeof sql>) =>
   ((await db.execute(query)) as unknown as { rows: T[] }).rows;
 
+/**
+ * Tables that describe this physical database rather than the app's data, never copied: a copy keeps its own (the
+ * background migrations its own migrations queued, e.g. an index still to build there).
+ */
+const LOCAL_TABLES = new Set(["background_migrations"]);
+
 /** The tables to copy, parents before the tables whose foreign keys point at them. */
 async function tablesInOrder(db: Executor): Promise<string[]> {
   const tables = (
@@ -35,7 +41,9 @@ async function tablesInOrder(db: Executor): Promise<string[]> {
       sql`select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
           where n.nspname = 'public' and c.relkind in ('r', 'p') and not c.relispartition order by c.relname`,
     )
-  ).map((row) => row.name);
+  )
+    .map((row) => row.name)
+    .filter((name) => !LOCAL_TABLES.has(name));
   const references = await rowsOf<{ child: string; parent: string }>(
     db,
     sql`select c.relname as child, p.relname as parent from pg_constraint k
