@@ -1,4 +1,5 @@
 import { env } from "../config/env.server";
+import { onShutdown } from "../server/lifecycle.server";
 import { log } from "../server/log.server";
 import { retry } from "../server/retry";
 
@@ -6,8 +7,9 @@ import { retry } from "../server/retry";
 const ATTEMPT_TIMEOUT_MS = 5_000;
 const DEFAULT_API_HOST = "https://eu.posthog.com";
 
-/** Calls still under way, so a graceful stop (and a test) can wait for them. */
+/** Calls still under way: a graceful stop waits for them (each ends by itself within its attempts' deadlines). */
 const pending = new Set<Promise<void>>();
+onShutdown(() => analyticsDeletionsSettled());
 
 export type PersonDeletionConfig = { apiHost: string; projectId: string; personalApiKey: string };
 
