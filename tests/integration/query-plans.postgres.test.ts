@@ -196,8 +196,7 @@ describe("query plans of the learner's pages on a large PostgreSQL database", ()
           }
         }
       }
-      console.log(`planned ${planned} of ${captured.size}; large: ${[...large].join(", ")}`);
-      expect(planned).toBeGreaterThan(10);
+      expect(planned, "statements planned (the capture works)").toBeGreaterThan(20);
       expect(problems).toEqual([]);
     } finally {
       await client.end();
