@@ -79,9 +79,10 @@ COPY --from=node-binary /node /usr/local/bin/node
 COPY --from=template --chown=root:root /app/data-template ./data-template
 COPY --from=template --chown=root:root /app/compile-cache ./compile-cache
 COPY package.json package-lock.json server.ts ./
-# Backups and restores without npm or pg_dump: `node scripts/db-backup.ts FILE` (docs/operations.md, Backups).
+# Backups, restores and the move to PostgreSQL without npm or pg_dump: `node scripts/db-backup.ts FILE`,
+# `node scripts/db-move-to-postgres.ts` (docs/operations.md, Backups).
 COPY app/db ./app/db
-COPY scripts/db-backup.ts ./scripts/
+COPY scripts/db-backup.ts scripts/db-move-to-postgres.ts ./scripts/
 RUN mkdir -p /data && chown node:node /data
 
 # --- runtime ---------------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 import { createRequestHandler } from "@react-router/express";
 import type { ServerBuild } from "react-router";
 import { env } from "./config/env.server";
-import { getDatabase, type Database } from "./db/db.server";
+import { backgroundStatements, getDatabase, type Database } from "./db/db.server";
 import { holdsSignInToken } from "./analytics/token-pages";
 import { contentSecurityPolicy } from "./http/csp";
 import { invalidatePublicPages, publicPageCache } from "./http/page-cache.server";
@@ -16,6 +16,7 @@ import { checkHealth, onHealthCheck, shutdown } from "./server/lifecycle.server"
 import { log, setLogSink } from "./server/log.server";
 import { holdsBearerToken, metrics, requestDuration, requestsInFlight } from "./server/metrics.server";
 import { requestLogFields, routePatterns } from "./server/request-log.server";
+import { scheduleBackgroundMigrations } from "./server/background-migrations.server";
 import { scheduleHousekeeping } from "./server/housekeeping.server";
 import { watchSharedData } from "./server/shared-data.server";
 
@@ -36,6 +37,9 @@ function startApp(): Promise<Database> {
     if (env.DATABASE_URL) watchSharedData(db, invalidatePublicPages);
     // Expired sessions, old sign-in links and rate-limit events go on a schedule, by one instance at a time.
     scheduleHousekeeping(db);
+    // Data changes too large for the start-up migrations run after start, by one instance at a time (ADR 046).
+    const background = await backgroundStatements();
+    scheduleBackgroundMigrations(db, background.run, background.kind);
     return db;
   })();
   return started;

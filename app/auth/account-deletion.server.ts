@@ -1,5 +1,6 @@
 import type { TFunction } from "i18next";
 import { eq, inArray } from "drizzle-orm";
+import { forgetAnalyticsPerson } from "../analytics/person-deletion.server";
 import { forgetPledgesOf } from "../billing/campaign.server";
 import type { Database } from "../db/db.server";
 import { log } from "../server/log.server";
@@ -20,7 +21,8 @@ export function confirmsDeletion(t: TFunction, typed: unknown): boolean {
 /**
  * Deletes a learner's account and everything of theirs, in one transaction: the user row (its sessions, terms,
  * examples, review logs and every table referencing users with `onDelete: "cascade"` go with it), the sign-in links
- * sent to the address and the rate-limit counters keyed by it.
+ * sent to the address and the rate-limit counters keyed by it. Once that is committed, the analytics provider (when
+ * configured) is asked to delete the learner's person and events, off the request path.
  */
 export async function deleteAccount(db: Database, user: User): Promise<void> {
   const addressKeys = [...new Set(signInRules(user.email, null).map((rule) => rule.key))];
@@ -31,6 +33,7 @@ export async function deleteAccount(db: Database, user: User): Promise<void> {
     // Data of other capabilities keyed by the address rather than the user id is forgotten here too.
     await forgetPledgesOf(tx, user.email);
   });
+  forgetAnalyticsPerson(user.id);
 }
 
 /** Tells the (former) learner that the account is gone; a mail failure is logged, the deletion stands. */

@@ -79,6 +79,12 @@ const schema = z
     APP_STAGE: z.enum(["development", "test", "staging", "production"]).default("development"),
     POSTHOG_KEY: optionalString,
     POSTHOG_HOST: optionalUrl,
+    POSTHOG_PERSONAL_API_KEY: optionalString,
+    POSTHOG_PROJECT_ID: z.preprocess(
+      (value) => (value === "" ? undefined : value),
+      z.string().regex(/^\d+$/, "is the project's number (PostHog: Settings → Project → Project ID)").optional(),
+    ),
+    POSTHOG_API_HOST: optionalUrl,
     WEB_ANALYTICS_SRC: optionalUrl,
     TRUST_PROXY: trustProxy.default(false),
     LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
@@ -129,6 +135,13 @@ const schema = z
         path: ["SMTP_URL"],
         message:
           "is required when APP_STAGE=production with the local sign-in provider (links are never written to the log there)",
+      });
+    }
+    if (Boolean(env.POSTHOG_PERSONAL_API_KEY) !== Boolean(env.POSTHOG_PROJECT_ID)) {
+      ctx.addIssue({
+        code: "custom",
+        path: [env.POSTHOG_PERSONAL_API_KEY ? "POSTHOG_PROJECT_ID" : "POSTHOG_PERSONAL_API_KEY"],
+        message: "POSTHOG_PERSONAL_API_KEY and POSTHOG_PROJECT_ID go together (deleting a learner's analytics data)",
       });
     }
     if (env.AUTH_PROVIDER === "supabase" && (!env.SUPABASE_URL || !env.SUPABASE_ANON_KEY)) {

@@ -27,6 +27,12 @@ type Header = { format: string; version: number; migration: string | null; table
 const rowsOf = async <T>(db: Executor, query: ReturnType<typeof sql>) =>
   ((await db.execute(query)) as unknown as { rows: T[] }).rows;
 
+/**
+ * Tables that describe this physical database rather than the app's data, never copied: a copy keeps its own (the
+ * background migrations its own migrations queued, e.g. an index still to build there).
+ */
+const LOCAL_TABLES = new Set(["background_migrations"]);
+
 /** The tables to copy, parents before the tables whose foreign keys point at them. */
 async function tablesInOrder(db: Executor): Promise<string[]> {
   const tables = (
@@ -35,7 +41,9 @@ async function tablesInOrder(db: Executor): Promise<string[]> {
       sql`select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
           where n.nspname = 'public' and c.relkind in ('r', 'p') and not c.relispartition order by c.relname`,
     )
-  ).map((row) => row.name);
+  )
+    .map((row) => row.name)
+    .filter((name) => !LOCAL_TABLES.has(name));
   const references = await rowsOf<{ child: string; parent: string }>(
     db,
     sql`select c.relname as child, p.relname as parent from pg_constraint k
@@ -65,6 +73,44 @@ async function lastMigration(db: Executor): Promise<string | null> {
 }
 
 const quoted = (table: string) => sql.raw(`"${table.replaceAll('"', '""')}"`);
+
+/** Throws `BadBackupError(message(table))` for the first table holding rows the app did not put there by itself. */
+async function assertEmpty(db: Executor, tables: string[], message: (table: string) => string) {
+  for (const table of tables.filter((name) => !SHIPPED_TABLES.has(name))) {
+    const [row] = await rowsOf<{ any: boolean }>(db, sql`select exists (select from ${quoted(table)}) as any`);
+    if (row?.any) throw new BadBackupError(message(table));
+  }
+}
+
+const truncateAll = (db: Executor, tables: string[]) =>
+  db.execute(sql.raw(`truncate ${tables.map((t) => `"${t.replaceAll('"', '""')}"`).join(", ")}`));
+
+/** Inserts rows given as `row_to_json` text, exactly (identity columns keep their values). */
+async function insertRows(db: Executor, table: string, rows: string[]) {
+  if (rows.length === 0) return;
+  await db.execute(
+    sql`insert into ${quoted(table)} overriding system value
+        select * from json_populate_recordset(null::${quoted(table)}, ${`[${rows.join(",")}]`}::json)`,
+  );
+}
+
+/** Identity and serial columns continue after the highest copied value. */
+async function continueSequences(db: Executor, table: string) {
+  const sequences = await rowsOf<{ column: string; sequence: string }>(
+    db,
+    sql`select a.attname as column, pg_get_serial_sequence(${`"${table}"`}, a.attname) as sequence
+        from pg_attribute a where a.attrelid = ${`"${table}"`}::regclass and a.attnum > 0 and not a.attisdropped
+        and pg_get_serial_sequence(${`"${table}"`}, a.attname) is not null`,
+  );
+  for (const { column, sequence } of sequences) {
+    await db.execute(
+      sql`select setval(${sequence}, coalesce((select max(${sql.raw(`"${column}"`)}) from ${quoted(table)}), 0) + 1, false)`,
+    );
+  }
+}
+
+const countRows = async (db: Executor, table: string) =>
+  (await rowsOf<{ n: number }>(db, sql`select count(*)::int as n from ${quoted(table)}`))[0]?.n ?? 0;
 
 /**
  * Writes a backup of every table to `file` (first as `file.partial`, renamed when complete, so a failed backup never
@@ -176,45 +222,102 @@ export async function restoreDatabase(
       );
     }
     if (!options.force) {
-      for (const table of present.filter((name) => !SHIPPED_TABLES.has(name))) {
-        const [row] = await rowsOf<{ any: boolean }>(tx, sql`select exists (select from ${quoted(table)}) as any`);
-        if (row?.any) {
-          throw new BadBackupError(
-            `the database is not empty (table ${table} has rows): restoring would replace everything in it; ` +
-              `run again with --force to do that; nothing was restored`,
-          );
-        }
-      }
+      await assertEmpty(
+        tx,
+        present,
+        (table) =>
+          `the database is not empty (table ${table} has rows): restoring would replace everything in it; ` +
+          `run again with --force to do that; nothing was restored`,
+      );
     }
-    await tx.execute(sql.raw(`truncate ${present.map((t) => `"${t.replaceAll('"', '""')}"`).join(", ")}`));
+    await truncateAll(tx, present);
     for (const table of present) {
       const rows = tables.get(table) ?? [];
       await tx.execute(sql`alter table ${quoted(table)} disable trigger user`);
-      for (let i = 0; i < rows.length; i += INSERT_BATCH) {
-        const batch = `[${rows.slice(i, i + INSERT_BATCH).join(",")}]`;
-        await tx.execute(
-          sql`insert into ${quoted(table)} overriding system value
-              select * from json_populate_recordset(null::${quoted(table)}, ${batch}::json)`,
-        );
-      }
+      for (let i = 0; i < rows.length; i += INSERT_BATCH) await insertRows(tx, table, rows.slice(i, i + INSERT_BATCH));
       await tx.execute(sql`alter table ${quoted(table)} enable trigger user`);
-      // Identity and serial columns continue after the highest restored value.
-      const sequences = await rowsOf<{ column: string; sequence: string }>(
-        tx,
-        sql`select a.attname as column, pg_get_serial_sequence(${`"${table}"`}, a.attname) as sequence
-            from pg_attribute a where a.attrelid = ${`"${table}"`}::regclass and a.attnum > 0 and not a.attisdropped
-            and pg_get_serial_sequence(${`"${table}"`}, a.attname) is not null`,
-      );
-      for (const { column, sequence } of sequences) {
-        await tx.execute(
-          sql`select setval(${sequence}, coalesce((select max(${sql.raw(`"${column}"`)}) from ${quoted(table)}), 0) + 1, false)`,
-        );
-      }
-      const [count] = await rowsOf<{ n: number }>(tx, sql`select count(*)::int as n from ${quoted(table)}`);
-      if (count?.n !== rows.length)
-        throw new Error(`table ${table}: ${count?.n} rows after the restore, not ${rows.length}`);
+      await continueSequences(tx, table);
+      const count = await countRows(tx, table);
+      if (count !== rows.length) throw new Error(`table ${table}: ${count} rows after the restore, not ${rows.length}`);
       counts[table] = rows.length;
     }
   });
   return counts;
+}
+
+/** A move that was refused before anything was written: the message says why. */
+export class MoveRefusedError extends Error {}
+
+export type MovedTable = { table: string; source: number; target: number };
+
+/**
+ * Copies every row of `source` (the embedded database) into `target` (PostgreSQL), which must hold the same schema
+ * (both migrated by this version of the app) and no rows yet. The source is read in one REPEATABLE READ, read-only
+ * transaction (one consistent snapshot), through a cursor per table so a large table is never held in memory whole;
+ * the target is written in one transaction with the app's triggers off, so either every row arrives or none does.
+ * Sequences continue after the copied ids, and each table's rows are counted on both sides before the target commits.
+ */
+export async function moveDatabase(
+  source: Database,
+  target: Database,
+  options: { batch?: number; onTable?: (moved: MovedTable) => void } = {},
+): Promise<MovedTable[]> {
+  const batch = options.batch ?? INSERT_BATCH;
+  const moved: MovedTable[] = [];
+  await source.transaction(
+    async (from) => {
+      const tables = await tablesInOrder(from);
+      const migration = await lastMigration(from);
+      await target.transaction(async (to) => {
+        const present = await tablesInOrder(to);
+        const targetMigration = await lastMigration(to);
+        if (targetMigration !== migration || [...present].sort().join() !== [...tables].sort().join()) {
+          throw new MoveRefusedError(
+            `the target's schema (last migration ${targetMigration ?? "none"}) is not the source's ` +
+              `(${migration ?? "none"}); nothing was copied`,
+          );
+        }
+        await assertEmpty(
+          to,
+          present,
+          (table) =>
+            `the target database is not empty (table ${table} has rows): move only into an empty PostgreSQL ` +
+            `database; nothing was copied`,
+        );
+        await truncateAll(to, present);
+        for (const [index, table] of tables.entries()) {
+          await to.execute(sql`alter table ${quoted(table)} disable trigger user`);
+          const cursor = sql.raw(`move_${index}`);
+          await from.execute(
+            sql`declare ${cursor} no scroll cursor for select row_to_json(t)::text as row from ${quoted(table)} t`,
+          );
+          for (;;) {
+            const rows = await rowsOf<{ row: string }>(
+              from,
+              sql`fetch forward ${sql.raw(String(batch))} from ${cursor}`,
+            );
+            await insertRows(
+              to,
+              table,
+              rows.map((r) => r.row),
+            );
+            if (rows.length < batch) break;
+          }
+          await from.execute(sql`close ${cursor}`);
+          await to.execute(sql`alter table ${quoted(table)} enable trigger user`);
+          await continueSequences(to, table);
+          const counted = { table, source: await countRows(from, table), target: await countRows(to, table) };
+          if (counted.source !== counted.target) {
+            throw new Error(
+              `table ${table}: ${counted.target} rows in the target, ${counted.source} in the source; nothing was copied`,
+            );
+          }
+          moved.push(counted);
+          options.onTable?.(counted);
+        }
+      });
+    },
+    { isolationLevel: "repeatable read", accessMode: "read only" },
+  );
+  return moved;
 }

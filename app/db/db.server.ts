@@ -40,3 +40,42 @@ export async function getDatabase(): Promise<Database> {
 
 // Healthy means the database is open, migrated and answering.
 onHealthCheck(async () => (await open()).ping());
+
+type PoolLike = {
+  connect: () => Promise<{
+    query: (query: string | { text: string; query_timeout: number }) => Promise<{ rows: Record<string, unknown>[] }>;
+    release: () => void;
+  }>;
+};
+type PgliteLike = { query: (text: string) => Promise<{ rows: Record<string, unknown>[] }> };
+/** Background work (an index built concurrently) may run for hours: no statement deadline, client or server side. */
+const UNBOUNDED_MS = 24 * 60 * 60_000;
+
+/**
+ * Runs one statement outside any transaction and without the pool's deadlines, for background migrations
+ * (app/server/background-migrations.server.ts); and which database this is.
+ */
+export async function backgroundStatements(): Promise<{
+  kind: Handle["kind"];
+  run: (statement: string) => Promise<{ rows: Record<string, unknown>[] }>;
+}> {
+  const handle = await open();
+  if (handle.kind === "pglite") {
+    const client = handle.client as unknown as PgliteLike;
+    return { kind: handle.kind, run: (statement) => client.query(statement) };
+  }
+  const pool = handle.client as unknown as PoolLike;
+  return {
+    kind: handle.kind,
+    run: async (statement) => {
+      const client = await pool.connect();
+      try {
+        await client.query("set statement_timeout = 0");
+        return await client.query({ text: statement, query_timeout: UNBOUNDED_MS });
+      } finally {
+        await client.query("reset statement_timeout").catch(() => {});
+        client.release();
+      }
+    },
+  };
+}

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  check,
   date,
   doublePrecision,
   index,
@@ -87,7 +88,15 @@ export const reviewLogs = pgTable(
     day: date("day", { mode: "string" }),
     dueDay: date("due_day", { mode: "string" }),
   },
-  (table) => [index("review_logs_term_idx").on(table.termId)],
+  (table) => [
+    index("review_logs_term_idx").on(table.termId),
+    // Today's grades of a learner (the daily limits, the review page's progress) without reading everyone's. Built
+    // with CREATE INDEX CONCURRENTLY by a background migration, not at start (drizzle/0015, ADR 046).
+    index("review_logs_user_reviewed_idx").on(table.userId, table.reviewedAt),
+    // NOT VALID in drizzle/0015 (instant; rows the old code writes get user_id from the trigger); validated by the
+    // same background migration. The contract step makes the column NOT NULL and drops the trigger.
+    check("review_logs_user_id_not_null", sql`${table.userId} is not null`),
+  ],
 );
 
 /** Curated public word lists, loaded from app/learning/public-lists at start. */

@@ -130,6 +130,9 @@ export async function gradeTerm(
     if (!updated) return "stale";
     await tx.insert(reviewLogs).values({
       termId: id,
+      // Written by the code since drizzle/0015 (expand step of ADR 046); the database's trigger fills it for writers
+      // that do not, until the contract step drops the trigger.
+      userId,
       rating: GRADES[grade],
       state: term.state,
       reviewedAt: now,

@@ -1,6 +1,8 @@
-import { asc, eq } from "drizzle-orm";
+import { asc, eq, or, sql } from "drizzle-orm";
 import { stringify } from "csv-stringify/sync";
 import { spreadsheetSafe } from "./csv-cells";
+import { users } from "../auth/auth.schema";
+import { pledges, subscriptions } from "../billing/billing.schema";
 import type { Database } from "../db/db.server";
 import { reviewLogs, termExamples, terms } from "../learning/learning.schema";
 import { stageOf } from "../learning/stage";
@@ -8,7 +10,57 @@ import { EXPORT_FORMAT, EXPORT_VERSION } from "./export-document";
 
 const iso = (value: Date | null) => (value ? value.toISOString() : null);
 
-/** Everything the learner owns in the learning area, all study languages: terms, examples, FSRS cards, reviews. */
+/**
+ * The learner's plan (as Stripe last described it), the payments recorded here (the pledges' charges; a plan's
+ * invoices are kept by Stripe) and the campaign pledges, made with the account or with its address before it existed.
+ */
+async function billingOf(db: Database, userId: string) {
+  const [plan] = await db.select().from(subscriptions).where(eq(subscriptions.userId, userId));
+  const address = sql`(select ${users.email} from ${users} where ${users.id} = ${userId})`;
+  const pledged = await db
+    .select()
+    .from(pledges)
+    .where(or(eq(pledges.userId, userId), eq(pledges.email, address)))
+    .orderBy(asc(pledges.createdAt), asc(pledges.checkoutSessionId));
+  return {
+    plan: plan
+      ? {
+          plan: plan.plan,
+          period: plan.period,
+          status: plan.status,
+          amount: plan.amount,
+          currency: plan.currency,
+          currentPeriodEnd: iso(plan.currentPeriodEnd),
+          paymentFailed: plan.paymentFailed,
+          stripeCustomer: plan.customerId,
+          stripeSubscription: plan.subscriptionId,
+          updatedAt: iso(plan.updatedAt),
+        }
+      : null,
+    payments: pledged
+      .filter((pledge) => pledge.paymentIntentId !== null)
+      .map((pledge) => ({
+        for: "pledge" as const,
+        amount: pledge.amount,
+        refunded: pledge.refunded,
+        currency: pledge.currency,
+        paidAt: iso(pledge.createdAt),
+        stripePaymentIntent: pledge.paymentIntentId,
+      })),
+    pledges: pledged.map((pledge) => ({
+      email: pledge.email,
+      amount: pledge.amount,
+      refunded: pledge.refunded,
+      currency: pledge.currency,
+      createdAt: iso(pledge.createdAt),
+    })),
+  };
+}
+
+/**
+ * Everything the learner owns in the learning area, all study languages: terms, examples, FSRS cards, reviews; and
+ * their plan, payments and pledges (which an import ignores: they describe payments, not learning).
+ */
 export async function exportDocument(db: Database, userId: string, now = new Date()) {
   const rows = await db
     .select()
@@ -47,6 +99,7 @@ export async function exportDocument(db: Database, userId: string, now = new Dat
     }
     return map;
   };
+  const billing = await billingOf(db, userId);
   const examplesByTerm = byTerm(examples);
   const reviewsByTerm = byTerm(reviews);
   return {
@@ -77,6 +130,7 @@ export async function exportDocument(db: Database, userId: string, now = new Dat
       examples: (examplesByTerm.get(term.id) ?? []).map((e) => ({ ...e, createdAt: iso(e.createdAt) })),
       reviews: (reviewsByTerm.get(term.id) ?? []).map((r) => ({ ...r, reviewedAt: iso(r.reviewedAt) })),
     })),
+    ...billing,
   };
 }
 

@@ -335,6 +335,20 @@ export function defineDataSuite(databaseName: string, databaseEnv: () => Promise
       await app.db.execute(
         sql`insert into terms (user_id, language, text, part_of_speech) values (${halId}, 'fr', 'bonjour', 'interjection')`,
       );
+      // A plan, a pledge made signed in and one made with the address before (kept as Stripe's webhooks write them).
+      await app.db.execute(
+        sql`insert into subscriptions (user_id, customer_id, subscription_id, plan, period, status, amount, currency,
+            current_period_end, event_at) values (${halId}, 'cus_hal', 'sub_hal', 'supporter', 'monthly', 'active', 400,
+            'eur', '2026-12-27T00:00:00Z', now())`,
+      );
+      await app.db.execute(
+        sql`insert into pledges (checkout_session_id, payment_intent_id, user_id, email, amount, refunded, currency, created_at)
+            select 'cs_hal_1', 'pi_hal_1', id, email, 2500, 0, 'eur', '2026-11-01T10:00:00Z' from users where id = ${halId}`,
+      );
+      await app.db.execute(
+        sql`insert into pledges (checkout_session_id, payment_intent_id, email, amount, refunded, currency, created_at)
+            select 'cs_hal_2', 'pi_hal_2', email, 1000, 1000, 'eur', '2026-10-01T10:00:00Z' from users where id = ${halId}`,
+      );
 
       const json = await hal.request("/account/export?format=json");
       expect(json.status).toBe(200);
@@ -350,6 +364,34 @@ export function defineDataSuite(databaseName: string, databaseEnv: () => Promise
       expect(fernweh.reviews.map((r: { rating: number }) => r.rating)).toEqual([1, 3, 3, 4]);
       expect(fernweh.examples).toHaveLength(2);
       expect(fernweh.card.reps).toBe(4);
+      expect(document.plan).toMatchObject({
+        plan: "supporter",
+        period: "monthly",
+        status: "active",
+        amount: 400,
+        currency: "eur",
+        currentPeriodEnd: "2026-12-27T00:00:00.000Z",
+        stripeCustomer: "cus_hal",
+      });
+      expect(document.payments).toEqual([
+        {
+          for: "pledge",
+          amount: 1000,
+          refunded: 1000,
+          currency: "eur",
+          paidAt: "2026-10-01T10:00:00.000Z",
+          stripePaymentIntent: "pi_hal_2",
+        },
+        {
+          for: "pledge",
+          amount: 2500,
+          refunded: 0,
+          currency: "eur",
+          paidAt: "2026-11-01T10:00:00.000Z",
+          stripePaymentIntent: "pi_hal_1",
+        },
+      ]);
+      expect(document.pledges.map((p: { amount: number }) => p.amount)).toEqual([1000, 2500]);
 
       const csv = await hal.request("/account/export?format=csv");
       expect(csv.headers.get("Content-Disposition")).toMatch(
@@ -375,7 +417,14 @@ export function defineDataSuite(databaseName: string, databaseEnv: () => Promise
       expect(preview).toContain("3 terms will be added with their examples, stages and review history.");
       expect((await confirm(ida, previewUrl)).status).toBe(302);
       const again = JSON.parse(await (await ida.request("/account/export?format=json")).text());
-      expect({ ...again, exportedAt: null }).toEqual({ ...document, exportedAt: null });
+      // The plan, payments and pledges are the exporter's: the import leaves them out.
+      expect({ ...again, exportedAt: null }).toEqual({
+        ...document,
+        exportedAt: null,
+        plan: null,
+        payments: [],
+        pledges: [],
+      });
       // Importing the same file again adds nothing: every term is a duplicate.
       const twice = await upload(ida, exported, "polyglot-export.json");
       expect(textOf((await ida.page(twice)).html)).toContain("3 duplicates skipped");

@@ -1,0 +1,3 @@
+import { defineBackgroundMigrationsSuite } from "./background-migrations-suite";
+
+defineBackgroundMigrationsSuite("PGlite", async () => ({}));
