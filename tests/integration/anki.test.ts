@@ -1,11 +1,11 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { crc32, deflateRawSync, inflateRawSync } from "node:zlib";
+import { crc32, deflateRawSync, inflateRawSync, zstdCompressSync } from "node:zlib";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signedInBrowser, startApp } from "../support/app";
+import { APP_URL, signedInBrowser, startApp, textOf } from "../support/app";
 import { startMailSink } from "../support/mail-sink";
 
 type App = Awaited<ReturnType<typeof startApp>>;
@@ -89,6 +89,116 @@ function openCollection(bytes: Buffer) {
   };
 }
 
+/** Anki's schema 11 tables, written here from the documented collection structure (not by the app's exporter). */
+const SCHEMA_11 = `
+create table col (id integer primary key, crt integer not null, mod integer not null, scm integer not null,
+  ver integer not null, dty integer not null, usn integer not null, ls integer not null, conf text not null,
+  models text not null, decks text not null, dconf text not null, tags text not null);
+create table notes (id integer primary key, guid text not null, mid integer not null, mod integer not null,
+  usn integer not null, tags text not null, flds text not null, sfld text not null, csum integer not null,
+  flags integer not null, data text not null);
+create table cards (id integer primary key, nid integer not null, did integer not null, ord integer not null,
+  mod integer not null, usn integer not null, type integer not null, queue integer not null, due integer not null,
+  ivl integer not null, factor integer not null, reps integer not null, lapses integer not null, left integer not null,
+  odue integer not null, odid integer not null, flags integer not null, data text not null);
+create table revlog (id integer primary key, cid integer not null, usn integer not null, ease integer not null,
+  ivl integer not null, lastIvl integer not null, factor integer not null, time integer not null, type integer not null);
+create table graves (usn integer not null, oid integer not null, type integer not null);`;
+
+/** Schema 18 (collection.anki21b): note types, fields and decks in their own tables, col's JSON columns empty. */
+const SCHEMA_18 = `${SCHEMA_11}
+create table notetypes (id integer primary key, name text not null, mtime_secs integer not null, usn integer not null,
+  config blob not null);
+create table fields (ntid integer not null, ord integer not null, name text not null, config blob not null,
+  primary key (ntid, ord)) without rowid;
+create table decks (id integer primary key, name text not null, mtime_secs integer not null, usn integer not null,
+  common blob not null, kind blob not null);`;
+
+const MODEL = 1342697561419;
+const DAY = 86_400_000;
+
+/**
+ * A shared deck as another tool writes it: a "Basic (and reversed card)" note type with Front, Back and Audio, HTML and
+ * media references in the fields, two cards for the first note, and its review log (three graded reviews of the first
+ * card, a manual reschedule, a review of the reversed card).
+ */
+function sharedDeck(schema: 11 | 18): Buffer {
+  const dir = mkdtempSync(path.join(tmpdir(), "anki-deck-"));
+  const file = path.join(dir, "collection");
+  const db = new DatabaseSync(file);
+  db.exec(schema === 11 ? SCHEMA_11 : SCHEMA_18);
+  const names = ["Front", "Back", "Audio"];
+  const models =
+    schema === 11
+      ? JSON.stringify({
+          [MODEL]: { id: MODEL, name: "Basic (and reversed card)", flds: names.map((name, ord) => ({ name, ord })) },
+        })
+      : "";
+  db.prepare("insert into col values (1, 1332961200, 0, 0, ?, 0, 0, 0, '{}', ?, ?, '{}', '{}')").run(
+    schema,
+    models,
+    schema === 11 ? JSON.stringify({ 1: { id: 1, name: "German::Animals" } }) : "",
+  );
+  if (schema === 18) {
+    db.prepare("insert into notetypes values (?, 'Basic (and reversed card)', 0, 0, x'')").run(MODEL);
+    for (const [ord, name] of names.entries())
+      db.prepare("insert into fields values (?, ?, ?, x'')").run(MODEL, ord, name);
+    db.exec("insert into decks values (1, 'German::Animals', 0, 0, x'', x'')");
+  }
+  const note = db.prepare("insert into notes values (?, ?, ?, 0, -1, '', ?, ?, 0, 0, '')");
+  const fields = [
+    ["<b>der Hund</b>", "<div>the dog</div><div>(animal)</div>", "[sound:hund.mp3]"],
+    ['das Haus&nbsp;<img src="haus.jpg">', "the house", ""],
+    ["Katze", "cat &amp; kitten<br>pet", "[sound:katze.mp3]"],
+  ];
+  for (const [i, f] of fields.entries()) note.run(1000 + i, `guid${i}`, MODEL, f.join("\x1f"), f[0]!);
+  const card = db.prepare("insert into cards values (?, ?, 1, ?, 0, -1, 2, 2, 100, 10, 2500, 3, 0, 0, 0, 0, 0, '')");
+  card.run(2000, 1000, 0);
+  card.run(2001, 1000, 1);
+  card.run(2002, 1001, 0);
+  card.run(2003, 1002, 0);
+  const review = db.prepare("insert into revlog values (?, ?, -1, ?, 1, 0, 2500, 6000, ?)");
+  const start = Date.now() - 30 * DAY;
+  review.run(start, 2000, 3, 0);
+  review.run(start + DAY, 2000, 3, 1);
+  review.run(start + 5 * DAY, 2000, 4, 1);
+  review.run(start + 6 * DAY, 2000, 0, 4);
+  review.run(start + 7 * DAY, 2001, 1, 1);
+  db.close();
+  const bytes = readFileSync(file);
+  rmSync(dir, { recursive: true, force: true });
+  return bytes;
+}
+
+/** The stub a current Anki puts beside collection.anki21b for older versions: one note asking to update. */
+function legacyStub(): Buffer {
+  const dir = mkdtempSync(path.join(tmpdir(), "anki-stub-"));
+  const file = path.join(dir, "collection");
+  const db = new DatabaseSync(file);
+  db.exec(SCHEMA_11);
+  db.prepare("insert into col values (1, 0, 0, 0, 11, 0, 0, 0, '{}', ?, '{}', '{}', '{}')").run(
+    JSON.stringify({
+      1: {
+        id: 1,
+        name: "Basic",
+        flds: [
+          { name: "Front", ord: 0 },
+          { name: "Back", ord: 1 },
+        ],
+      },
+    }),
+  );
+  db.exec(
+    "insert into notes values (1, 'g', 1, 0, -1, '', 'Please update to the latest Anki version, then import the .colpkg/.apkg file again.\x1f', '', 0, 0, '')",
+  );
+  db.close();
+  const bytes = readFileSync(file);
+  rmSync(dir, { recursive: true, force: true });
+  return bytes;
+}
+
+const uploadDirs = () => readdirSync(tmpdir()).filter((name) => name.startsWith("polyglot-upload-"));
+
 describe("Anki packages", () => {
   let app: App;
   let mail: Awaited<ReturnType<typeof startMailSink>>;
@@ -146,6 +256,48 @@ describe("Anki packages", () => {
     return { browser, userId, termId };
   }
 
+  /** Posts a file as the upload form does (multipart); returns the response. */
+  async function uploadFile(browser: Awaited<ReturnType<typeof learner>>, bytes: Buffer, name: string, prefix = "") {
+    const form = new FormData();
+    form.set("intent", "upload");
+    form.set("file", new File([new Uint8Array(bytes)], name, { type: "application/octet-stream" }));
+    form.set("pasted", "");
+    return browser.request(`${prefix}/account/import`, { method: "POST", body: form, headers: { Origin: APP_URL } });
+  }
+  /** The hidden fields of the preview's confirm form, as a browser submits them. */
+  function confirmFields(html: string): Record<string, string> {
+    const form = html.match(/<form[^>]*class="actions"[^>]*>[\s\S]*?<\/form>/)?.[0] ?? "";
+    const fields: Record<string, string> = { intent: "confirm" };
+    for (const [, name, value] of form.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g))
+      fields[name!] = value!;
+    return fields;
+  }
+  async function termsOf(userId: string) {
+    const { rows } = await app.db.execute(
+      sql`select t.text, t.meaning, t.notes, t.reps, t.state,
+        (select string_agg(e.sentence || ' | ' || e.translation, '; ' order by e.created_at, e.id) from term_examples e where e.term_id = t.id) as examples,
+        (select count(*)::int from review_logs r where r.term_id = t.id) as reviews
+        from terms t where t.user_id = ${userId} order by t.text`,
+    );
+    return rows;
+  }
+  const userIdOf = async (browser: Awaited<ReturnType<typeof learner>>) => {
+    const created = await browser.request("/account/terms/new", {
+      method: "POST",
+      form: {
+        text: `probe-${Math.random()}`,
+        meaning: "",
+        partOfSpeech: "noun",
+        notes: "",
+        sentence: "",
+        translation: "",
+      },
+    });
+    const id = created.headers.get("Location")!.split("/").at(-1)!;
+    const { rows } = await app.db.execute(sql`delete from terms where id = ${id} returning user_id`);
+    return String(rows[0]!.user_id);
+  };
+
   it("exports an Anki package: a deck per study language, the note type's four fields, cards and the review log", async () => {
     const { browser } = await learnerWithTerms("ana");
     const response = await browser.request("/account/export?format=apkg");
@@ -202,5 +354,143 @@ describe("Anki packages", () => {
     // The export page links the package as a plain download.
     const { html } = await browser.page("/account/export");
     expect(html).toContain('href="/account/export?format=apkg"');
+  });
+
+  it("reads its own package back: the same terms, meanings, examples, notes and reviews", async () => {
+    const { browser, userId } = await learnerWithTerms("bea");
+    const apkg = Buffer.from(await (await browser.request("/account/export?format=apkg")).arrayBuffer());
+    const before = uploadDirs();
+    const cy = await learner("cy");
+    const cyId = await userIdOf(cy);
+    const uploaded = await uploadFile(cy, apkg, "polyglot.apkg");
+    expect(uploaded.status).toBe(303);
+    expect(uploadDirs().filter((dir) => !before.includes(dir))).toEqual([]);
+    const previewUrl = uploaded.headers.get("Location")!;
+    const { html } = await cy.page(previewUrl);
+    const preview = textOf(html);
+    expect(preview).toContain("Anki package (.apkg) · polyglot.apkg");
+    expect(preview).toContain("3 new terms will be added");
+    expect(preview).toContain("4 reviews from the package are kept in the review history.");
+    // The note type's fields are guessed onto the targets, shown as in a CSV's mapping.
+    const selected = [...html.matchAll(/<select id="col\d+"[\s\S]*?<\/select>/g)].map(
+      ([select]) => /<option value="(\w+)" selected/.exec(select)?.[1],
+    );
+    expect(selected).toEqual(["text", "meaning", "example", "notes"]);
+    expect((await cy.request("/account/import", { method: "POST", form: confirmFields(html) })).status).toBe(302);
+    const original = await termsOf(userId);
+    const imported = await termsOf(cyId);
+    const strip = (rows: Record<string, unknown>[]) =>
+      rows.map(({ text, meaning, notes, examples, reviews }) => ({ text, meaning, notes, examples, reviews }));
+    expect(strip(imported)).toEqual(strip(original));
+    expect(imported.find((t) => t.text === "Fernweh")).toMatchObject({ reps: 4, state: 2, reviews: 4 });
+  });
+
+  for (const layout of ["collection.anki2", "collection.anki21b"] as const)
+    it(`imports a shared deck written by another tool (${layout}): HTML and media reduced to text, reviews kept`, async () => {
+      const entries: [string, Buffer][] =
+        layout === "collection.anki2"
+          ? [
+              ["collection.anki2", sharedDeck(11)],
+              ["media", Buffer.from('{"0":"hund.mp3","1":"haus.jpg"}')],
+              ["0", Buffer.from("ID3 not really audio")],
+            ]
+          : [
+              ["collection.anki2", legacyStub()],
+              ["collection.anki21b", zstdCompressSync(sharedDeck(18))],
+              ["media", zstdCompressSync(Buffer.alloc(0))],
+            ];
+      const dee = await learner(`dee-${layout.length}`);
+      const deeId = await userIdOf(dee);
+      const uploaded = await uploadFile(dee, zip(entries), "German_Animals.apkg");
+      expect(uploaded.status).toBe(303);
+      const previewUrl = uploaded.headers.get("Location")!;
+      const { html } = await dee.page(previewUrl);
+      const preview = textOf(html);
+      expect(preview).toContain("Column 1 (Front)");
+      expect(preview).toContain("Column 3 (Audio)");
+      expect(preview).toContain("3 new terms will be added");
+      expect(preview).toContain("3 reviews from the package are kept in the review history.");
+      expect(preview).not.toContain("Please update");
+      expect(html).not.toContain("[sound:");
+      expect((await dee.request("/account/import", { method: "POST", form: confirmFields(html) })).status).toBe(302);
+      const terms = await termsOf(deeId);
+      expect(terms.map(({ text, meaning, reviews }) => ({ text, meaning, reviews }))).toEqual([
+        { text: "Katze", meaning: "cat & kitten\npet", reviews: 0 },
+        { text: "das Haus", meaning: "the house", reviews: 0 },
+        { text: "der Hund", meaning: "the dog\n(animal)", reviews: 3 },
+      ]);
+      expect(terms.find((t) => t.text === "der Hund")).toMatchObject({ reps: 3, state: 2 });
+    });
+
+  it("refuses a zip bomb before unpacking it, with a translated 413", async () => {
+    const eve = await learner("eve");
+    // Sixty thousand entries: more files than any deck has.
+    const many = zip(Array.from({ length: 60_000 }, (_, i): [string, Buffer] => [String(i), Buffer.alloc(0)]));
+    const tooMany = await uploadFile(eve, many, "many.apkg", "/de");
+    expect(tooMany.status).toBe(413);
+    expect(textOf(await tooMany.text())).toContain("Dieses Paket würde weit mehr entpacken, als ein Stapel braucht");
+    // A collection that unpacks to 300 MiB of zeros from a few hundred KB.
+    const zeros = zip([["collection.anki2", Buffer.alloc(300 * 1024 * 1024)]]);
+    expect(zeros.length).toBeLessThan(1024 * 1024);
+    const bomb = await uploadFile(eve, zeros, "bomb.apkg");
+    expect(bomb.status).toBe(413);
+    expect(textOf(await bomb.text())).toContain("This package would unpack to far more than a deck needs");
+    expect(await termsOf(await userIdOf(eve))).toEqual([]);
+  }, 120_000);
+
+  it("names what another binary file looks like and never previews its bytes", async () => {
+    const fay = await learner("fay");
+    const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 1)]);
+    const image = await uploadFile(fay, png, "photo.png");
+    expect(image.status).toBe(415);
+    const imageText = textOf(await image.text());
+    expect(imageText).toContain("This file is neither a table nor an Anki package; it looks like this: an image.");
+    expect(imageText).toContain(
+      "The import reads CSV, TSV and text files, Polyglot JSON exports and Anki packages (.apkg).",
+    );
+    const xlsx = zip([
+      ["[Content_Types].xml", Buffer.from("<Types/>")],
+      ["xl/workbook.xml", Buffer.from("<workbook/>")],
+    ]);
+    const sheet = await uploadFile(fay, xlsx, "terms.xlsx", "/fr");
+    expect(sheet.status).toBe(415);
+    expect(textOf(await sheet.text())).toContain("un classeur de tableur (Excel ou OpenDocument).");
+    const pdf = await uploadFile(fay, Buffer.from("%PDF-1.7\n%\xe2\xe3\n1 0 obj"), "terms.pdf");
+    expect(pdf.status).toBe(415);
+    expect(textOf(await pdf.text())).toContain("it looks like this: a PDF document.");
+    // A text file above the text limit is still refused as before.
+    const bigText = await uploadFile(fay, Buffer.alloc(5 * 1024 * 1024 + 10, "a"), "big.csv");
+    expect(bigText.status).toBe(413);
+  });
+
+  it("streams a package to disk and refuses a body above 100 MiB with 413, leaving no file behind", async () => {
+    const gil = await learner("gil");
+    const before = uploadDirs();
+    const boundary = "----polyglot-test";
+    const head = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="intent"\r\n\r\nupload\r\n` +
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="huge.apkg"\r\n` +
+        "Content-Type: application/octet-stream\r\n\r\n",
+    );
+    const chunk = Buffer.alloc(1024 * 1024);
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent === 0) controller.enqueue(new Uint8Array(head));
+        if (sent >= 101) return controller.close();
+        sent++;
+        controller.enqueue(new Uint8Array(chunk));
+      },
+    });
+    const response = await gil.request("/account/import", {
+      method: "POST",
+      body,
+      headers: { Origin: APP_URL, "Content-Type": `multipart/form-data; boundary=${boundary}` },
+      duplex: "half",
+    } as RequestInit);
+    expect(response.status).toBe(413);
+    expect(textOf(await response.text())).toContain("Anki packages up to 100 MB");
+    expect(sent).toBeLessThanOrEqual(101);
+    expect(uploadDirs().filter((dir) => !before.includes(dir))).toEqual([]);
   });
 });
