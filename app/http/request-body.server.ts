@@ -27,10 +27,15 @@ const LARGER_BODIES: [RegExp, number][] = [[IMPORT_PAGE, IMPORT_BODY_LIMIT_BYTES
  */
 const SPOOLED_BODIES: [RegExp, number][] = [[IMPORT_PAGE, PACKAGE_LIMIT_BYTES + BODY_LIMIT_BYTES]];
 
-/** The body limit of a request path (document or `.data` request alike). */
-export function bodyLimitFor(pathname: string): number {
+/** The limit of a body read into memory on a request path (document or `.data` request alike). */
+function bufferedLimitFor(pathname: string): number {
   const page = pagePath(pathname);
   return LARGER_BODIES.find(([pattern]) => pattern.test(page))?.[1] ?? BODY_LIMIT_BYTES;
+}
+
+/** The largest body a request path accepts in any form (a spooled upload or a form read into memory). */
+export function bodyLimitFor(pathname: string): number {
+  return Math.max(bufferedLimitFor(pathname), spooledLimitFor(pathname) ?? 0);
 }
 
 /** The spooled-body limit of a request path, or null where files are read into memory. */
@@ -50,8 +55,7 @@ const tooLarge = () => data(null, { status: 413 });
  */
 export const bodyLimitMiddleware: MiddlewareFunction<Response> = async ({ request }, next) => {
   const length = Number(request.headers.get("Content-Length") ?? 0);
-  const pathname = new URL(request.url).pathname;
-  const limit = Math.max(bodyLimitFor(pathname), spooledLimitFor(pathname) ?? 0);
+  const limit = bodyLimitFor(new URL(request.url).pathname);
   if (request.body && (!Number.isFinite(length) || length > limit)) throw tooLarge();
   try {
     return await next();
@@ -106,8 +110,8 @@ export async function readRawBody(request: Request): Promise<Buffer> {
 
 /**
  * A form POST's fields. Anything else is the client's mistake and answers with the translated error page: 415 for a
- * body that is not a form (JSON, text), 413 above the path's limit (bodyLimitFor; also for a streamed body without a
- * length), 400 for a broken one.
+ * body that is not a form (JSON, text), 413 above the path's limit (bufferedLimitFor, or for a multipart body on a
+ * spooled page its larger limit; also for a streamed body without a length), 400 for a broken one.
  */
 export async function readForm(request: Request): Promise<FormData> {
   const type = request.headers.get("Content-Type") ?? "";
@@ -117,7 +121,7 @@ export async function readForm(request: Request): Promise<FormData> {
   if (spooled !== null) return withoutNul(await spoolForm(request, request.body, type, spooled));
   let bytes: Buffer | null;
   try {
-    bytes = await readCapped(request.body, bodyLimitFor(new URL(request.url).pathname));
+    bytes = await readCapped(request.body, bufferedLimitFor(new URL(request.url).pathname));
   } catch {
     throw data(null, { status: 400 });
   }
@@ -145,7 +149,7 @@ async function spoolForm(
   const dir = await mkdtemp(path.join(tmpdir(), "polyglot-upload-"));
   spoolDirs.set(request, dir);
   const form = new FormData();
-  const fieldLimit = bodyLimitFor(new URL(request.url).pathname);
+  const fieldLimit = bufferedLimitFor(new URL(request.url).pathname);
   let parser: busboy.Busboy;
   try {
     parser = busboy({
