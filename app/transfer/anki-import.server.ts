@@ -243,7 +243,9 @@ async function readCollection(file: string, layout: Layout, maxNotes: number): P
     if (count > maxNotes) return { error: "tooManyNotes" };
     // The first card of each note carries its reviews (a reversed card's reviews are a different question).
     const cardOf = new Map<number, number>();
+    let read = 0;
     for (const row of db.prepare("select id, nid from cards order by nid, ord, id").iterate()) {
+      if (++read % ROWS_PER_TURN === 0) await nextTurn();
       const nid = Number(row.nid);
       if (!cardOf.has(nid)) cardOf.set(nid, Number(row.id));
     }
@@ -253,6 +255,7 @@ async function readCollection(file: string, layout: Layout, maxNotes: number): P
     for (const row of db
       .prepare("select id, cid, ease from revlog where type between 0 and 3 and ease between 1 and 4 order by id")
       .iterate()) {
+      if (++read % ROWS_PER_TURN === 0) await nextTurn();
       const at = Number(row.id);
       if (!(at >= EARLIEST && at <= latest)) continue;
       const list = reviewsOf.get(Number(row.cid)) ?? [];
@@ -261,7 +264,6 @@ async function readCollection(file: string, layout: Layout, maxNotes: number): P
     }
     const notes: AnkiDraft["notes"] = [];
     const usage = new Map<string, number>();
-    let read = 0;
     for (const row of db.prepare("select id, mid, flds from notes order by id").iterate()) {
       if (++read % ROWS_PER_TURN === 0) await nextTurn();
       const mid = String(row.mid);

@@ -197,7 +197,7 @@ describe("Anki packages", () => {
     expect(imported.find((t) => t.text === "Fernweh")).toMatchObject({ reps: 4, state: 2, reviews: 4 });
   });
 
-  for (const layout of ["collection.anki2", "collection.anki21b"] as const)
+  for (const layout of ["collection.anki2", "collection.anki21", "collection.anki21b"] as const)
     it(`imports a shared deck written by another tool (${layout}): HTML and media reduced to text, reviews kept`, async () => {
       const entries: [string, Buffer][] =
         layout === "collection.anki2"
@@ -206,12 +206,17 @@ describe("Anki packages", () => {
               ["media", Buffer.from('{"0":"hund.mp3","1":"haus.jpg"}')],
               ["0", Buffer.from("ID3 not really audio")],
             ]
-          : [
-              ["collection.anki2", legacyStub()],
-              ["collection.anki21b", zstdCompressSync(sharedDeck(18))],
-              ["media", zstdCompressSync(Buffer.alloc(0))],
-            ];
-      const dee = await learner(`dee-${layout.length}`);
+          : layout === "collection.anki21"
+            ? [
+                ["collection.anki2", legacyStub()],
+                ["collection.anki21", sharedDeck(11)],
+              ]
+            : [
+                ["collection.anki2", legacyStub()],
+                ["collection.anki21b", zstdCompressSync(sharedDeck(18))],
+                ["media", zstdCompressSync(Buffer.alloc(0))],
+              ];
+      const dee = await learner(`dee-${layout.split(".")[1]}`);
       const deeId = await userIdOf(dee);
       const uploaded = await uploadFile(dee, zip(entries), "German_Animals.apkg");
       expect(uploaded.status).toBe(303);
@@ -249,6 +254,19 @@ describe("Anki packages", () => {
     expect(textOf(await bomb.text())).toContain("This package would unpack to far more than a deck needs");
     expect(await termsOf(await userIdOf(eve))).toEqual([]);
   }, 60_000);
+
+  it("asks for an export for older Anki versions when a compressed collection cannot be read", async () => {
+    const hal = await learner("hal");
+    const broken = zip([
+      ["collection.anki2", legacyStub()],
+      ["collection.anki21b", Buffer.from("not zstd at all")],
+    ]);
+    const response = await uploadFile(hal, broken, "new.apkg", "/de");
+    expect(response.status).toBe(422);
+    expect(textOf(await response.text())).toContain(
+      "Exportiere den Stapel in Anki noch einmal mit „Ältere Anki-Versionen unterstützen“.",
+    );
+  });
 
   it("names what another binary file looks like and never previews its bytes", async () => {
     const fay = await learner("fay");
