@@ -144,19 +144,24 @@ const QUEUE = [0, 1, 2, 1];
 const REVLOG_TYPE = [0, 0, 1, 2];
 const MANUAL = 4;
 
-/** Unique millisecond ids: Anki's ids are creation times, and a second item at the same moment takes the next one. */
+/**
+ * Unique millisecond ids: Anki's ids are creation times; an item whose moment is taken gets one past the highest id
+ * given so far (terms imported together share their creation time: no search through the taken ones).
+ */
 function idSource() {
   const used = new Set<number>();
+  let highest = 0;
   return (ms: number) => {
     let id = Math.max(1, Math.floor(ms));
-    while (used.has(id)) id++;
+    if (used.has(id)) id = highest + 1;
     used.add(id);
+    highest = Math.max(highest, id);
     return id;
   };
 }
 
 /** Rows written between turns of the event loop (node:sqlite is synchronous). */
-const ROWS_PER_TURN = 500;
+const ROWS_PER_TURN = 200;
 
 /**
  * The export document as an Anki package: a deck per study language (named by `deckName`), one note and one card per

@@ -204,7 +204,7 @@ export async function readAnkiPackage(file: string, maxNotes: number): Promise<P
 }
 
 /** Notes read between turns of the event loop (node:sqlite is synchronous). */
-const ROWS_PER_TURN = 500;
+const ROWS_PER_TURN = 200;
 /** Fields of a note offered for mapping; the preview maps at most 50 columns. */
 const MAX_FIELDS = 50;
 const EARLIEST = Date.UTC(2000, 0, 1);

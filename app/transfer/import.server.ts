@@ -99,6 +99,9 @@ export type Parsed = {
   fileError: "unreadable" | "empty" | "tooManyRows" | null;
 };
 
+/** Anki notes whose reviews are replayed between turns of the event loop (each review is one FSRS step). */
+const REPLAYS_PER_TURN = 25;
+
 /** JSON entries checked between turns of the event loop (each a few microseconds, a long history more). */
 const ENTRIES_PER_TURN = 200;
 
@@ -238,9 +241,12 @@ export async function commitImport(db: Database, owner: Owner, draft: Draft, opt
     if (!(await roomForTerms(tx, owner.userId, fresh.length))) return null;
     for (let start = 0; start < fresh.length; start += BATCH) {
       if (start > 0) await nextTurn();
-      const batch = fresh
-        .slice(start, start + BATCH)
-        .map((candidate) => ({ id: randomUUID(), candidate, replayed: replay(candidate.reviews ?? [], now) }));
+      const batch = [];
+      for (const candidate of fresh.slice(start, start + BATCH)) {
+        // Replaying a long history is the slow part of an Anki import: a turn every few terms.
+        if (candidate.reviews?.length && batch.length % REPLAYS_PER_TURN === 0) await nextTurn();
+        batch.push({ id: randomUUID(), candidate, replayed: replay(candidate.reviews ?? [], now) });
+      }
       await insertTerms(
         tx,
         batch.map(({ id, candidate, replayed }) => ({ id, ...termValues(owner.userId, candidate, now, replayed) })),
