@@ -268,7 +268,9 @@ async function readCollection(file: string, layout: Layout, maxNotes: number): P
       if (++read % ROWS_PER_TURN === 0) await nextTurn();
       const mid = String(row.mid);
       usage.set(mid, (usage.get(mid) ?? 0) + 1);
+      // NUL never belongs in text, and PostgreSQL refuses it (as the form reader drops it from every field).
       const cells = String(row.flds ?? "")
+        .replaceAll("\u0000", "")
         .split("\x1f")
         .slice(0, MAX_FIELDS)
         // A cell longer than anything a field holds is still reported as too long, not cut silently.
@@ -279,7 +281,8 @@ async function readCollection(file: string, layout: Layout, maxNotes: number): P
     // The header is the field names of the note type most notes use; other types' fields map by position.
     const main = [...usage].sort((a, b) => b[1] - a[1])[0]?.[0];
     const fields = (main ? fieldNames.get(main) : undefined) ?? [];
-    const draft: AnkiDraft = { format: ANKI_DRAFT_FORMAT, layout, fields: fields.slice(0, MAX_FIELDS), notes };
+    const header = fields.slice(0, MAX_FIELDS).map((name) => name.replaceAll("\u0000", "").slice(0, 200));
+    const draft: AnkiDraft = { format: ANKI_DRAFT_FORMAT, layout, fields: header, notes };
     return { content: JSON.stringify(draft), notes: notes.length };
   } catch {
     return { error: "unreadable" };

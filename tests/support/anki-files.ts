@@ -149,7 +149,7 @@ export function sharedDeck(schema: 11 | 18): Buffer {
   const fields = [
     ["<b>der Hund</b>", "<div>the dog</div><div>(animal)</div>", "[sound:hund.mp3]"],
     ['das Haus&nbsp;<img src="haus.jpg">', "the house", ""],
-    ["Katze", "cat &amp; kitten<br>pet", "[sound:katze.mp3]"],
+    ["Kat\u0000ze", "cat &amp; kitten<br>pet", "[sound:katze.mp3]"],
   ];
   for (const [i, f] of fields.entries()) note.run(1000 + i, `guid${i}`, MODEL, f.join("\x1f"), f[0]!);
   const card = db.prepare("insert into cards values (?, ?, 1, ?, 0, -1, 2, 2, 100, 10, 2500, 3, 0, 0, 0, 0, 0, '')");
