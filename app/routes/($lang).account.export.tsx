@@ -39,7 +39,9 @@ const downloadFile: Route.MiddlewareFunction = async ({ request, context }, next
   const day = dayFormatter(safeTimeZone(await learnerTimeZone(db, user.id)))(now);
   if (format === "apkg") {
     const locale = requestLocale(context);
-    const deckName = (language: string) => `Polyglot::${capitalize(studyLanguageName(language, locale), locale)}`;
+    // The code in brackets lets the import put each deck's terms back into their study language.
+    const deckName = (language: string) =>
+      `Polyglot::${capitalize(studyLanguageName(language, locale), locale)} (${language})`;
     return download(
       new Uint8Array(await ankiPackage(document, deckName, now)),
       "application/apkg",

@@ -57,6 +57,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       problems: preview.problems.slice(0, LISTED_PROBLEMS),
       // Reviews an Anki package brings along (a JSON export's are part of its own summary line).
       reviewCount: preview.fresh.reduce((sum, candidate) => sum + (candidate.reviews?.length ?? 0), 0),
+      // Terms going into other study languages than the page's (an Anki package of our own, a deck per language).
+      otherLanguages: preview.fresh.some((candidate) => candidate.language !== draft.language),
       sample: preview.fresh.slice(0, SAMPLE_ROWS).map(({ line, language, row, exported, reviews }) => {
         const term = row ?? exported!;
         return {

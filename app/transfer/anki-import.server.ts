@@ -9,6 +9,7 @@ import { setImmediate as nextTurn } from "node:timers/promises";
 import { createZstdDecompress } from "node:zlib";
 import yauzl from "yauzl";
 import { z } from "zod";
+import { isStudyLanguage } from "../learning/vocabulary";
 import { RAW_CELL_LIMIT } from "./import-rows.server";
 
 /**
@@ -36,7 +37,12 @@ const ankiDraft = z.object({
   layout: z.enum(COLLECTIONS),
   fields: z.array(z.string()),
   notes: z.array(
-    z.object({ f: z.array(z.string()), r: z.array(z.tuple([z.number(), z.number().int().min(1).max(4)])) }),
+    z.object({
+      f: z.array(z.string()),
+      r: z.array(z.tuple([z.number(), z.number().int().min(1).max(4)])),
+      /** The study language named by the note's deck (our export's `Polyglot::<name> (<code>)`), if any. */
+      l: z.string().refine(isStudyLanguage).optional(),
+    }),
   ),
 });
 export type AnkiDraft = z.output<typeof ankiDraft>;
@@ -209,6 +215,30 @@ const ROWS_PER_TURN = 200;
 const MAX_FIELDS = 50;
 const EARLIEST = Date.UTC(2000, 0, 1);
 
+/** Our export's deck names end in the study language's code: `Polyglot::Deutsch (de)`. */
+const OUR_DECK = /^Polyglot::.*\(([a-z]{2,3})\)$/;
+
+/** The study language of each deck that names one, by deck id (schema 18: the decks table; 11: col.decks). */
+function deckLanguages(db: DatabaseSync, deckTable: boolean): Map<string, string> {
+  const names: [string, string][] = deckTable
+    ? db
+        .prepare("select id, name from decks")
+        .all()
+        .map((row) => [String(row.id), String(row.name)])
+    : Object.entries(
+        JSON.parse(String(db.prepare("select decks from col").get()?.decks || "{}")) as Record<
+          string,
+          { name?: string }
+        >,
+      ).map(([id, deck]) => [id, String(deck?.name ?? "")]);
+  const languages = new Map<string, string>();
+  for (const [id, name] of names) {
+    const code = OUR_DECK.exec(name)?.[1];
+    if (code && isStudyLanguage(code)) languages.set(id, code);
+  }
+  return languages;
+}
+
 async function readCollection(file: string, layout: Layout, maxNotes: number): Promise<PackageResult> {
   let db: DatabaseSync;
   try {
@@ -242,12 +272,13 @@ async function readCollection(file: string, layout: Layout, maxNotes: number): P
     const count = Number(db.prepare("select count(*) as n from notes").get()?.n ?? 0);
     if (count > maxNotes) return { error: "tooManyNotes" };
     // The first card of each note carries its reviews (a reversed card's reviews are a different question).
-    const cardOf = new Map<number, number>();
+    const languageOfDeck = deckLanguages(db, hasTable("decks"));
+    const cardOf = new Map<number, { id: number; language?: string }>();
     let read = 0;
-    for (const row of db.prepare("select id, nid from cards order by nid, ord, id").iterate()) {
+    for (const row of db.prepare("select id, nid, did from cards order by nid, ord, id").iterate()) {
       if (++read % ROWS_PER_TURN === 0) await nextTurn();
       const nid = Number(row.nid);
-      if (!cardOf.has(nid)) cardOf.set(nid, Number(row.id));
+      if (!cardOf.has(nid)) cardOf.set(nid, { id: Number(row.id), language: languageOfDeck.get(String(row.did)) });
     }
     const reviewsOf = new Map<number, [number, number][]>();
     const latest = Date.now() + 86_400_000;
@@ -276,7 +307,11 @@ async function readCollection(file: string, layout: Layout, maxNotes: number): P
         // A cell longer than anything a field holds is still reported as too long, not cut silently.
         .map((cell) => cell.slice(0, RAW_CELL_LIMIT + 1));
       const card = cardOf.get(Number(row.id));
-      notes.push({ f: cells, r: card === undefined ? [] : (reviewsOf.get(card) ?? []) });
+      notes.push({
+        f: cells,
+        r: card === undefined ? [] : (reviewsOf.get(card.id) ?? []),
+        ...(card?.language ? { l: card.language } : {}),
+      });
     }
     // The header is the field names of the note type most notes use; other types' fields map by position.
     const main = [...usage].sort((a, b) => b[1] - a[1])[0]?.[0];

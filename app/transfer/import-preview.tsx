@@ -18,6 +18,8 @@ export type PreviewData = {
   problems: RowProblem[];
   /** Graded reviews an Anki package brings along for the terms to import. */
   reviewCount: number;
+  /** Some terms go into other study languages than the page's: the summary names none. */
+  otherLanguages: boolean;
   sample: {
     line: number;
     language: string;
@@ -105,7 +107,10 @@ export function ImportPreview({
           <h2>{t("import.summaryTitle")}</h2>
           <ul className="import-summary">
             <li>
-              {t(json ? "import.willAddAll" : "import.willAdd", { count: preview.toImport, language: languageName })}
+              {t(json || preview.otherLanguages ? "import.willAddAll" : "import.willAdd", {
+                count: preview.toImport,
+                language: languageName,
+              })}
             </li>
             {preview.kind === "apkg" ? <li>{t("import.reviewsKept", { count: preview.reviewCount })}</li> : null}
             <li>{t("import.duplicates", { count: preview.duplicates })}</li>

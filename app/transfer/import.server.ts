@@ -140,7 +140,7 @@ export async function parseDraft(draft: Draft, options: ImportOptions): Promise<
       rows: anki.notes.map((note, index) => ({ line: index + 1, cells: note.f })),
       html: true,
     };
-    return fromTable(draft, table, options, (line) => anki.notes[line - 1]?.r ?? []);
+    return fromTable(draft, table, options, (line) => anki.notes[line - 1]);
   }
   let table;
   try {
@@ -156,7 +156,7 @@ function fromTable(
   draft: Draft,
   table: ImportTable,
   options: ImportOptions,
-  reviewsOf?: (line: number) => [number, number][],
+  ankiNote?: (line: number) => { r: [number, number][]; l?: string } | undefined,
 ): Parsed {
   const none = { headers: [], mapping: [], firstCells: [], candidates: [], problems: [] };
   if (table.rows.length === 0) return { kind: table.kind, ...none, fileError: "empty" };
@@ -171,12 +171,16 @@ function fromTable(
     mapping,
     // Shown as text: an Anki field's markup and media references never reach the page.
     firstCells: table.html ? firstCells.map((cell) => htmlToText(cell.slice(0, RAW_CELL_LIMIT))) : firstCells,
-    candidates: rows.map((row) => ({
-      line: row.line,
-      language: draft.language,
-      row,
-      ...(reviewsOf ? { reviews: reviewsOf(row.line) } : {}),
-    })),
+    // An Anki note from our own export goes back into its deck's study language; any other into the draft's.
+    candidates: rows.map((row) => {
+      const note = ankiNote?.(row.line);
+      return {
+        line: row.line,
+        language: note?.l ?? draft.language,
+        row,
+        ...(note ? { reviews: note.r } : {}),
+      };
+    }),
     problems,
     fileError: null,
   };

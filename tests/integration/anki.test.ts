@@ -86,7 +86,7 @@ describe("Anki packages", () => {
   }
   async function termsOf(userId: string) {
     const { rows } = await app.db.execute(
-      sql`select t.text, t.meaning, t.notes, t.reps, t.state,
+      sql`select t.language, t.text, t.meaning, t.notes, t.reps, t.state,
         (select string_agg(e.sentence || ' | ' || e.translation, '; ' order by e.created_at, e.id) from term_examples e where e.term_id = t.id) as examples,
         (select count(*)::int from review_logs r where r.term_id = t.id) as reviews
         from terms t where t.user_id = ${userId} order by t.text`,
@@ -132,7 +132,7 @@ describe("Anki packages", () => {
       expect(models[0]!.flds.map((f) => f.name)).toEqual(["Term", "Meaning", "Example", "Notes"]);
       expect(models[0]!.tmpls).toHaveLength(1);
       const decks = Object.values(JSON.parse(String(col.decks))) as { id: number; name: string }[];
-      expect(decks.map((d) => d.name).sort()).toEqual(["Default", "Polyglot::English", "Polyglot::French"]);
+      expect(decks.map((d) => d.name).sort()).toEqual(["Default", "Polyglot::English (en)", "Polyglot::French (fr)"]);
       const notes = db.prepare("select id, flds from notes order by sfld").all() as { id: number; flds: string }[];
       expect(notes.map((n) => n.flds.split("\x1f"))).toEqual([
         [
@@ -156,7 +156,7 @@ describe("Anki packages", () => {
       expect(Number(fernweh.ivl)).toBeGreaterThan(0);
       expect(Object.keys(JSON.parse(String(fernweh.data)))).toEqual(["s", "d"]);
       const french = cards.find((c) => c.nid === notes[2]!.id)!;
-      expect(decks.find((d) => d.id === french.did)!.name).toBe("Polyglot::French");
+      expect(decks.find((d) => d.id === french.did)!.name).toBe("Polyglot::French (fr)");
       const revlog = db.prepare("select ease, type from revlog order by id").all();
       expect(revlog.map((r) => r.ease)).toEqual([1, 3, 3, 4]);
       expect(revlog[0]!.type).toBe(0);
@@ -181,7 +181,8 @@ describe("Anki packages", () => {
     const { html } = await cy.page(previewUrl);
     const preview = textOf(html);
     expect(preview).toContain("Anki package (.apkg) · polyglot.apkg");
-    expect(preview).toContain("3 new terms will be added");
+    // Each deck's terms go back into its study language: the summary names no single one.
+    expect(preview).toContain("3 terms will be added with their examples, stages and review history.");
     expect(preview).toContain("4 reviews from the package are kept in the review history.");
     // The note type's fields are guessed onto the targets, shown as in a CSV's mapping.
     const selected = [...html.matchAll(/<select id="col\d+"[\s\S]*?<\/select>/g)].map(
@@ -192,7 +193,14 @@ describe("Anki packages", () => {
     const original = await termsOf(userId);
     const imported = await termsOf(cyId);
     const strip = (rows: Record<string, unknown>[]) =>
-      rows.map(({ text, meaning, notes, examples, reviews }) => ({ text, meaning, notes, examples, reviews }));
+      rows.map(({ language, text, meaning, notes, examples, reviews }) => ({
+        language,
+        text,
+        meaning,
+        notes,
+        examples,
+        reviews,
+      }));
     expect(strip(imported)).toEqual(strip(original));
     expect(imported.find((t) => t.text === "Fernweh")).toMatchObject({ reps: 4, state: 2, reviews: 4 });
   });
