@@ -14,4 +14,5 @@ export const NUMBER_VARIABLES = {
   maxTextBytes: 50_000,
   maxTexts: 1_000,
   maxTerms: 50_000,
+  maxPackageEntries: 50_000,
 } as const;

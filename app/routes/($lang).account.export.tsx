@@ -7,24 +7,29 @@ import { useLocalePath } from "../i18n/use-locale";
 import { requireLearner } from "../learning/learner.server";
 import { learnerTimeZone } from "../learning/time-zone.server";
 import { dayFormatter, safeTimeZone } from "../progress/days";
+import { capitalize } from "../i18n/format";
+import { requestLocale } from "../i18n/i18n.server";
+import { studyLanguageName } from "../learning/study-language";
+import { ankiPackage } from "../transfer/anki-export.server";
 import { exportDocument, reviewsCsv, termsCsv } from "../transfer/export.server";
 import type { PageHandle } from "../ui/seo";
 
 export const handle: PageHandle = { title: "titles.export" };
 
 /**
- * `?format=json` (everything, one document), `?format=csv` (the terms) and `?format=csv&part=reviews` (the review
- * history) answer with a file; without `format` the page offers the three.
+ * `?format=json` (everything, one document), `?format=csv` (the terms), `?format=csv&part=reviews` (the review
+ * history) and `?format=apkg` (an Anki package: a deck per study language with the review history) answer with a file;
+ * without `format` the page offers the four.
  */
-const download: Route.MiddlewareFunction = async ({ request, context }, next) => {
+const downloadFile: Route.MiddlewareFunction = async ({ request, context }, next) => {
   const params = new URL(request.url).searchParams;
   const format = params.get("format");
   if (format === null) return next();
   const part = params.get("part") ?? "terms";
   if (
-    (format !== "csv" && format !== "json") ||
+    (format !== "csv" && format !== "json" && format !== "apkg") ||
     (part !== "terms" && part !== "reviews") ||
-    (format === "json" && params.has("part"))
+    (format !== "csv" && params.has("part"))
   )
     throw data(null, { status: 400 });
   const { user } = requireLearner(context);
@@ -32,23 +37,39 @@ const download: Route.MiddlewareFunction = async ({ request, context }, next) =>
   const now = new Date();
   const document = await exportDocument(db, user.id, now);
   const day = dayFormatter(safeTimeZone(await learnerTimeZone(db, user.id)))(now);
+  if (format === "apkg") {
+    const locale = requestLocale(context);
+    // The code in brackets lets the import put each deck's terms back into their study language.
+    const deckName = (language: string) =>
+      `Polyglot::${capitalize(studyLanguageName(language, locale), locale)} (${language})`;
+    return download(
+      new Uint8Array(await ankiPackage(document, deckName, now)),
+      "application/apkg",
+      `polyglot-${day}.apkg`,
+    );
+  }
   const [body, type, name] =
     format === "json"
       ? [JSON.stringify(document, null, 2), "application/json", `polyglot-export-${day}.json`]
       : part === "reviews"
         ? [reviewsCsv(document), "text/csv", `polyglot-reviews-${day}.csv`]
         : [termsCsv(document), "text/csv", `polyglot-terms-${day}.csv`];
+  return download(body, `${type}; charset=utf-8`, name);
+};
+
+/** A file to save, never cached, never sniffed. */
+function download(body: string | Uint8Array<ArrayBuffer>, type: string, name: string) {
   return new Response(body, {
     headers: {
-      "Content-Type": `${type}; charset=utf-8`,
+      "Content-Type": type,
       "Content-Disposition": `attachment; filename="${name}"`,
       "Cache-Control": "private, no-store",
       "X-Content-Type-Options": "nosniff",
     },
   });
-};
+}
 
-export const middleware = [download];
+export const middleware = [downloadFile];
 
 export function loader({ context }: Route.LoaderArgs) {
   requireLearner(context);
@@ -81,6 +102,12 @@ export default function ExportPage() {
             {t("export.reviewsCsv")}
           </a>
           <p className="hint">{t("export.reviewsCsvHint")}</p>
+        </li>
+        <li>
+          <a className="button button-secondary" href={`${to(PATHS.export)}?format=apkg`} download>
+            {t("export.apkg")}
+          </a>
+          <p className="hint">{t("export.apkgHint")}</p>
         </li>
       </ul>
       <p>

@@ -5,6 +5,7 @@ import { getDatabase } from "../db/db.server";
 import { pageNotFound } from "../http/errors";
 import { PATHS } from "../http/paths";
 import { dispatchIntents, intent, text, upload } from "../http/intents.server";
+import { IMPORT_BODY_LIMIT_BYTES, spooledPath } from "../http/request-body.server";
 import { z } from "zod";
 import { getInstance, requestLocale } from "../i18n/i18n.server";
 import { localePath } from "../i18n/locales";
@@ -14,7 +15,8 @@ import { requireLearner } from "../learning/learner.server";
 import { studyLanguageName } from "../learning/study-language";
 import { ImportPreview } from "../transfer/import-preview";
 import { readImportOptions } from "../transfer/import-options.server";
-import { commitImport, deleteDraft, findDraft, previewImport, saveDraft } from "../transfer/import.server";
+import { binaryKind, isZip, readAnkiPackage } from "../transfer/anki-import.server";
+import { commitImport, deleteDraft, findDraft, MAX_ROWS, previewImport, saveDraft } from "../transfer/import.server";
 import { redirectWithToast, translatedToast } from "../toasts/toast.server";
 import type { PageHandle } from "../ui/seo";
 
@@ -53,7 +55,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       duplicates: preview.duplicates,
       problemCount: preview.problems.length,
       problems: preview.problems.slice(0, LISTED_PROBLEMS),
-      sample: preview.fresh.slice(0, SAMPLE_ROWS).map(({ line, language, row, exported }) => {
+      // Reviews an Anki package brings along (a JSON export's are part of its own summary line).
+      reviewCount: preview.fresh.reduce((sum, candidate) => sum + (candidate.reviews?.length ?? 0), 0),
+      // Terms going into other study languages than the page's (an Anki package of our own, a deck per language).
+      otherLanguages: preview.fresh.some((candidate) => candidate.language !== draft.language),
+      sample: preview.fresh.slice(0, SAMPLE_ROWS).map(({ line, language, row, exported, reviews }) => {
         const term = row ?? exported!;
         return {
           line,
@@ -63,7 +69,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
           partOfSpeech: term.partOfSpeech,
           notes: term.notes,
           example: term.examples[0]?.sentence ?? "",
-          reviews: exported?.reviews.length ?? 0,
+          reviews: exported?.reviews.length ?? reviews?.length ?? 0,
         };
       }),
     },
@@ -83,13 +89,45 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (!draft) pageNotFound(request);
     return draft;
   };
+  /**
+   * An uploaded file's content for the draft: text as it is (up to the text limit); an Anki package read into a draft
+   * of its notes; any other binary file refused with what it looks like, never previewed.
+   */
+  const readUpload = async (file: File): Promise<{ content: string } | { message: string; status: number }> => {
+    const head = new Uint8Array(await file.slice(0, 64).arrayBuffer());
+    const accepts = t("learning:import.accepts");
+    const looksLike = (kind: string) => ({
+      message: `${t("learning:import.binaryFile", { kind: t(`learning:import.binaryKinds.${kind}`) })} ${accepts}`,
+      status: 415,
+    });
+    const where = spooledPath(file);
+    if (isZip(head) && where) {
+      const read = await readAnkiPackage(where, MAX_ROWS);
+      if ("content" in read) return { content: read.content };
+      if (read.error === "notPackage") return looksLike(read.looksLike ?? "zip");
+      const status = read.error === "zipBomb" ? 413 : read.error === "tooManyNotes" ? 400 : 422;
+      return {
+        message: t(`learning:import.packageErrors.${read.error}`),
+        status,
+      };
+    }
+    const kind = binaryKind(head);
+    if (kind) return looksLike(kind);
+    if (file.size > IMPORT_BODY_LIMIT_BYTES) return { message: t("common:errors.importTooLarge"), status: 413 };
+    return { content: await file.text() };
+  };
   return dispatchIntents(
     request,
     {
       upload: intent({
         schema: z.object({ file: upload(), pasted: text() }),
         run: async ({ file, pasted }) => {
-          const content = file ? await file.text() : pasted;
+          let content = pasted;
+          if (file) {
+            const read = await readUpload(file);
+            if ("message" in read) return data({ message: read.message }, { status: read.status });
+            content = read.content;
+          }
           if (!content.trim()) return data({ message: t("learning:import.nothingToImport") }, { status: 400 });
           const id = await saveDraft(db, owner, file?.name.slice(0, 200) ?? "", content);
           return redirect(`${here}?draft=${id}`, 303);
@@ -158,7 +196,7 @@ export default function ImportPage({ loaderData, actionData }: Route.ComponentPr
                 id="file"
                 name="file"
                 type="file"
-                accept=".csv,.tsv,.txt,.json,text/csv,text/plain,application/json"
+                accept=".csv,.tsv,.txt,.json,.apkg,text/csv,text/plain,application/json"
               />
             </div>
             <div className="field">

@@ -3,10 +3,10 @@ import { setImmediate as nextTurn } from "node:timers/promises";
 
 /** A table read from an uploaded or pasted file: its header names (may be empty) and rows with their line numbers. */
 export type ImportTable = {
-  kind: "csv" | "tsv" | "anki";
+  kind: "csv" | "tsv" | "anki" | "apkg";
   headers: string[];
   rows: { line: number; cells: string[] }[];
-  /** Anki's `#html:true`: fields carry HTML that is reduced to text. */
+  /** Anki's `#html:true` (and every Anki package): fields carry HTML that is reduced to text. */
   html: boolean;
 };
 

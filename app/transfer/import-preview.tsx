@@ -6,7 +6,7 @@ import { TARGETS, type RowProblem, type Target } from "./targets";
 export type PreviewData = {
   draftId: string;
   fileName: string;
-  kind: "csv" | "tsv" | "anki" | "json";
+  kind: "csv" | "tsv" | "anki" | "json" | "apkg";
   fileError: "unreadable" | "empty" | "tooManyRows" | null;
   headers: string[];
   mapping: Target[];
@@ -16,6 +16,10 @@ export type PreviewData = {
   duplicates: number;
   problemCount: number;
   problems: RowProblem[];
+  /** Graded reviews an Anki package brings along for the terms to import. */
+  reviewCount: number;
+  /** Some terms go into other study languages than the page's: the summary names none. */
+  otherLanguages: boolean;
   sample: {
     line: number;
     language: string;
@@ -103,8 +107,12 @@ export function ImportPreview({
           <h2>{t("import.summaryTitle")}</h2>
           <ul className="import-summary">
             <li>
-              {t(json ? "import.willAddAll" : "import.willAdd", { count: preview.toImport, language: languageName })}
+              {t(json || preview.otherLanguages ? "import.willAddAll" : "import.willAdd", {
+                count: preview.toImport,
+                language: languageName,
+              })}
             </li>
+            {preview.kind === "apkg" ? <li>{t("import.reviewsKept", { count: preview.reviewCount })}</li> : null}
             <li>{t("import.duplicates", { count: preview.duplicates })}</li>
             <li>{t("import.problemCount", { count: preview.problemCount })}</li>
           </ul>

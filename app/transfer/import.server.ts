@@ -4,13 +4,14 @@ import type { Database } from "../db/db.server";
 import { inIndexOrder } from "../db/index-order.server";
 import { terms } from "../learning/learning.schema";
 import { roomForTerms } from "../learning/limits.server";
-import { newCard } from "../learning/stage";
+import { applyGrade, newCard, type CardFields } from "../learning/stage";
 import type { Owner } from "../learning/terms.server";
 import type { OptionalPartOfSpeech } from "../learning/vocabulary";
 import { exportEnvelope, exportedTerm, looksLikeJsonExport, type ExportedTerm } from "./export-document";
 import { setImmediate as nextTurn } from "node:timers/promises";
-import { readTable } from "./import-file.server";
-import { guessMapping, mapRows, type ImportRow } from "./import-rows.server";
+import { looksLikeAnkiDraft, parseAnkiDraft } from "./anki-import.server";
+import { htmlToText, readTable, type ImportTable } from "./import-file.server";
+import { guessMapping, mapRows, RAW_CELL_LIMIT, type ImportRow } from "./import-rows.server";
 import type { RowProblem, Target } from "./targets";
 import { importDraftParts, importDrafts } from "./transfer.schema";
 
@@ -83,11 +84,20 @@ export async function deleteDraft(db: Database, userId: string, id: string) {
   await db.delete(importDrafts).where(and(eq(importDrafts.id, id), eq(importDrafts.userId, userId)));
 }
 
-/** A candidate term of either source: a table row (new card) or an entry of a JSON export (everything kept). */
-type Candidate = { line: number; language: string; row?: ImportRow; exported?: ExportedTerm };
+/**
+ * A candidate term of either source: a table row (new card, or from an Anki package its graded reviews as
+ * [time in ms, grade]) or an entry of a JSON export (everything kept).
+ */
+type Candidate = {
+  line: number;
+  language: string;
+  row?: ImportRow;
+  reviews?: [number, number][];
+  exported?: ExportedTerm;
+};
 
 export type Parsed = {
-  kind: "csv" | "tsv" | "anki" | "json";
+  kind: "csv" | "tsv" | "anki" | "json" | "apkg";
   headers: string[];
   mapping: Target[];
   /** The cells of the first row, shown beside the mapping so the learner recognises each column. */
@@ -97,6 +107,9 @@ export type Parsed = {
   /** The whole file is unusable: a translation key. */
   fileError: "unreadable" | "empty" | "tooManyRows" | null;
 };
+
+/** Anki notes whose reviews are replayed between turns of the event loop (each review is one FSRS step). */
+const REPLAYS_PER_TURN = 25;
 
 /** JSON entries checked between turns of the event loop (each a few microseconds, a long history more). */
 const ENTRIES_PER_TURN = 200;
@@ -127,12 +140,34 @@ export async function parseDraft(draft: Draft, options: ImportOptions): Promise<
     if (candidates.length + problems.length === 0) return { kind: "json", ...none, fileError: "empty" };
     return { kind: "json", headers: [], mapping: [], firstCells: [], candidates, problems, fileError: null };
   }
+  if (looksLikeAnkiDraft(draft.content)) {
+    const anki = parseAnkiDraft(draft.content);
+    if (!anki) return { kind: "apkg", ...none, fileError: "unreadable" };
+    const table: ImportTable = {
+      kind: "apkg",
+      headers: anki.fields,
+      rows: anki.notes.map((note, index) => ({ line: index + 1, cells: note.f })),
+      html: true,
+    };
+    return fromTable(draft, table, options, (line) => anki.notes[line - 1]);
+  }
   let table;
   try {
     table = await readTable(draft.content);
   } catch {
     return { kind: "csv", ...none, fileError: "unreadable" };
   }
+  return fromTable(draft, table, options);
+}
+
+/** A table's rows under the learner's mapping (or the guessed one), with an Anki note's reviews where there are some. */
+function fromTable(
+  draft: Draft,
+  table: ImportTable,
+  options: ImportOptions,
+  ankiNote?: (line: number) => { r: [number, number][]; l?: string } | undefined,
+): Parsed {
+  const none = { headers: [], mapping: [], firstCells: [], candidates: [], problems: [] };
   if (table.rows.length === 0) return { kind: table.kind, ...none, fileError: "empty" };
   if (table.rows.length > MAX_ROWS) return { kind: table.kind, ...none, fileError: "tooManyRows" };
   const guessed = guessMapping(table);
@@ -145,12 +180,23 @@ export async function parseDraft(draft: Draft, options: ImportOptions): Promise<
     rows.push(...slice.rows);
     problems.push(...slice.problems);
   }
+  const firstCells = table.rows[0]!.cells.slice(0, mapping.length);
   return {
     kind: table.kind,
     headers: table.headers,
     mapping,
-    firstCells: table.rows[0]!.cells.slice(0, mapping.length),
-    candidates: rows.map((row) => ({ line: row.line, language: draft.language, row })),
+    // Shown as text: an Anki field's markup and media references never reach the page.
+    firstCells: table.html ? firstCells.map((cell) => htmlToText(cell.slice(0, RAW_CELL_LIMIT))) : firstCells,
+    // An Anki note from our own export goes back into its deck's study language; any other into the draft's.
+    candidates: rows.map((row) => {
+      const note = ankiNote?.(row.line);
+      return {
+        line: row.line,
+        language: note?.l ?? draft.language,
+        row,
+        ...(note ? { reviews: note.r } : {}),
+      };
+    }),
     problems,
     fileError: null,
   };
@@ -219,28 +265,34 @@ export async function commitImport(db: Database, owner: Owner, draft: Draft, opt
     if (!(await roomForTerms(tx, owner.userId, fresh.length))) return null;
     for (let start = 0; start < fresh.length; start += perStatement) {
       if (start > 0) await nextTurn();
-      const batch = fresh.slice(start, start + perStatement).map((candidate) => ({ id: randomUUID(), candidate }));
+      const batch = [];
+      for (const candidate of fresh.slice(start, start + perStatement)) {
+        // Replaying a long history is the slow part of an Anki import: a turn every few terms.
+        if (candidate.reviews?.length && batch.length % REPLAYS_PER_TURN === 0) await nextTurn();
+        batch.push({ id: randomUUID(), candidate, replayed: replay(candidate.reviews ?? [], now) });
+      }
       await insertTerms(
         tx,
-        batch.map(({ id, candidate }) => ({ id, ...termValues(owner.userId, candidate, now) })),
+        batch.map(({ id, candidate, replayed }) => ({ id, ...termValues(owner.userId, candidate, now, replayed) })),
       );
       await nextTurn();
       await insertExamples(
         tx,
         batch.flatMap(({ id, candidate }) =>
-          (candidate.exported?.examples ?? candidate.row?.examples ?? []).map((e) => ({
+          // A file's examples keep their order: each a millisecond after the one before it.
+          (candidate.exported?.examples ?? candidate.row?.examples ?? []).map((e, index) => ({
             term_id: id,
             sentence: e.sentence,
             translation: e.translation,
-            created_at: "createdAt" in e ? (e.createdAt as Date) : now,
+            created_at: "createdAt" in e ? (e.createdAt as Date) : new Date(now.getTime() + index),
           })),
         ),
       );
       await nextTurn();
       await insertReviews(
         tx,
-        batch.flatMap(({ id, candidate }) =>
-          (candidate.exported?.reviews ?? []).map((r) => ({
+        batch.flatMap(({ id, candidate, replayed }) =>
+          (candidate.exported?.reviews ?? replayed?.reviews ?? []).map((r) => ({
             term_id: id,
             rating: r.rating,
             state: r.state,
@@ -284,10 +336,30 @@ async function insertReviews(tx: Database, rows: object[]) {
     reviewed_at timestamptz, scheduled_days int)`);
 }
 
+/**
+ * The FSRS card and review log of an Anki note's graded reviews, replayed in time order through the same scheduler as
+ * a review here (Anki's own intervals came from its scheduler, not ours); null without reviews. The term counts as
+ * created at its first review.
+ */
+function replay(reviews: [number, number][], now: Date) {
+  if (reviews.length === 0) return null;
+  const sorted = reviews.filter(([at]) => at <= now.getTime()).sort((a, b) => a[0] - b[0]);
+  const first = new Date(sorted[0]?.[0] ?? now.getTime());
+  let card: CardFields = newCard(first);
+  const log = sorted.map(([at, grade]) => {
+    const reviewedAt = new Date(at);
+    const state = card.state;
+    card = applyGrade(card, grade as 1 | 2 | 3 | 4, reviewedAt);
+    return { rating: grade, state, reviewedAt, scheduledDays: card.scheduledDays };
+  });
+  return { card, reviews: log, createdAt: first };
+}
+
 /** A term row in the column names of the table (snake case, as jsonb_to_recordset reads them). */
-function termValues(userId: string, candidate: Candidate, now: Date) {
-  const card = candidate.exported?.card ?? newCard(now);
-  const term = candidate.exported ?? { ...candidate.row!, createdAt: now, updatedAt: now };
+function termValues(userId: string, candidate: Candidate, now: Date, replayed: ReturnType<typeof replay> = null) {
+  const card = candidate.exported?.card ?? replayed?.card ?? newCard(now);
+  const created = replayed?.createdAt ?? now;
+  const term = candidate.exported ?? { ...candidate.row!, createdAt: created, updatedAt: now };
   return {
     user_id: userId,
     language: candidate.language,

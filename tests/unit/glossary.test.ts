@@ -9,6 +9,7 @@ import { LIMITS } from "../../app/learning/daily-limits";
 import { DEFAULT_SETTINGS } from "../../app/learning/settings.server";
 import { NOTES_MAX_LENGTH } from "../../app/learning/term-form";
 import { TEXT_LIMIT_BYTES } from "../../app/reading/text-form";
+import { MAX_PACKAGE_ENTRIES } from "../../app/transfer/anki-import.server";
 import { MAX_ROWS } from "../../app/transfer/import.server";
 
 /**
@@ -216,6 +217,7 @@ describe("numbers", () => {
     expect(NUMBER_VARIABLES.maxTexts).toBe(TEXTS_PER_LEARNER);
     expect(NUMBER_VARIABLES.maxTerms).toBe(TERMS_PER_LEARNER);
     expect(NUMBER_VARIABLES.maxNotes).toBe(NOTES_MAX_LENGTH);
+    expect(NUMBER_VARIABLES.maxPackageEntries).toBe(MAX_PACKAGE_ENTRIES);
     expect(readFileSync(path.join(root, "app/transfer/import-rows.server.ts"), "utf8")).toContain(
       "notes.length > NOTES_MAX_LENGTH",
     );

@@ -1,0 +1,327 @@
+import { createWriteStream } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { Transform, type Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { setImmediate as nextTurn } from "node:timers/promises";
+import { createZstdDecompress } from "node:zlib";
+import yauzl from "yauzl";
+import { z } from "zod";
+import { isStudyLanguage } from "../learning/vocabulary";
+import { RAW_CELL_LIMIT } from "./import-rows.server";
+
+/**
+ * Reads an Anki package (`.apkg`, ADR 059) from a file on disk into a draft the import previews like a table: the
+ * note type's field names as the header, one row per note (fields as Anki's HTML, reduced to text by the mapping),
+ * and each note's graded reviews from the revlog.
+ */
+
+/** More files in one archive than any shared deck holds (its media are numbered files): refused as a zip bomb. */
+export const MAX_PACKAGE_ENTRIES = 50_000;
+/** The most all entries together may unpack to, by their declared sizes (yauzl checks the real ones against them). */
+export const MAX_UNPACKED_BYTES = 1024 * 1024 * 1024;
+/** The most the collection (the SQLite database, the one entry unpacked to disk) may unpack to. */
+export const MAX_COLLECTION_BYTES = 256 * 1024 * 1024;
+
+/** The collection's entry names, newest layout first: a current Anki's package also holds a stub `collection.anki2`. */
+const COLLECTIONS = ["collection.anki21b", "collection.anki21", "collection.anki2"] as const;
+type Layout = (typeof COLLECTIONS)[number];
+
+export const ANKI_DRAFT_FORMAT = "polyglot-anki-draft";
+
+/** A package as the draft keeps it: field names, and per note its fields and graded reviews ([time in ms, ease]). */
+const ankiDraft = z.object({
+  format: z.literal(ANKI_DRAFT_FORMAT),
+  layout: z.enum(COLLECTIONS),
+  fields: z.array(z.string()),
+  notes: z.array(
+    z.object({
+      f: z.array(z.string()),
+      r: z.array(z.tuple([z.number(), z.number().int().min(1).max(4)])),
+      /** The study language named by the note's deck (our export's `Polyglot::<name> (<code>)`), if any. */
+      l: z.string().refine(isStudyLanguage).optional(),
+    }),
+  ),
+});
+export type AnkiDraft = z.output<typeof ankiDraft>;
+
+export const looksLikeAnkiDraft = (content: string) => content.startsWith(`{"format":"${ANKI_DRAFT_FORMAT}"`);
+export function parseAnkiDraft(content: string): AnkiDraft | null {
+  try {
+    const parsed = ankiDraft.safeParse(JSON.parse(content));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Why a package is refused: translation keys under `learning:import.packageErrors`. */
+export type PackageError = "zipBomb" | "notPackage" | "newerAnki" | "unreadable" | "tooManyNotes";
+
+export type PackageResult = { content: string; notes: number } | { error: PackageError; looksLike?: BinaryKind };
+
+/** What a binary file that is not a package looks like, by its first bytes (magic numbers) or a zip's entries. */
+export type BinaryKind =
+  | "image"
+  | "pdf"
+  | "spreadsheet"
+  | "document"
+  | "zip"
+  | "gzip"
+  | "sqlite"
+  | "audio"
+  | "video"
+  | "executable"
+  | "binary";
+
+const MAGIC: [number[] | string, BinaryKind][] = [
+  [[0x89, 0x50, 0x4e, 0x47], "image"],
+  [[0xff, 0xd8, 0xff], "image"],
+  ["GIF8", "image"],
+  ["BM", "image"],
+  ["%PDF", "pdf"],
+  [[0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1], "spreadsheet"],
+  [[0x1f, 0x8b], "gzip"],
+  ["SQLite format 3\u0000", "sqlite"],
+  ["ID3", "audio"],
+  ["OggS", "audio"],
+  ["fLaC", "audio"],
+  [[0x7f, 0x45, 0x4c, 0x46], "executable"],
+  ["MZ", "executable"],
+];
+
+export const isZip = (head: Uint8Array) =>
+  head[0] === 0x50 &&
+  head[1] === 0x4b &&
+  (head[2] === 0x03 || head[2] === 0x05) &&
+  (head[3] === 0x04 || head[3] === 0x06);
+
+/**
+ * The kind of a file's first bytes when they are not text (null for text: CSV, TSV, JSON, plain text in any UTF). A zip
+ * is looked into by `readAnkiPackage`.
+ */
+export function binaryKind(head: Uint8Array): BinaryKind | null {
+  const starts = (magic: number[] | string) =>
+    (typeof magic === "string" ? [...magic].map((c) => c.charCodeAt(0)) : magic).every((byte, i) => head[i] === byte);
+  const known = MAGIC.find(([magic]) => starts(magic))?.[1];
+  if (known) return known;
+  const ascii = (from: number, text: string) => [...text].every((c, i) => head[from + i] === c.charCodeAt(0));
+  if (ascii(0, "RIFF") && ascii(8, "WEBP")) return "image";
+  if (ascii(0, "RIFF") && ascii(8, "WAVE")) return "audio";
+  if (ascii(4, "ftyp")) return "video";
+  if (isZip(head)) return "zip";
+  // UTF-16 text carries NULs too, after its byte-order mark.
+  if ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff)) return null;
+  return head.includes(0) ? "binary" : null;
+}
+
+/** What a zip that holds no collection is, by its entries (an Office or OpenDocument file is a zip). */
+function zipKind(names: string[]): BinaryKind {
+  if (names.some((name) => name.startsWith("xl/"))) return "spreadsheet";
+  if (names.some((name) => name.startsWith("word/") || name.startsWith("ppt/"))) return "document";
+  if (names.includes("content.xml")) return "document";
+  return "zip";
+}
+
+const openZip = (file: string) =>
+  new Promise<yauzl.ZipFile>((resolve, reject) =>
+    yauzl.open(
+      file,
+      { lazyEntries: true, autoClose: false, validateEntrySizes: true, strictFileNames: false },
+      (e, zip) => (e || !zip ? reject(e ?? new Error("no zip")) : resolve(zip)),
+    ),
+  );
+
+/** The archive's entries from its central directory, read one at a time. */
+function entriesOf(zip: yauzl.ZipFile): Promise<yauzl.Entry[]> {
+  return new Promise((resolve, reject) => {
+    const entries: yauzl.Entry[] = [];
+    zip.on("entry", (entry: yauzl.Entry) => {
+      entries.push(entry);
+      zip.readEntry();
+    });
+    zip.once("end", () => resolve(entries));
+    zip.once("error", reject);
+    zip.readEntry();
+  });
+}
+
+const openEntry = (zip: yauzl.ZipFile, entry: yauzl.Entry) =>
+  new Promise<Readable>((resolve, reject) =>
+    zip.openReadStream(entry, (e, stream) => (e || !stream ? reject(e ?? new Error("no stream")) : resolve(stream))),
+  );
+
+class TooLarge extends Error {}
+
+/** Passes bytes through and fails once more than `limit` have passed (a stream that unpacks beyond its word). */
+function capped(limit: number) {
+  let size = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      size += chunk.length;
+      done(size > limit ? new TooLarge() : null, chunk);
+    },
+  });
+}
+
+/**
+ * Reads the package in `file`: checks the archive's entry count and declared sizes before unpacking anything, unpacks
+ * only the collection (newest layout present; `.anki21b` through Node's zstd) into a temporary directory that is
+ * removed afterwards, and reads notes, field names and reviews with node:sqlite, read-only.
+ */
+export async function readAnkiPackage(file: string, maxNotes: number): Promise<PackageResult> {
+  let zip: yauzl.ZipFile;
+  try {
+    zip = await openZip(file);
+  } catch {
+    return { error: "unreadable" };
+  }
+  const dir = await mkdtemp(path.join(tmpdir(), "polyglot-anki-"));
+  try {
+    if (zip.entryCount > MAX_PACKAGE_ENTRIES) return { error: "zipBomb" };
+    const entries = await entriesOf(zip);
+    const unpacked = entries.reduce((sum, entry) => sum + entry.uncompressedSize, 0);
+    if (unpacked > MAX_UNPACKED_BYTES) return { error: "zipBomb" };
+    const names = entries.map((entry) => entry.fileName);
+    const layout = COLLECTIONS.find((name) => names.includes(name));
+    if (!layout) return { error: "notPackage", looksLike: zipKind(names) };
+    const entry = entries.find((e) => e.fileName === layout)!;
+    if (entry.uncompressedSize > MAX_COLLECTION_BYTES) return { error: "zipBomb" };
+    const collection = path.join(dir, "collection");
+    try {
+      const stream = await openEntry(zip, entry);
+      const out = createWriteStream(collection);
+      if (layout === "collection.anki21b")
+        await pipeline(stream, createZstdDecompress(), capped(MAX_COLLECTION_BYTES), out);
+      else await pipeline(stream, capped(MAX_COLLECTION_BYTES), out);
+    } catch (error) {
+      if (error instanceof TooLarge) return { error: "zipBomb" };
+      return { error: layout === "collection.anki21b" ? "newerAnki" : "unreadable" };
+    }
+    return await readCollection(collection, layout, maxNotes);
+  } catch {
+    return { error: "unreadable" };
+  } finally {
+    zip.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Notes read between turns of the event loop (node:sqlite is synchronous). */
+const ROWS_PER_TURN = 200;
+/** Fields of a note offered for mapping; the preview maps at most 50 columns. */
+const MAX_FIELDS = 50;
+const EARLIEST = Date.UTC(2000, 0, 1);
+
+/** Our export's deck names end in the study language's code: `Polyglot::Deutsch (de)`. */
+const OUR_DECK = /^Polyglot::.*\(([a-z]{2,3})\)$/;
+
+/** The study language of each deck that names one, by deck id (schema 18: the decks table; 11: col.decks). */
+function deckLanguages(db: DatabaseSync, deckTable: boolean): Map<string, string> {
+  const names: [string, string][] = deckTable
+    ? db
+        .prepare("select id, name from decks")
+        .all()
+        .map((row) => [String(row.id), String(row.name)])
+    : Object.entries(
+        JSON.parse(String(db.prepare("select decks from col").get()?.decks || "{}")) as Record<
+          string,
+          { name?: string }
+        >,
+      ).map(([id, deck]) => [id, String(deck?.name ?? "")]);
+  const languages = new Map<string, string>();
+  for (const [id, name] of names) {
+    const code = OUR_DECK.exec(name)?.[1];
+    if (code && isStudyLanguage(code)) languages.set(id, code);
+  }
+  return languages;
+}
+
+async function readCollection(file: string, layout: Layout, maxNotes: number): Promise<PackageResult> {
+  let db: DatabaseSync;
+  try {
+    db = new DatabaseSync(file, { readOnly: true });
+  } catch {
+    return { error: "unreadable" };
+  }
+  try {
+    const hasTable = (name: string) =>
+      db.prepare("select 1 from sqlite_master where type = 'table' and name = ?").get(name) !== undefined;
+    // Schema 18 keeps note types' fields in their own table; schema 11 as JSON in col.models.
+    const fieldNames = new Map<string, string[]>();
+    if (hasTable("fields")) {
+      for (const row of db.prepare("select ntid, name from fields order by ntid, ord").iterate()) {
+        const list = fieldNames.get(String(row.ntid)) ?? [];
+        list.push(String(row.name));
+        fieldNames.set(String(row.ntid), list);
+      }
+    } else {
+      const col = db.prepare("select models from col").get();
+      const models = JSON.parse(String(col?.models ?? "{}")) as Record<
+        string,
+        { flds?: { name: string; ord: number }[] }
+      >;
+      for (const [id, model] of Object.entries(models))
+        fieldNames.set(
+          id,
+          [...(model.flds ?? [])].sort((a, b) => a.ord - b.ord).map((f) => String(f.name)),
+        );
+    }
+    const count = Number(db.prepare("select count(*) as n from notes").get()?.n ?? 0);
+    if (count > maxNotes) return { error: "tooManyNotes" };
+    // The first card of each note carries its reviews (a reversed card's reviews are a different question).
+    const languageOfDeck = deckLanguages(db, hasTable("decks"));
+    const cardOf = new Map<number, { id: number; language?: string }>();
+    let read = 0;
+    for (const row of db.prepare("select id, nid, did from cards order by nid, ord, id").iterate()) {
+      if (++read % ROWS_PER_TURN === 0) await nextTurn();
+      const nid = Number(row.nid);
+      if (!cardOf.has(nid)) cardOf.set(nid, { id: Number(row.id), language: languageOfDeck.get(String(row.did)) });
+    }
+    const reviewsOf = new Map<number, [number, number][]>();
+    const latest = Date.now() + 86_400_000;
+    // Graded reviews only: types 0–3 (learn, review, relearn, filtered) with an ease; manual changes are not reviews.
+    for (const row of db
+      .prepare("select id, cid, ease from revlog where type between 0 and 3 and ease between 1 and 4 order by id")
+      .iterate()) {
+      if (++read % ROWS_PER_TURN === 0) await nextTurn();
+      const at = Number(row.id);
+      if (!(at >= EARLIEST && at <= latest)) continue;
+      const list = reviewsOf.get(Number(row.cid)) ?? [];
+      list.push([at, Number(row.ease)]);
+      reviewsOf.set(Number(row.cid), list);
+    }
+    const notes: AnkiDraft["notes"] = [];
+    const usage = new Map<string, number>();
+    for (const row of db.prepare("select id, mid, flds from notes order by id").iterate()) {
+      if (++read % ROWS_PER_TURN === 0) await nextTurn();
+      const mid = String(row.mid);
+      usage.set(mid, (usage.get(mid) ?? 0) + 1);
+      // NUL never belongs in text, and PostgreSQL refuses it (as the form reader drops it from every field).
+      const cells = String(row.flds ?? "")
+        .replaceAll("\u0000", "")
+        .split("\x1f")
+        .slice(0, MAX_FIELDS)
+        // A cell longer than anything a field holds is still reported as too long, not cut silently.
+        .map((cell) => cell.slice(0, RAW_CELL_LIMIT + 1));
+      const card = cardOf.get(Number(row.id));
+      notes.push({
+        f: cells,
+        r: card === undefined ? [] : (reviewsOf.get(card.id) ?? []),
+        ...(card?.language ? { l: card.language } : {}),
+      });
+    }
+    // The header is the field names of the note type most notes use; other types' fields map by position.
+    const main = [...usage].sort((a, b) => b[1] - a[1])[0]?.[0];
+    const fields = (main ? fieldNames.get(main) : undefined) ?? [];
+    const header = fields.slice(0, MAX_FIELDS).map((name) => name.replaceAll("\u0000", "").slice(0, 200));
+    const draft: AnkiDraft = { format: ANKI_DRAFT_FORMAT, layout, fields: header, notes };
+    return { content: JSON.stringify(draft), notes: notes.length };
+  } catch {
+    return { error: "unreadable" };
+  } finally {
+    db.close();
+  }
+}
