@@ -161,12 +161,12 @@ export async function parseDraft(draft: Draft, options: ImportOptions): Promise<
 }
 
 /** A table's rows under the learner's mapping (or the guessed one), with an Anki note's reviews where there are some. */
-function fromTable(
+async function fromTable(
   draft: Draft,
   table: ImportTable,
   options: ImportOptions,
   ankiNote?: (line: number) => { r: [number, number][]; l?: string } | undefined,
-): Parsed {
+): Promise<Parsed> {
   const none = { headers: [], mapping: [], firstCells: [], candidates: [], problems: [] };
   if (table.rows.length === 0) return { kind: table.kind, ...none, fileError: "empty" };
   if (table.rows.length > MAX_ROWS) return { kind: table.kind, ...none, fileError: "tooManyRows" };
