@@ -39,8 +39,17 @@ function afterMemoryFailed(req: IncomingMessage, res: ServerResponse, error: unk
   app(req, res);
 }
 
-/** Set once the app is loaded (production): false when the request was answered 503, too many being in flight. */
-let admit: ((req: IncomingMessage, res: ServerResponse) => boolean) | null = null;
+/** Set once the app is loaded (production): starts the request now or in its turn, or answers it 503 (overload). */
+let admit: ((req: IncomingMessage, res: ServerResponse, start: () => void) => void) | null = null;
+
+/** A request admitted: from memory when it is a learner's page kept there, otherwise through Express. */
+function work(req: IncomingMessage, res: ServerResponse) {
+  if (!answerLearnerFromMemory) return void app(req, res);
+  answerLearnerFromMemory(req, res).then(
+    (answered) => answered || void app(req, res),
+    (error: unknown) => afterMemoryFailed(req, res, error),
+  );
+}
 
 const server = createServer((req, res) => {
   // Every answer names its request, as its log line does (the proxy's id when TRUST_PROXY trusts it and it is plain).
@@ -52,12 +61,8 @@ const server = createServer((req, res) => {
   } catch (error) {
     return afterMemoryFailed(req, res, error);
   }
-  if (admit && !admit(req, res)) return;
-  if (!answerLearnerFromMemory) return void app(req, res);
-  answerLearnerFromMemory(req, res).then(
-    (answered) => answered || void app(req, res),
-    (error: unknown) => afterMemoryFailed(req, res, error),
-  );
+  if (!admit) return work(req, res);
+  admit(req, res, () => work(req, res));
 });
 
 type App = {
@@ -357,13 +362,18 @@ if (!vite) {
     if (answered) logRequest(req, pathOf(req.url!), res.statusCode, started, expressIp(req));
     return answered;
   };
-  // Pages from memory above are answered at once and never wait; everything else counts against the bound.
+  // Public pages from memory above are answered at once and never wait; everything else counts against the bound.
   const shedder = entry.loadShedder(env.MAX_REQUESTS_IN_FLIGHT);
-  admit = (req, res) =>
-    shedder.admit(req, res, () => {
-      setSecurityHeaders(res, pathOf(req.url!));
-      markPersonal(req.method!, pathOf(req.url!), req.headers.cookie, res);
-    });
+  admit = (req, res, start) =>
+    shedder.admit(
+      req,
+      res,
+      () => {
+        setSecurityHeaders(res, pathOf(req.url!));
+        markPersonal(req.method!, pathOf(req.url!), req.headers.cookie, res);
+      },
+      start,
+    );
   setInterval(() => {
     const refused = shedder.takeRefused();
     if (refused) log.warn("requests refused: too many in flight", { refused, limit: env.MAX_REQUESTS_IN_FLIGHT });
