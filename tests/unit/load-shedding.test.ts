@@ -13,7 +13,7 @@ import {
   QUEUE_TARGET_MS,
   WORKING_AT_ONCE,
   type LoadShedder,
-} from "../../app/http/load-shedding.server";
+} from "../../app/edge/load-shedding.server";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

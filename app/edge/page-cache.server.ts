@@ -9,10 +9,10 @@ import { LOCALES, localePath } from "../i18n/locales";
 import { isLevel, isStudyLanguage } from "../learning/vocabulary";
 import { preferredEncoding } from "./accept-encoding";
 import { createLoadContext } from "../server/client-ip.server";
-import { hashedContentSecurityPolicy } from "./csp";
+import { hashedContentSecurityPolicy } from "../http/csp";
 import { log } from "../server/log.server";
-import { PUBLIC_PAGES } from "./public-pages";
-import { PATHS } from "./paths";
+import { PUBLIC_PAGES } from "../http/public-pages";
+import { PATHS } from "../http/paths";
 import { canonicalVariantCookies } from "./variant-cookies.server";
 
 /**

@@ -7,7 +7,7 @@ import { preferredEncoding } from "./accept-encoding";
 import { cookieValues, keptDocument, VARIANT_HEADERS } from "./page-cache.server";
 import { canonicalVariantCookies } from "./variant-cookies.server";
 import { OwnerBoundedCache } from "./owner-bounded-cache";
-import { PATHS } from "./paths";
+import { PATHS } from "../http/paths";
 import { log } from "../server/log.server";
 import { learnerTag, requestLogFields } from "../server/request-log.server";
 
