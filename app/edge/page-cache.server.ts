@@ -6,6 +6,7 @@ import { preferredEncoding } from "./accept-encoding";
 import { createLoadContext } from "../server/client-ip.server";
 import { log } from "../server/log.server";
 import { keptDocument } from "./kept-document.server";
+import { OwnerBoundedCache } from "./owner-bounded-cache";
 import {
   lookup,
   rootRedirectFor,
@@ -25,6 +26,8 @@ import {
 /** Response headers that vary only in ways the key already covers. */
 const HANDLED_VARY = new Set(["accept-encoding", "cookie", "accept-language", ...Object.keys(VARIANT_HEADERS)]);
 
+/** The owner of every public page in the store. */
+const PUBLIC = "public";
 const MAX_ENTRIES = 2_000;
 const MAX_BYTES = 64 * 1024 * 1024;
 /** Entries are renewed now and then, so the footer's year and similar clock-driven details stay right. */
@@ -134,27 +137,16 @@ function send(
 /** The cache in front of React Router: an Express-style middleware (`next` renders the request as usual). */
 export function publicPageCache(build: ServerBuild) {
   const render = createRequestHandler(build, "production");
-  const entries = new Map<string, Entry>();
+  /**
+   * Anonymous pages are everyone's: one owner, whose share is never the bound (the store then pushes out its least
+   * recently used page, past MAX_ENTRIES or MAX_BYTES).
+   */
+  const entries = new OwnerBoundedCache<Entry>({ entries: MAX_ENTRIES, bytes: MAX_BYTES, perOwner: MAX_ENTRIES + 1 });
   const pending = new Map<string, Promise<Entry>>();
-  let bytes = 0;
-
-  function remove(key: string) {
-    const entry = entries.get(key);
-    if (!entry) return;
-    bytes -= entry.bytes;
-    entries.delete(key);
-  }
 
   function store(key: string, entry: Entry) {
     if (entry.generation !== generation || entry.bytes > MAX_BYTES / 4) return;
-    remove(key);
-    entries.set(key, entry);
-    bytes += entry.bytes;
-    // Map order is insertion order: the first keys are the least recently used.
-    for (const oldest of entries.keys()) {
-      if (entries.size <= MAX_ENTRIES && bytes <= MAX_BYTES) break;
-      remove(oldest);
-    }
+    entries.set(PUBLIC, key, entry);
   }
 
   async function fill(found: Lookup): Promise<Entry> {
@@ -176,13 +168,12 @@ export function publicPageCache(build: ServerBuild) {
     }
     let entry = entries.get(found.key);
     if (entry && (entry.generation !== generation || entry.expires < Date.now())) {
-      remove(found.key);
+      entries.delete(found.key);
       entry = undefined;
     }
     if (entry) {
       // Recently used entries move to the end, away from eviction.
-      entries.delete(found.key);
-      entries.set(found.key, entry);
+      entries.touch(found.key);
     } else {
       let filling = pending.get(found.key);
       if (!filling) {
@@ -199,8 +190,7 @@ export function publicPageCache(build: ServerBuild) {
   function readyEntry(found: Lookup): Ready | null {
     const entry = entries.get(found.key);
     if (!entry?.bodies || entry.generation !== generation || entry.expires < Date.now()) return null;
-    entries.delete(found.key);
-    entries.set(found.key, entry);
+    entries.touch(found.key);
     return entry as Ready;
   }
 
