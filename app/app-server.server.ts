@@ -2,14 +2,13 @@ import { createRequestHandler } from "@react-router/express";
 import type { ServerBuild } from "react-router";
 import { env } from "./config/env.server";
 import { backgroundStatements, getDatabase, type Database } from "./db/db.server";
-import { holdsSignInToken } from "./analytics/token-pages";
 import { contentSecurityPolicy } from "./http/csp";
-import { invalidatePublicPages, publicPageCache } from "./http/page-cache.server";
-import { answerLearnerPage } from "./http/learner-pages.server";
-import { loadShedder } from "./http/load-shedding.server";
+import { createEdge, type EdgeOptions } from "./edge/edge.server";
+import { watchEventLoop } from "./edge/event-loop-watch.server";
+import { referrerPolicyFor } from "./edge/headers.server";
+import { invalidatePublicPages, publicPageCache } from "./edge/page-cache.server";
 import { BODY_LIMIT_BYTES, bodyLimitFor } from "./http/request-body.server";
-import { precompressedAssets } from "./http/static-assets.server";
-import { prepareVariantCookies } from "./http/variant-cookies.server";
+import { prepareVariantCookies } from "./edge/variant-cookies.server";
 import { loadPublicLists } from "./learning/public-lists.server";
 import { createLoadContext } from "./server/client-ip.server";
 import { checkHealth, onHealthCheck, shutdown } from "./server/lifecycle.server";
@@ -51,6 +50,14 @@ onHealthCheck(async () => {
   await started;
 });
 
+/** The Express handler rendering the app; `build` is a function in development, so every request sees fresh code. */
+function requestHandler(build: ServerBuild | (() => Promise<ServerBuild>)) {
+  return createRequestHandler({
+    build,
+    getLoadContext: (req) => createLoadContext(req.ip ?? null, requestLogFields(req)),
+  });
+}
+
 /**
  * Everything `server.ts` needs from the app, in one typed object exported by the server entry. server.ts imports
  * only this type; the value comes from the build (production) or from Vite (development).
@@ -62,13 +69,8 @@ export const appServer = {
   checkHealth,
   shutdown,
   contentSecurityPolicy,
-  /**
-   * The Referrer-Policy of a path: from a page holding a sign-in token, no referrer to any other site (`same-origin`,
-   * not `no-referrer`: with that, browsers send `Origin: null` with the page's own form post, which the cross-site
-   * check must refuse, so the link would not work without JavaScript); the site's usual policy elsewhere.
-   */
-  referrerPolicyFor: (pathname: string) =>
-    holdsSignInToken(pathname) ? "same-origin" : "strict-origin-when-cross-origin",
+  /** The Referrer-Policy of a path (app/edge/headers.server.ts). */
+  referrerPolicyFor,
   /** The largest request body read; server.ts answers 413 before reading a larger one. */
   BODY_LIMIT_BYTES,
   /** The body limit of a path: BODY_LIMIT_BYTES except for the few pages that take files (the import). */
@@ -85,26 +87,17 @@ export const appServer = {
   routePatterns,
   /** Anonymous public pages from memory (production): an Express middleware in front of the request handler. */
   publicPageCache,
-  /**
-   * A learner's page kept in memory, answered before Express when their session and data version say it is current
-   * (production); resolves false when the request must take the usual way.
-   */
-  answerLearnerPage,
-  /**
-   * The bound on requests in flight (MAX_REQUESTS_IN_FLIGHT): beyond it a request is answered at once with 503, a
-   * translated page or, for `.data`, a short text the client retries; health checks and files are never refused.
-   */
-  loadShedder,
   /** Forgets the cached public pages and in-memory shipped data (called when that data changes). */
   invalidatePublicPages,
-  /** The build's brotli and gzip copies of hashed assets, sent by Accept-Encoding (production). */
-  precompressedAssets,
   /** The Express handler rendering the app; `build` is a function in development, so every request sees fresh code. */
-  requestHandler(build: ServerBuild | (() => Promise<ServerBuild>)) {
-    return createRequestHandler({
-      build,
-      getLoadContext: (req) => createLoadContext(req.ip ?? null, requestLogFields(req)),
-    });
+  requestHandler,
+  /**
+   * The HTTP server's request handler (app/edge/edge.server.ts), with the event loop watched from now on: server.ts
+   * only loads the app, listens and stops.
+   */
+  edge(options: Omit<EdgeOptions, "renderPage">) {
+    watchEventLoop();
+    return createEdge({ ...options, renderPage: requestHandler(options.build) });
   },
 };
 

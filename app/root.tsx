@@ -27,7 +27,7 @@ import { useNonce } from "./http/csp";
 import { useBasicMode } from "./http/basic-mode";
 import { basicModeMiddleware } from "./http/basic-mode.server";
 import { routeRulesMiddleware } from "./http/route-rules.server";
-import { learnerPagesMiddleware } from "./http/learner-pages.server";
+import { learnerPagesMiddleware } from "./edge/learner-pages.server";
 import { unavailableMiddleware } from "./http/unavailable.server";
 import { withoutTrackingParams } from "./http/seo";
 import { i18nextMiddleware, requestLocale } from "./i18n/i18n.server";

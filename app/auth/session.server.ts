@@ -11,7 +11,9 @@ export const SESSION_MAX_AGE_S = 400 * 24 * 60 * 60;
 
 export type User = typeof users.$inferSelect;
 
-const sessionCookie = signedCookie("__session", { maxAge: SESSION_MAX_AGE_S });
+/** The cookie holding a signed-in learner's session. */
+export const SESSION_COOKIE = "__session";
+const sessionCookie = signedCookie(SESSION_COOKIE, { maxAge: SESSION_MAX_AGE_S });
 
 /** The signed-in learner, or null; set once per request by the session middleware. */
 export const userContext = createContext<User | null>(null);
@@ -140,7 +142,7 @@ export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request,
   const logFields = context.get(requestLogContext);
   if (user && logFields) logFields.learner = learnerTag(user.id);
   const response = await next();
-  if (user && (await isSignedWithRetiredKey(sessionCookie, request)) && !setsCookie(response, "__session")) {
+  if (user && (await isSignedWithRetiredKey(sessionCookie, request)) && !setsCookie(response, SESSION_COOKIE)) {
     response.headers.append("Set-Cookie", await sessionCookie.serialize(id));
   }
   return response;

@@ -6,7 +6,8 @@ import { RESEND_WAIT_MS } from "./rate-limit.server";
 export const linkDelivery: "mail" | "log" = env.authProvider === "local" && !env.SMTP_URL ? "log" : "mail";
 
 /** Remembers, for the hour a link lives, which address was sent a link and when: the sign-in page keeps saying so. */
-const sentCookie = signedCookie("sign-in-sent", { maxAge: 60 * 60 });
+export const SIGN_IN_SENT_COOKIE = "sign-in-sent";
+const sentCookie = signedCookie(SIGN_IN_SENT_COOKIE, { maxAge: 60 * 60 });
 
 type Sent = { email: string; at: number };
 

@@ -1,7 +1,7 @@
 import { and, eq, gt, sql } from "drizzle-orm";
 import type { Database } from "../db/db.server";
 import { env } from "../config/env.server";
-import { invalidatePublicPages } from "../http/page-cache.server";
+import { invalidatePublicPages } from "../edge/page-cache.server";
 import { pledges } from "./billing.schema";
 
 export type CampaignTotals = { pledged: number; backers: number };

@@ -2,7 +2,7 @@ import type { Stripe } from "stripe";
 import { eq } from "drizzle-orm";
 import { users } from "../auth/auth.schema";
 import type { Database } from "../db/db.server";
-import { invalidatePublicPages } from "../http/page-cache.server";
+import { invalidatePublicPages } from "../edge/page-cache.server";
 import { log } from "../server/log.server";
 import { publicDataChangedHere, publicDataVersionNow } from "../server/shared-data.server";
 import { stripeEvents } from "./billing.schema";

@@ -85,6 +85,32 @@ async function openPostgres(
   };
 }
 
+/**
+ * PGlite answers on the main thread, and a chain of its queries resolves in microtasks: without a break, a page's
+ * queries (and those of every request started with it) run back to back while the event loop reads no socket, accepts
+ * no connection (Node takes about one per turn) and answers no `/healthz`. So each query outside a transaction waits
+ * for its own turn of the event loop, one query a turn, first come, first served; within a transaction the statements
+ * follow one another as before.
+ */
+function oneQueryPerTurn(client: { query: (...args: never[]) => Promise<unknown> }) {
+  const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
+  const waiting: (() => void)[] = [];
+  let scheduled = false;
+  const nextTurn = () => {
+    scheduled = true;
+    setImmediate(() => {
+      waiting.shift()!();
+      if (waiting.length > 0) nextTurn();
+      else scheduled = false;
+    });
+  };
+  client.query = ((...args: unknown[]) =>
+    new Promise<void>((resolve) => {
+      waiting.push(resolve);
+      if (!scheduled) nextTurn();
+    }).then(() => query(...args))) as typeof client.query;
+}
+
 async function openPglite(dir: string, migrationsFolder: string, templateDir?: string): Promise<DatabaseHandle> {
   const release = await lockDataDir(dir);
   try {
@@ -94,6 +120,7 @@ async function openPglite(dir: string, migrationsFolder: string, templateDir?: s
     const { drizzle } = await import("drizzle-orm/pglite");
     const { migrate } = await import("drizzle-orm/pglite/migrator");
     const client = await PGlite.create(path.join(path.resolve(dir), PGLITE_FOLDER));
+    oneQueryPerTurn(client);
     const db = drizzle(client);
     await migrate(db, { migrationsFolder });
     return {

@@ -1,7 +1,7 @@
 import type { RouterContextProvider } from "react-router";
 import { userContext } from "../auth/session.server";
 import { getDatabase } from "../db/db.server";
-import { pageChangesAt } from "../http/learner-pages.server";
+import { pageChangesAt } from "../edge/learner-pages.server";
 import { studyLanguageContext } from "./preferences.server";
 import { dayAndQueue } from "./daily.server";
 import { readSettings } from "./settings.server";

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "../db/db.server";
-import { invalidatePublicPages, onPublicDataChange } from "../http/page-cache.server";
+import { invalidatePublicPages, onPublicDataChange } from "../edge/page-cache.server";
 import { publicTerms, termExamples, terms } from "./learning.schema";
 import { newCard } from "./stage";
 import type { Owner } from "./terms.server";

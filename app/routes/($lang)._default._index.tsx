@@ -18,7 +18,7 @@ const FEATURES = ["collect", "review", "stages", "explore"] as const;
 
 /**
  * A signed-in learner's day instead of the sign-in form. Anonymous visitors get the same page for everyone, served from
- * the public-page cache; a session cookie always bypasses it (app/http/page-cache.server.ts).
+ * the public-page cache; a session cookie always bypasses it (app/edge/page-cache.server.ts).
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = context.get(userContext);

@@ -11,7 +11,7 @@ import { isPartOfSpeech, isStage, PARTS_OF_SPEECH, SORTS, STAGES, type Sort } fr
 import { useLocalePath } from "../i18n/use-locale";
 import type { PageHandle } from "../ui/seo";
 import { PATHS, termPath } from "../http/paths";
-import { pageChangesAt } from "../http/learner-pages.server";
+import { pageChangesAt } from "../edge/learner-pages.server";
 
 export const handle: PageHandle = { title: "titles.member" };
 

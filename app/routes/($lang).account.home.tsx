@@ -17,7 +17,7 @@ import { SignOutEverywhere } from "../auth/sign-out-everywhere";
 import { PATHS, termPath } from "../http/paths";
 import { planLine } from "../billing/pages.server";
 import { PlanLine } from "../billing/ui";
-import { pageChangesAt } from "../http/learner-pages.server";
+import { pageChangesAt } from "../edge/learner-pages.server";
 import { readForm } from "../http/request-body.server";
 import { readSettings } from "../learning/settings.server";
 import { chooseStudyLanguage } from "../learning/preferences.server";

@@ -5,7 +5,9 @@ import { readCookie, signedCookie } from "../http/cookies.server";
 import { safeTarget } from "../http/navigation";
 import { MAX_TOASTS, type Toast, type ToastType } from "./toast";
 
-const toastCookie = signedCookie("toast", { maxAge: 60 });
+/** The cookie carrying the toasts of the next page. */
+export const TOAST_COOKIE = "toast";
+const toastCookie = signedCookie(TOAST_COOKIE, { maxAge: 60 });
 
 /** The toasts waiting for this request, read once by the toast middleware. */
 export const toastContext = createContext<Toast[]>([]);

@@ -1,5 +1,5 @@
 /**
- * A learner's home and term list kept in memory between writes (app/http/learner-pages.server.ts): two production
+ * A learner's home and term list kept in memory between writes (app/edge/learner-pages.server.ts): two production
  * server instances on one PostgreSQL database, as behind a load balancer. A page drawn by React Router carries a
  * per-response CSP nonce; one answered from memory carries script hashes instead, which is how these tests tell the
  * two apart. Whatever the instance that writes, the next page shows the write; a toast, another learner, a signed-out

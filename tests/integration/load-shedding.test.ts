@@ -1,14 +1,26 @@
 /**
  * Load shedding: with MAX_REQUESTS_IN_FLIGHT requests in flight, the production server answers the next one at once
  * with 503 and Retry-After — a translated page for a document (German and English here), a short text for `.data` —
- * while /healthz and static files still answer; once the requests in flight end, pages are served again.
+ * while /healthz and static files still answer; once the requests in flight end, pages are served again. Under a
+ * scaled-down overload (the budget of `scripts/bench/overload.ts` is 200 connections for 15 s) a signed-in page is
+ * answered 200 or 503 only, none waits 10 s, and /healthz keeps answering.
  *
  * Needs `npm run build` (the test script builds first).
  */
+import { request } from "node:http";
+import { createRequire } from "node:module";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { holdRequests } from "../support/held-requests.ts";
-import { getPage, rawRequest } from "../support/raw-http.ts";
-import { startServer, type ServerProcess } from "../support/server-process.ts";
+import { getPage, rawRequest, signInThroughLog } from "../support/raw-http.ts";
+import { BROWSER_USER_AGENT, startServer, type ServerProcess } from "../support/server-process.ts";
+
+type Autocannon = (options: object) => Promise<{
+  latency: { p99: number; max: number };
+  statusCodeStats: Record<string, { count: number }>;
+  timeouts: number;
+  errors: number;
+}>;
+const autocannon = createRequire(import.meta.url)("autocannon") as Autocannon;
 
 const LIMIT = 2;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -88,4 +100,58 @@ describe("more requests than MAX_REQUESTS_IN_FLIGHT", () => {
     }
     expect(after.status).toBe(302);
   });
+});
+
+describe("a scaled-down overload on a signed-in page", () => {
+  let server: ServerProcess;
+
+  beforeAll(async () => {
+    server = await startServer({ env: { LOG_LEVEL: "warn" }, healthTimeoutMs: 90_000 });
+  }, 120_000);
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  /** GET /healthz on a new connection, as a load balancer's probe: how long until the answer. */
+  const probeHealth = () =>
+    new Promise<{ status: number; ms: number }>((resolve, reject) => {
+      const at = performance.now();
+      request({ host: "127.0.0.1", port: server.port, path: "/healthz", agent: false }, (res) => {
+        res.resume();
+        res.once("end", () => resolve({ status: res.statusCode!, ms: performance.now() - at }));
+      })
+        .once("error", reject)
+        .end();
+    });
+
+  it("answers 200 or 503 only, never after 10 s, and /healthz answers meanwhile", async () => {
+    const { cookie } = await signInThroughLog(server, "overload@example.test");
+    const load = { running: true };
+    const health: { status: number; ms: number }[] = [];
+    const probes = (async () => {
+      while (load.running) {
+        health.push(await probeHealth());
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    })();
+    // autocannon's answer is a thenable, not a promise.
+    const result = await Promise.resolve(
+      autocannon({
+        url: `${server.baseUrl}/account/statistics`,
+        connections: 60,
+        duration: 5,
+        timeout: 10,
+        headers: { Cookie: cookie, "User-Agent": BROWSER_USER_AGENT, Accept: "text/html", "Accept-Encoding": "br" },
+      }),
+    ).finally(() => (load.running = false));
+    await probes;
+    const statuses = Object.keys(result.statusCodeStats);
+    expect(statuses.length).toBeGreaterThan(0);
+    expect(statuses.every((code) => code === "200" || code === "503")).toBe(true);
+    expect(result.timeouts).toBe(0);
+    expect(result.errors).toBe(0);
+    expect(result.latency.max).toBeLessThan(10_000);
+    expect(health.length).toBeGreaterThan(0);
+    expect(health.every((probe) => probe.status === 200 && probe.ms < 5_000)).toBe(true);
+  }, 60_000);
 });

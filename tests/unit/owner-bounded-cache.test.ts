@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { OwnerBoundedCache } from "../../app/http/owner-bounded-cache";
+import { OwnerBoundedCache } from "../../app/edge/owner-bounded-cache";
 
 describe("a cache bounded per owner", () => {
   const page = (bytes = 10) => ({ bytes });

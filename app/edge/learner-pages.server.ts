@@ -1,13 +1,15 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createContext, type MiddlewareFunction, type RouterContextProvider } from "react-router";
 import { getDatabase } from "../db/db.server";
-import { learnerOfCookieHeader, userContext } from "../auth/session.server";
+import { learnerOfCookieHeader, SESSION_COOKIE, userContext } from "../auth/session.server";
+import { TOAST_COOKIE } from "../toasts/toast.server";
 import { splitLocale } from "../i18n/locales";
 import { preferredEncoding } from "./accept-encoding";
-import { cookieValues, keptDocument, VARIANT_HEADERS } from "./page-cache.server";
+import { keptDocument } from "./kept-document.server";
+import { cookieValues, VARIANT_HEADERS } from "./public-page-keys.server";
 import { canonicalVariantCookies } from "./variant-cookies.server";
 import { OwnerBoundedCache } from "./owner-bounded-cache";
-import { PATHS } from "./paths";
+import { PATHS } from "../http/paths";
 import { log } from "../server/log.server";
 import { learnerTag, requestLogFields } from "../server/request-log.server";
 
@@ -23,7 +25,7 @@ import { learnerTag, requestLogFields } from "../server/request-log.server";
 
 const PAGES = new Set<string>([PATHS.learnerHome, PATHS.memberTerms]);
 /** Cookies whose holders always get a fresh render: a toast to show. */
-const BYPASS_COOKIES = ["toast"];
+const BYPASS_COOKIES = [TOAST_COOKIE];
 /** However still the data, a page is drawn again after this long (relative wording, the footer's year). */
 const MAX_AGE_MS = 60_000;
 const MAX_ENTRIES = 2_000;
@@ -157,7 +159,7 @@ export async function answerLearnerPage(
   if (req.method !== "GET" && req.method !== "HEAD") return false;
   if (req.headers["content-length"] !== undefined || req.headers["transfer-encoding"] !== undefined) return false;
   const cookieHeader = req.headers.cookie;
-  if (!cookieHeader?.includes("__session=")) return false;
+  if (!cookieHeader?.includes(`${SESSION_COOKIE}=`)) return false;
   const key = requestKey(req.url ?? "/", cookieHeader, (name) => {
     const value = req.headers[name];
     return typeof value === "string" ? value : undefined;

@@ -74,31 +74,88 @@ export function answerOverloaded(req: IncomingMessage, res: ServerResponse) {
 }
 
 /**
- * A bound on the requests one process works on at once. Under overload, queueing more only makes every answer late
- * (and ends in timeouts); a quick 503 lets the client come back while the ones admitted are answered in time.
+ * Requests worked on at once, at most. The app's work is mostly on the main thread (rendering, and PGlite's queries),
+ * and a chain of queries resolves in microtasks without giving the event loop a turn: every request started together
+ * is finished together, and no new request is even read meanwhile (`/healthz` included). A few at once keep PostgreSQL's
+ * pool and the page's streaming busy; more only make each one later.
+ */
+export const WORKING_AT_ONCE = 8;
+/**
+ * CoDel's target: when the oldest waiting request has waited this long, the queue is standing (it does not drain
+ * between arrivals) and a new request is refused at once instead of joining it.
+ */
+export const QUEUE_TARGET_MS = 500;
+/** A request that waited this long is refused when its turn comes: started now, it would be answered too late. */
+export const QUEUE_MAX_WAIT_MS = 1_000;
+
+type Waiting = { req: IncomingMessage; res: ServerResponse; at: number; beforeAnswer: () => void; start: () => void };
+
+/**
+ * A bound on the requests one process holds at once (`limit`, working or waiting), of which at most WORKING_AT_ONCE
+ * are worked on; the others wait their turn first come, first served. Under overload, queueing more only makes every
+ * answer late (and ends in timeouts): a quick 503 lets the client come back while the ones admitted are answered in
+ * time. A request is refused when the bound is reached, when the queue stands (its oldest waited QUEUE_TARGET_MS), or
+ * when it waited QUEUE_MAX_WAIT_MS for its turn; one whose client left while it waited is never started.
  */
 export function loadShedder(limit: number) {
-  let inFlight = 0;
+  const workingLimit = Math.min(limit, WORKING_AT_ONCE);
+  const queue: Waiting[] = [];
+  let working = 0;
   let refused = 0;
+  let scheduled = false;
+
+  function refuse(req: IncomingMessage, res: ServerResponse, beforeAnswer: () => void) {
+    refused++;
+    shedRequests.inc();
+    beforeAnswer();
+    answerOverloaded(req, res);
+  }
+
+  function begin(res: ServerResponse, start: () => void) {
+    working++;
+    res.once("close", () => {
+      working--;
+      scheduleNext();
+    });
+    start();
+  }
+
+  /** The next waiting request starts in a later turn of the event loop, after the sockets were read. */
+  function scheduleNext() {
+    if (scheduled || queue.length === 0) return;
+    scheduled = true;
+    setImmediate(() => {
+      scheduled = false;
+      const now = performance.now();
+      while (working < workingLimit && queue.length > 0) {
+        const next = queue.shift()!;
+        if (next.res.destroyed || next.res.writableEnded || next.req.socket.destroyed) continue;
+        if (now - next.at >= QUEUE_MAX_WAIT_MS) refuse(next.req, next.res, next.beforeAnswer);
+        else begin(next.res, next.start);
+      }
+    });
+  }
+
   return {
     /**
-     * Admits the request (true; it counts until its response closes), or answers it with 503 (false). `beforeAnswer`
-     * sets the headers every answer carries.
+     * Starts the request (`start`, now or once it is its turn; it counts until its response closes), or answers it
+     * with 503. `beforeAnswer` sets the headers every answer carries.
      */
-    admit(req: IncomingMessage, res: ServerResponse, beforeAnswer: () => void): boolean {
+    admit(req: IncomingMessage, res: ServerResponse, beforeAnswer: () => void, start: () => void): void {
       const url = req.url ?? "/";
       const query = url.indexOf("?");
-      if (isExemptFromShedding(query < 0 ? url : url.slice(0, query))) return true;
-      if (inFlight >= limit) {
-        refused++;
-        shedRequests.inc();
-        beforeAnswer();
-        answerOverloaded(req, res);
-        return false;
-      }
-      inFlight++;
-      res.once("close", () => inFlight--);
-      return true;
+      if (isExemptFromShedding(query < 0 ? url : url.slice(0, query))) return start();
+      const now = performance.now();
+      if (working + queue.length >= limit || (queue.length > 0 && now - queue[0]!.at >= QUEUE_TARGET_MS))
+        return refuse(req, res, beforeAnswer);
+      if (working < workingLimit && queue.length === 0) return begin(res, start);
+      const waiting: Waiting = { req, res, at: now, beforeAnswer, start };
+      queue.push(waiting);
+      // A client that leaves frees its place at once.
+      res.once("close", () => {
+        const index = queue.indexOf(waiting);
+        if (index >= 0) queue.splice(index, 1);
+      });
     },
     /** Requests refused since the last call (for a log line a second at most). */
     takeRefused(): number {
@@ -106,8 +163,9 @@ export function loadShedder(limit: number) {
       refused = 0;
       return count;
     },
+    /** Requests held: worked on and waiting. */
     get inFlight() {
-      return inFlight;
+      return working + queue.length;
     },
   };
 }

@@ -1,7 +1,7 @@
 /**
- * A least-recently-used map of sized entries, bounded in count and bytes overall and in count per owner: past its
- * owner's share an entry pushes out the same owner's oldest, so no owner's requests (`?junk=1`, `?junk=2`…) can push
- * another owner's entries out.
+ * The one store of pages kept in memory (public pages, a learner's pages): a least-recently-used map of sized
+ * entries, bounded in count and bytes overall and in count per owner: past its owner's share an entry pushes out the
+ * same owner's oldest, so no owner's requests (`?junk=1`, `?junk=2`…) can push another owner's entries out.
  */
 export class OwnerBoundedCache<V extends { bytes: number }> {
   private readonly entries = new Map<string, { owner: string; value: V }>();

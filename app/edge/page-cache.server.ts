@@ -1,19 +1,20 @@
 import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { promisify } from "node:util";
-import zlib from "node:zlib";
 import { createRequestHandler, type ServerBuild } from "react-router";
 import { env } from "../config/env.server";
-import { rootRedirectLocale } from "../i18n/root-redirect.server";
-import { LOCALES, localePath } from "../i18n/locales";
-import { isLevel, isStudyLanguage } from "../learning/vocabulary";
 import { preferredEncoding } from "./accept-encoding";
 import { createLoadContext } from "../server/client-ip.server";
-import { hashedContentSecurityPolicy } from "./csp";
 import { log } from "../server/log.server";
-import { PUBLIC_PAGES } from "./public-pages";
-import { PATHS } from "./paths";
-import { canonicalVariantCookies } from "./variant-cookies.server";
+import { keptDocument } from "./kept-document.server";
+import { OwnerBoundedCache } from "./owner-bounded-cache";
+import {
+  lookup,
+  rootRedirectFor,
+  rootRedirectKey,
+  rootRedirectKnown,
+  VARIANT_HEADERS,
+  type Lookup,
+} from "./public-page-keys.server";
 
 /**
  * Anonymous public pages from memory. Each page is rendered once by the running app (its runtime configuration) for a
@@ -22,30 +23,11 @@ import { canonicalVariantCookies } from "./variant-cookies.server";
  * Router. A response that sets a cookie, varies on anything else or is not a plain 200 is never stored.
  */
 
-/** Request headers that change an anonymous page, with the values that matter (others count as absent). */
-export const VARIANT_HEADERS: Record<string, (value: string) => string | null> = {
-  "save-data": (value) => (value.trim().toLowerCase() === "on" ? "on" : null),
-};
-/** Cookies that make a page personal: their holders always get a fresh render. */
-const BYPASS_COOKIES = ["__session", "toast", "sign-in-sent"];
-/** Query parameters a page reads, with the values it accepts; any other query is rendered without the cache. */
-const QUERY_WHITELIST: Record<string, Record<string, (value: string) => boolean>> = {
-  [PATHS.explore]: { language: isStudyLanguage, level: isLevel },
-};
 /** Response headers that vary only in ways the key already covers. */
 const HANDLED_VARY = new Set(["accept-encoding", "cookie", "accept-language", ...Object.keys(VARIANT_HEADERS)]);
-const DROPPED_HEADERS = new Set([
-  "content-length",
-  "content-encoding",
-  "content-security-policy",
-  "date",
-  "etag",
-  "connection",
-  "transfer-encoding",
-  "vary",
-  "cache-control",
-]);
 
+/** The owner of every public page in the store. */
+const PUBLIC = "public";
 const MAX_ENTRIES = 2_000;
 const MAX_BYTES = 64 * 1024 * 1024;
 /** Entries are renewed now and then, so the footer's year and similar clock-driven details stay right. */
@@ -60,15 +42,6 @@ type Entry = {
   etag: string;
   headers: Record<string, string>;
 };
-
-const pageKeys = new Map<string, string>(
-  PUBLIC_PAGES.flatMap((page) =>
-    LOCALES.flatMap((locale) =>
-      [localePath(locale, page), `${localePath(locale, page)}/`].map((path) => [path, page] as const),
-    ),
-  ),
-);
-pageKeys.delete("//");
 
 let generation = 0;
 const invalidationListeners = new Set<() => void>();
@@ -85,147 +58,6 @@ export function invalidatePublicPages(): void {
 /** Registers a memory copy of shipped data to drop when public data changes. */
 export function onPublicDataChange(listener: () => void): void {
   invalidationListeners.add(listener);
-}
-
-export function cookieValues(header: string | undefined): Map<string, string> {
-  const values = new Map<string, string>();
-  if (!header) return values;
-  for (const part of header.split(";")) {
-    const index = part.indexOf("=");
-    if (index > 0) values.set(part.slice(0, index).trim(), part.slice(index + 1).trim());
-  }
-  return values;
-}
-
-type Lookup = { key: string; url: string; cookie: string; headers: [string, string][]; page: string };
-
-/** Small bounded memos for the work every hit repeats on the same few strings. */
-function memo<T>(max: number, compute: (key: string) => T): (key: string) => T {
-  const values = new Map<string, T>();
-  return (key) => {
-    if (values.has(key)) return values.get(key)!;
-    const value = compute(key);
-    if (values.size >= max) values.delete(values.keys().next().value!);
-    values.set(key, value);
-    return value;
-  };
-}
-
-/** `?language=es&level=beginner` in a fixed order, or null when the query holds anything the page does not accept. */
-const normalisedQuery = (page: string, search: string) => queryMemo(`${page}?${search}`);
-const queryMemo = memo(1_000, (pageAndSearch) => {
-  const at = pageAndSearch.indexOf("?");
-  const allowed = QUERY_WHITELIST[pageAndSearch.slice(0, at)];
-  if (!allowed) return null;
-  const params = new URLSearchParams(pageAndSearch.slice(at + 1));
-  const names = [...params.keys()];
-  if (new Set(names).size !== names.length) return null;
-  for (const [name, value] of params) if (!allowed[name]?.(value)) return null;
-  params.sort();
-  return `?${params}`;
-});
-
-/** Where the bare root sends a visitor (null: nowhere), remembered per distinct cookie, language and browser. */
-const rootRedirectMemo = new Map<string, Promise<string | null>>();
-/** The same decisions once made, for the synchronous fast path (`answerFromMemory`). */
-const rootRedirectKnown = new Map<string, string | null>();
-const rootRedirectKey = (req: IncomingMessage) =>
-  `${req.headers.cookie ?? null}\n${req.headers["accept-language"] ?? null}\n${req.headers["user-agent"] ?? null}`;
-function rootRedirectFor(req: IncomingMessage): Promise<string | null> {
-  const key = rootRedirectKey(req);
-  let target = rootRedirectMemo.get(key);
-  if (!target) {
-    target = rootRedirectLocale({
-      cookie: req.headers.cookie ?? null,
-      acceptLanguage: req.headers["accept-language"] ?? null,
-      userAgent: req.headers["user-agent"] ?? null,
-    });
-    if (rootRedirectMemo.size >= 1_000) {
-      const oldest = rootRedirectMemo.keys().next().value!;
-      rootRedirectMemo.delete(oldest);
-      rootRedirectKnown.delete(oldest);
-    }
-    rootRedirectMemo.set(key, target);
-    void target.then((locale) => {
-      if (rootRedirectMemo.get(key) === target) rootRedirectKnown.set(key, locale);
-    });
-  }
-  return target;
-}
-
-/** The cache key of a request, or null when this request must be rendered for the visitor. */
-function lookup(req: IncomingMessage): Lookup | null {
-  const raw = req.url ?? "/";
-  const queryAt = raw.indexOf("?");
-  const path = queryAt < 0 ? raw : raw.slice(0, queryAt);
-  const page = pageKeys.get(path);
-  if (!page) return null;
-  const cookies = cookieValues(req.headers.cookie);
-  if (BYPASS_COOKIES.some((name) => cookies.has(name))) return null;
-  const query = queryAt >= 0 && queryAt < raw.length - 1 ? normalisedQuery(page, raw.slice(queryAt + 1)) : "";
-  if (query === null) return null;
-  // Cookies that change an anonymous page, each only with a value the app writes: junk counts as absent.
-  const cookie = canonicalVariantCookies(cookies);
-  if (cookie === null) return null;
-  const headers: [string, string][] = [];
-  for (const [name, normalise] of Object.entries(VARIANT_HEADERS)) {
-    const value = req.headers[name];
-    const normalised = typeof value === "string" ? normalise(value) : null;
-    if (normalised) headers.push([name, normalised]);
-  }
-  const canonicalPath = path.length > 1 ? path.replace(/\/$/, "") : path;
-  return {
-    key: `${canonicalPath}${query}\n${cookie}\n${headers.join(";")}`,
-    url: canonicalPath + query,
-    cookie,
-    headers,
-    page,
-  };
-}
-
-const brotli = promisify(zlib.brotliCompress);
-const gzip = promisify(zlib.gzip);
-
-const INLINE_SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script>/g;
-
-/** The body without the render's nonce, and the hashes of its inline scripts. */
-function withoutNonce(html: string, csp: string | null): { html: string; hashes: string[] } {
-  const nonce = csp?.match(/'nonce-([^']+)'/)?.[1];
-  const shared = nonce ? html.replaceAll(` nonce="${nonce}"`, "") : html;
-  const hashes = new Set<string>();
-  for (const [, attributes = "", content = ""] of shared.matchAll(INLINE_SCRIPT)) {
-    if (/\bsrc\s*=/.test(attributes)) continue;
-    hashes.add(createHash("sha256").update(content).digest("base64"));
-  }
-  return { html: shared, hashes: [...hashes] };
-}
-
-/**
- * A rendered document made fit to answer from memory: without its nonce (the CSP allows its inline scripts by hash),
- * compressed both ways at the given levels, with the response's headers except those set per answer.
- */
-export async function keptDocument(response: Response, html: string, level: { brotli: number; gzip: number }) {
-  const { html: shared, hashes } = withoutNonce(html, response.headers.get("Content-Security-Policy"));
-  const identity = Buffer.from(shared);
-  const [br, gz] = await Promise.all([
-    brotli(identity, {
-      params: {
-        [zlib.constants.BROTLI_PARAM_QUALITY]: level.brotli,
-        [zlib.constants.BROTLI_PARAM_SIZE_HINT]: identity.length,
-      },
-    }),
-    gzip(identity, { level: level.gzip }),
-  ]);
-  const headers: Record<string, string> = {};
-  response.headers.forEach((value, name) => {
-    if (!DROPPED_HEADERS.has(name)) headers[name] = value;
-  });
-  headers["content-security-policy"] = hashedContentSecurityPolicy(
-    hashes,
-    env.analyticsHosts,
-    env.billing.redirectOrigins,
-  );
-  return { bodies: { identity, br, gzip: gz }, bytes: identity.length + br.length + gz.length, headers };
 }
 
 async function toEntry(response: Response, page: string, born: number): Promise<Entry> {
@@ -305,27 +137,16 @@ function send(
 /** The cache in front of React Router: an Express-style middleware (`next` renders the request as usual). */
 export function publicPageCache(build: ServerBuild) {
   const render = createRequestHandler(build, "production");
-  const entries = new Map<string, Entry>();
+  /**
+   * Anonymous pages are everyone's: one owner, whose share is never the bound (the store then pushes out its least
+   * recently used page, past MAX_ENTRIES or MAX_BYTES).
+   */
+  const entries = new OwnerBoundedCache<Entry>({ entries: MAX_ENTRIES, bytes: MAX_BYTES, perOwner: MAX_ENTRIES + 1 });
   const pending = new Map<string, Promise<Entry>>();
-  let bytes = 0;
-
-  function remove(key: string) {
-    const entry = entries.get(key);
-    if (!entry) return;
-    bytes -= entry.bytes;
-    entries.delete(key);
-  }
 
   function store(key: string, entry: Entry) {
     if (entry.generation !== generation || entry.bytes > MAX_BYTES / 4) return;
-    remove(key);
-    entries.set(key, entry);
-    bytes += entry.bytes;
-    // Map order is insertion order: the first keys are the least recently used.
-    for (const oldest of entries.keys()) {
-      if (entries.size <= MAX_ENTRIES && bytes <= MAX_BYTES) break;
-      remove(oldest);
-    }
+    entries.set(PUBLIC, key, entry);
   }
 
   async function fill(found: Lookup): Promise<Entry> {
@@ -347,13 +168,12 @@ export function publicPageCache(build: ServerBuild) {
     }
     let entry = entries.get(found.key);
     if (entry && (entry.generation !== generation || entry.expires < Date.now())) {
-      remove(found.key);
+      entries.delete(found.key);
       entry = undefined;
     }
     if (entry) {
       // Recently used entries move to the end, away from eviction.
-      entries.delete(found.key);
-      entries.set(found.key, entry);
+      entries.touch(found.key);
     } else {
       let filling = pending.get(found.key);
       if (!filling) {
@@ -370,8 +190,7 @@ export function publicPageCache(build: ServerBuild) {
   function readyEntry(found: Lookup): Ready | null {
     const entry = entries.get(found.key);
     if (!entry?.bodies || entry.generation !== generation || entry.expires < Date.now()) return null;
-    entries.delete(found.key);
-    entries.set(found.key, entry);
+    entries.touch(found.key);
     return entry as Ready;
   }
 

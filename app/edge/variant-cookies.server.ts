@@ -1,7 +1,7 @@
 import { createCookie, type Cookie } from "react-router";
 import { env } from "../config/env.server";
-import { BASIC_MODES } from "./basic-mode";
-import { basicModeCookie } from "./basic-mode.server";
+import { BASIC_MODES } from "../http/basic-mode";
+import { basicModeCookie } from "../http/basic-mode.server";
 import { STUDY_LANGUAGES } from "../learning/vocabulary";
 import { studyLanguageCookie } from "../learning/preferences.server";
 import { THEMES } from "../theme/theme";

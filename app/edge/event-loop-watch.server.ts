@@ -1,0 +1,43 @@
+import { monitorEventLoopDelay } from "node:perf_hooks";
+import { log } from "../server/log.server";
+
+/**
+ * No request may hold the event loop. Once a second, when the longest delay of a turn seen passed EVENT_LOOP_WARN_MS,
+ * it is logged as a warning with the main thread's CPU time in that second (`cpuMs`) and the most CPU time it used
+ * between two turns (`heldMs`, timed by a tick every EVENT_LOOP_TICK_MS). A delay with little CPU behind it is the
+ * machine being busy (the process was not scheduled); one with as much CPU held between two turns is this process
+ * working without a break. Ops see both; the tests of bounded work assert that the second kind never happens.
+ */
+const EVENT_LOOP_WARN_MS = 100;
+const EVENT_LOOP_TICK_MS = 10;
+
+const threadCpuMs = () => {
+  const { user, system } = process.threadCpuUsage();
+  return (user + system) / 1000;
+};
+
+export function watchEventLoop() {
+  const loopDelay = monitorEventLoopDelay({ resolution: EVENT_LOOP_TICK_MS });
+  loopDelay.enable();
+  let secondStartCpu = threadCpuMs();
+  let tickCpu = secondStartCpu;
+  let heldMs = 0;
+  setInterval(() => {
+    const cpu = threadCpuMs();
+    heldMs = Math.max(heldMs, cpu - tickCpu);
+    tickCpu = cpu;
+  }, EVENT_LOOP_TICK_MS).unref();
+  setInterval(() => {
+    const ms = loopDelay.max / 1e6;
+    const cpu = threadCpuMs();
+    if (ms > EVENT_LOOP_WARN_MS)
+      log.warn("event loop blocked", {
+        ms: Math.round(ms),
+        cpuMs: Math.round(cpu - secondStartCpu),
+        heldMs: Math.round(Math.max(heldMs, cpu - tickCpu)),
+      });
+    secondStartCpu = cpu;
+    heldMs = 0;
+    loopDelay.reset();
+  }, 1_000).unref();
+}

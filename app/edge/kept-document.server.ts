@@ -1,0 +1,63 @@
+import { createHash } from "node:crypto";
+import { promisify } from "node:util";
+import zlib from "node:zlib";
+import { env } from "../config/env.server";
+import { hashedContentSecurityPolicy } from "../http/csp";
+
+/** Response headers a kept document never carries: they are set per answer. */
+const DROPPED_HEADERS = new Set([
+  "content-length",
+  "content-encoding",
+  "content-security-policy",
+  "date",
+  "etag",
+  "connection",
+  "transfer-encoding",
+  "vary",
+  "cache-control",
+]);
+
+const brotli = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
+
+const INLINE_SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script>/g;
+
+/** The body without the render's nonce, and the hashes of its inline scripts. */
+function withoutNonce(html: string, csp: string | null): { html: string; hashes: string[] } {
+  const nonce = csp?.match(/'nonce-([^']+)'/)?.[1];
+  const shared = nonce ? html.replaceAll(` nonce="${nonce}"`, "") : html;
+  const hashes = new Set<string>();
+  for (const [, attributes = "", content = ""] of shared.matchAll(INLINE_SCRIPT)) {
+    if (/\bsrc\s*=/.test(attributes)) continue;
+    hashes.add(createHash("sha256").update(content).digest("base64"));
+  }
+  return { html: shared, hashes: [...hashes] };
+}
+
+/**
+ * A rendered document made fit to answer from memory: without its nonce (the CSP allows its inline scripts by hash),
+ * compressed both ways at the given levels, with the response's headers except those set per answer.
+ */
+export async function keptDocument(response: Response, html: string, level: { brotli: number; gzip: number }) {
+  const { html: shared, hashes } = withoutNonce(html, response.headers.get("Content-Security-Policy"));
+  const identity = Buffer.from(shared);
+  const [br, gz] = await Promise.all([
+    brotli(identity, {
+      params: {
+        [zlib.constants.BROTLI_PARAM_QUALITY]: level.brotli,
+        [zlib.constants.BROTLI_PARAM_SIZE_HINT]: identity.length,
+      },
+    }),
+    gzip(identity, { level: level.gzip }),
+  ]);
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    if (!DROPPED_HEADERS.has(name)) headers[name] = value;
+  });
+  headers["content-security-policy"] = hashedContentSecurityPolicy(
+    hashes,
+    env.analyticsHosts,
+    env.billing.redirectOrigins,
+  );
+  return { bodies: { identity, br, gzip: gz }, bytes: identity.length + br.length + gz.length, headers };
+}

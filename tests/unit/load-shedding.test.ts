@@ -1,0 +1,155 @@
+/**
+ * The bound on requests in flight, on a real HTTP server: WORKING_AT_ONCE requests are worked on, the next ones wait
+ * their turn first come, first served, and a request is refused with 503 at once when the bound is reached, when the
+ * queue stands (its oldest waited QUEUE_TARGET_MS), or when it waited QUEUE_MAX_WAIT_MS by its turn; a request whose
+ * client left while waiting is never started.
+ */
+import { createServer, request, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  loadShedder,
+  QUEUE_MAX_WAIT_MS,
+  QUEUE_TARGET_MS,
+  WORKING_AT_ONCE,
+  type LoadShedder,
+} from "../../app/edge/load-shedding.server";
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+type Harness = {
+  shedder: LoadShedder;
+  /** Paths started, in order. */
+  started: string[];
+  /** Ends the answer of a started request. */
+  finish: (path: string) => void;
+  /** Sends a GET; resolves with its status and how long it took. */
+  get: (path: string) => { answer: Promise<{ status: number; ms: number }>; abort: () => void };
+  until: (check: () => boolean) => Promise<void>;
+};
+
+let server: Server | undefined;
+afterEach(async () => {
+  server?.closeAllConnections();
+  await new Promise((resolve) => server?.close(resolve) ?? resolve(null));
+  server = undefined;
+});
+
+async function harness(limit: number): Promise<Harness> {
+  const shedder = loadShedder(limit);
+  const started: string[] = [];
+  const open = new Map<string, ServerResponse>();
+  server = createServer((req, res) =>
+    shedder.admit(
+      req,
+      res,
+      () => res.setHeader("X-Before-Answer", "yes"),
+      () => {
+        started.push(req.url!);
+        open.set(req.url!, res);
+      },
+    ),
+  );
+  await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    shedder,
+    started,
+    finish: (path) => open.get(path)!.end("ok"),
+    get(path) {
+      const at = performance.now();
+      const req = request({ port, host: "127.0.0.1", path, agent: false });
+      const answer = new Promise<{ status: number; ms: number }>((resolve, reject) => {
+        req.once("response", (res) => {
+          res.resume();
+          res.once("end", () => resolve({ status: res.statusCode!, ms: performance.now() - at }));
+        });
+        req.once("error", reject);
+      });
+      req.end();
+      // Requests still open when a test ends are cut by the server's close.
+      answer.catch(() => {});
+      return { answer, abort: () => req.destroy() };
+    },
+    async until(check) {
+      for (let i = 0; i < 200 && !check(); i++) await sleep(10);
+      expect(check()).toBe(true);
+    },
+  };
+}
+
+describe("load shedding", () => {
+  it("works on a few requests at once and starts the waiting ones first come, first served", async () => {
+    const h = await harness(WORKING_AT_ONCE + 2);
+    const working = Array.from({ length: WORKING_AT_ONCE }, (_, i) => h.get(`/working-${i}`));
+    await h.until(() => h.started.length === WORKING_AT_ONCE);
+    const first = h.get("/first");
+    await h.until(() => h.shedder.inFlight === WORKING_AT_ONCE + 1);
+    const second = h.get("/second");
+    await h.until(() => h.shedder.inFlight === WORKING_AT_ONCE + 2);
+    // The bound is reached: the next one is refused at once, with the headers every answer carries.
+    const refused = await h.get("/third").answer;
+    expect(refused.status).toBe(503);
+    expect(h.shedder.takeRefused()).toBe(1);
+
+    h.finish("/working-0");
+    await h.until(() => h.started.includes("/first"));
+    expect(h.started).not.toContain("/second");
+    h.finish("/working-1");
+    await h.until(() => h.started.includes("/second"));
+    expect(h.started.slice(WORKING_AT_ONCE)).toEqual(["/first", "/second"]);
+    for (const path of h.started.slice(2)) h.finish(path);
+    for (const { answer } of [...working, first, second]) expect((await answer).status).toBe(200);
+    expect(h.shedder.inFlight).toBe(0);
+  });
+
+  it("refuses a newcomer at once while the queue stands, and a request that waited too long when its turn comes", async () => {
+    const h = await harness(1_000);
+    for (let i = 0; i < WORKING_AT_ONCE; i++) h.get(`/working-${i}`);
+    await h.until(() => h.started.length === WORKING_AT_ONCE);
+    const waiting = h.get("/waiting");
+    await h.until(() => h.shedder.inFlight === WORKING_AT_ONCE + 1);
+    await sleep(QUEUE_TARGET_MS + 50);
+    // The oldest waiting request waited past the target: the newcomer does not join the queue.
+    const newcomer = await h.get("/newcomer").answer;
+    expect(newcomer.status).toBe(503);
+    expect(newcomer.ms).toBeLessThan(QUEUE_TARGET_MS);
+
+    await sleep(QUEUE_MAX_WAIT_MS - QUEUE_TARGET_MS);
+    h.finish("/working-0");
+    // Its turn came too late to be answered in time: refused instead of started.
+    expect((await waiting.answer).status).toBe(503);
+    expect(h.started).not.toContain("/waiting");
+    expect(h.shedder.takeRefused()).toBe(2);
+  });
+
+  it("never starts a request whose client left while it waited", async () => {
+    const h = await harness(1_000);
+    for (let i = 0; i < WORKING_AT_ONCE; i++) h.get(`/working-${i}`);
+    await h.until(() => h.started.length === WORKING_AT_ONCE);
+    const gone = h.get("/gone");
+    const next = h.get("/next");
+    await h.until(() => h.shedder.inFlight === WORKING_AT_ONCE + 2);
+    gone.abort();
+    await h.until(() => h.shedder.inFlight === WORKING_AT_ONCE + 1);
+    h.finish("/working-0");
+    await h.until(() => h.started.includes("/next"));
+    expect(h.started).not.toContain("/gone");
+    h.finish("/next");
+    expect((await next.answer).status).toBe(200);
+  });
+
+  it("never holds health checks and files", async () => {
+    const h = await harness(1);
+    h.get("/page");
+    await h.until(() => h.started.length === 1);
+    const health = h.get("/healthz");
+    const file = h.get("/favicon.ico");
+    await h.until(() => h.started.length === 3);
+    h.finish("/healthz");
+    h.finish("/favicon.ico");
+    expect((await health.answer).status).toBe(200);
+    expect((await file.answer).status).toBe(200);
+    expect((await h.get("/other").answer).status).toBe(503);
+  });
+});
