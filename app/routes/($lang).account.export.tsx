@@ -52,8 +52,8 @@ const downloadFile: Route.MiddlewareFunction = async ({ request, context }, next
     format === "json"
       ? [JSON.stringify(document, null, 2), "application/json", `polyglot-export-${day}.json`]
       : part === "reviews"
-        ? [reviewsCsv(document), "text/csv", `polyglot-reviews-${day}.csv`]
-        : [termsCsv(document), "text/csv", `polyglot-terms-${day}.csv`];
+        ? [await reviewsCsv(document), "text/csv", `polyglot-reviews-${day}.csv`]
+        : [await termsCsv(document), "text/csv", `polyglot-terms-${day}.csv`];
   return download(body, `${type}; charset=utf-8`, name);
 };
 

@@ -1,4 +1,5 @@
-import { asc, eq, or, sql } from "drizzle-orm";
+import { setImmediate as nextTurn } from "node:timers/promises";
+import { and, asc, eq, inArray, or, sql } from "drizzle-orm";
 import { stringify } from "csv-stringify/sync";
 import { spreadsheetSafe } from "./csv-cells";
 import { users } from "../auth/auth.schema";
@@ -7,6 +8,9 @@ import type { Database } from "../db/db.server";
 import { reviewLogs, termExamples, terms } from "../learning/learning.schema";
 import { stageOf } from "../learning/stage";
 import { EXPORT_FORMAT, EXPORT_VERSION } from "./export-document";
+
+/** Terms per statement of an export (their examples and reviews follow in one statement each). */
+const EXPORT_PAGE = 1000;
 
 const iso = (value: Date | null) => (value ? value.toISOString() : null);
 
@@ -62,34 +66,67 @@ async function billingOf(db: Database, userId: string) {
  * their plan, payments and pledges (which an import ignores: they describe payments, not learning).
  */
 export async function exportDocument(db: Database, userId: string, now = new Date()) {
-  const rows = await db
-    .select()
-    .from(terms)
-    .where(eq(terms.userId, userId))
-    .orderBy(asc(terms.language), asc(terms.createdAt), asc(terms.id));
-  const examples = await db
-    .select({
-      termId: termExamples.termId,
-      sentence: termExamples.sentence,
-      translation: termExamples.translation,
-      createdAt: termExamples.createdAt,
-    })
-    .from(termExamples)
-    .innerJoin(terms, eq(terms.id, termExamples.termId))
-    .where(eq(terms.userId, userId))
-    .orderBy(asc(termExamples.createdAt), asc(termExamples.id));
-  const reviews = await db
-    .select({
-      termId: reviewLogs.termId,
-      rating: reviewLogs.rating,
-      state: reviewLogs.state,
-      reviewedAt: reviewLogs.reviewedAt,
-      scheduledDays: reviewLogs.scheduledDays,
-    })
-    .from(reviewLogs)
-    .innerJoin(terms, eq(terms.id, reviewLogs.termId))
-    .where(eq(terms.userId, userId))
-    .orderBy(asc(reviewLogs.reviewedAt), asc(reviewLogs.id));
+  // Read a page of terms at a time, and each page's examples and reviews through their term index, with a turn of the
+  // event loop between statements: a learner with tens of thousands of terms and reviews never holds it in one piece.
+  const rows: (typeof terms.$inferSelect)[] = [];
+  const examples: { termId: string; sentence: string; translation: string | null; createdAt: Date }[] = [];
+  const reviews: {
+    termId: string;
+    rating: number;
+    state: number;
+    reviewedAt: Date;
+    scheduledDays: number;
+  }[] = [];
+  let after: { language: string; createdAt: Date; id: string } | null = null;
+  for (;;) {
+    const page: (typeof terms.$inferSelect)[] = await db
+      .select()
+      .from(terms)
+      .where(
+        and(
+          eq(terms.userId, userId),
+          after
+            ? sql`(${terms.language}, ${terms.createdAt}, ${terms.id}) > (${after.language}, ${after.createdAt.toISOString()}::timestamptz, ${after.id}::uuid)`
+            : undefined,
+        ),
+      )
+      .orderBy(asc(terms.language), asc(terms.createdAt), asc(terms.id))
+      .limit(EXPORT_PAGE);
+    if (page.length === 0) break;
+    rows.push(...page);
+    const ids = page.map((term) => term.id);
+    await nextTurn();
+    examples.push(
+      ...(await db
+        .select({
+          termId: termExamples.termId,
+          sentence: termExamples.sentence,
+          translation: termExamples.translation,
+          createdAt: termExamples.createdAt,
+        })
+        .from(termExamples)
+        .where(inArray(termExamples.termId, ids))
+        .orderBy(asc(termExamples.createdAt), asc(termExamples.id))),
+    );
+    await nextTurn();
+    reviews.push(
+      ...(await db
+        .select({
+          termId: reviewLogs.termId,
+          rating: reviewLogs.rating,
+          state: reviewLogs.state,
+          reviewedAt: reviewLogs.reviewedAt,
+          scheduledDays: reviewLogs.scheduledDays,
+        })
+        .from(reviewLogs)
+        .where(inArray(reviewLogs.termId, ids))
+        .orderBy(asc(reviewLogs.reviewedAt), asc(reviewLogs.id))),
+    );
+    await nextTurn();
+    if (page.length < EXPORT_PAGE) break;
+    const last: typeof terms.$inferSelect = page[page.length - 1]!;
+    after = { language: last.language, createdAt: last.createdAt, id: last.id };
+  }
   const byTerm = <T extends { termId: string }>(items: T[]) => {
     const map = new Map<string, Omit<T, "termId">[]>();
     for (const { termId, ...item } of items) {
@@ -139,8 +176,21 @@ export type ExportDocument = Awaited<ReturnType<typeof exportDocument>>;
 /** Text cells that a spreadsheet would run as a formula, made inert (numbers and dates are left as they are). */
 const safeRow = (row: unknown[]) => row.map((cell) => (typeof cell === "string" ? spreadsheetSafe(cell) : cell));
 
+/** Rows per call of the CSV writer: a turn of the event loop between slices keeps a long export from holding it. */
+const CSV_ROWS_PER_TURN = 2000;
+
+/** CSV of a header and rows, written a slice at a time (each record ends with a line break, so slices join as one). */
+async function csvOf(header: string[], records: unknown[][]): Promise<string> {
+  const parts = [stringify([header])];
+  for (let start = 0; start < records.length; start += CSV_ROWS_PER_TURN) {
+    await nextTurn();
+    parts.push(stringify(records.slice(start, start + CSV_ROWS_PER_TURN).map(safeRow)));
+  }
+  return parts.join("");
+}
+
 /** The terms as CSV, one row a term; the examples column holds one example a line, its translation after " | ". */
-export function termsCsv(document: ExportDocument): string {
+export function termsCsv(document: ExportDocument): Promise<string> {
   const records = document.terms.map((term) => [
     term.language,
     term.text,
@@ -181,13 +231,13 @@ export function termsCsv(document: ExportDocument): string {
     "state",
     "last_review",
   ];
-  return stringify([header, ...records.map(safeRow)]);
+  return csvOf(header, records);
 }
 
 /** The review history as CSV, one row a grade (rating 1 Again … 4 Easy; state before the review, as FSRS logs it). */
-export function reviewsCsv(document: ExportDocument): string {
+export function reviewsCsv(document: ExportDocument): Promise<string> {
   const records = document.terms.flatMap((term) =>
     term.reviews.map((r) => [term.language, term.text, r.reviewedAt, r.rating, r.state, r.scheduledDays]),
   );
-  return stringify([["language", "text", "reviewed_at", "rating", "state", "scheduled_days"], ...records.map(safeRow)]);
+  return csvOf(["language", "text", "reviewed_at", "rating", "state", "scheduled_days"], records);
 }

@@ -400,7 +400,16 @@ describe("the reader's text list of a learner with many long texts and terms", (
     expect(html).not.toMatch(STILL_COUNTING);
     expect(html.match(/href="\/account\/texts\/[0-9a-f-]{36}"/g)?.length).toBe(20);
     expect(html).toContain('href="/account/texts?page=2"');
-  }, 300_000);
+
+    // The same learner's 20,000 terms leave as JSON, CSV and an Anki package, each read a page of terms at a time.
+    for (const format of ["json", "csv", "apkg"]) {
+      const exporting = await loopDuring(server, () =>
+        getPage(server, `/account/export?format=${format}`, { Cookie: reader.cookie }),
+      );
+      expect(exporting.result.status, `${format} export`).toBe(200);
+      expectLoopFree(`the ${format} export of ${TERMS} terms`, exporting);
+    }
+  }, 400_000);
 });
 
 describe("caches that cannot be flooded", () => {
