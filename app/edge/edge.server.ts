@@ -146,7 +146,7 @@ export function createEdge({ build, loaded, vite, server, clientDir, stopping, r
   );
 
   /** Answers a public page kept in memory ahead of Express (production). */
-  let answerFromMemory: ((req: IncomingMessage, res: ServerResponse) => boolean) | null = null;
+  let answerFromMemory: ((req: IncomingMessage, res: ServerResponse, otherwise: () => void) => boolean) | null = null;
   /** Answers a learner's page kept in memory, after checking their session (production). */
   let answerLearnerFromMemory: ((req: IncomingMessage, res: ServerResponse) => Promise<boolean>) | null = null;
   /** Starts the request now or in its turn, or answers it 503 (production). */
@@ -158,11 +158,14 @@ export function createEdge({ build, loaded, vite, server, clientDir, stopping, r
     const pageCache = publicPageCache(build as ServerBuild);
     app.use(pageCache);
     app.use("/assets", namedRoute("/assets/*"), precompressedAssets(path.join(clientDir, "assets")));
-    answerFromMemory = (req, res) => {
+    answerFromMemory = (req, res, otherwise) => {
       if (stopping()) return false;
       const started = process.hrtime.bigint();
-      const answered = pageCache.answerFromMemory(req, res, beforeAnswer(req, res));
-      if (answered) logRequest(req, pathOf(req.url!), res.statusCode, started, expressIp(req));
+      const sent = () => logRequest(req, pathOf(req.url!), res.statusCode, started, expressIp(req));
+      const ready = res.headersSent;
+      const answered = pageCache.answerFromMemory(req, res, beforeAnswer(req, res), { sent, otherwise });
+      // Answered now: log it now (an answer that waits for a drawing logs itself when it is sent).
+      if (answered && !ready && res.headersSent) sent();
       return answered;
     };
     // Public pages from memory above are answered at once and never wait; everything else counts against the bound.
@@ -263,18 +266,23 @@ export function createEdge({ build, loaded, vite, server, clientDir, stopping, r
     );
   }
 
+  /** Through admission (production) to the work. */
+  function proceed(req: IncomingMessage, res: ServerResponse) {
+    if (!admit) return work(req, res);
+    admit(req, res, () => work(req, res));
+  }
+
   return function handle(req: IncomingMessage, res: ServerResponse) {
     // Every answer names its request, as its log line does (the proxy's id when TRUST_PROXY trusts it and it is plain).
     res.setHeader("X-Request-Id", requestLogFields(req).requestId);
     requestsInFlight.inc();
     res.once("close", () => requestsInFlight.dec());
     try {
-      if (answerFromMemory?.(req, res)) return;
+      if (answerFromMemory?.(req, res, () => proceed(req, res))) return;
     } catch (error) {
       return afterMemoryFailed(req, res, error);
     }
-    if (!admit) return work(req, res);
-    admit(req, res, () => work(req, res));
+    proceed(req, res);
   };
 }
 

@@ -213,6 +213,7 @@ export function publicPageCache(build: ServerBuild) {
     req: IncomingMessage,
     res: ServerResponse,
     beforeWriteHead: (res: ServerResponse) => void,
+    whenDrawn?: { sent: () => void; otherwise: () => void },
   ): boolean {
     if (req.method !== "GET" && req.method !== "HEAD") return false;
     if (req.headers["content-length"] !== undefined || req.headers["transfer-encoding"] !== undefined) return false;
@@ -223,8 +224,23 @@ export function publicPageCache(build: ServerBuild) {
       if (redirect !== null) return false;
     }
     const entry = readyEntry(found);
-    if (!entry) return false;
-    send(req, res, entry, beforeWriteHead);
+    if (entry) {
+      send(req, res, entry, beforeWriteHead);
+      return true;
+    }
+    // The page is being drawn for another visitor right now: wait for that drawing instead of queueing to draw it
+    // again. A fresh instance under load (just restarted, its memory empty) then answers every visitor of a page from
+    // its first drawing rather than refusing them while its queue stands.
+    const drawing = whenDrawn && pending.get(found.key);
+    if (!drawing) return false;
+    drawing.then(
+      (drawn) => {
+        if (!drawn.bodies || drawn.generation !== generation) return whenDrawn.otherwise();
+        send(req, res, drawn as Ready, beforeWriteHead);
+        whenDrawn.sent();
+      },
+      () => whenDrawn.otherwise(),
+    );
     return true;
   }
 

@@ -100,6 +100,15 @@ describe("more requests than MAX_REQUESTS_IN_FLIGHT", () => {
     }
     expect(after.status).toBe(302);
   });
+
+  it("answers every visitor of a public page not yet in memory from its one drawing, none refused", async () => {
+    // A fresh instance (restarted under load behind the proxy) has no page in memory: the first visitor's request is
+    // admitted and draws it, the others wait for that drawing instead of queueing for the two places.
+    const statuses = await Promise.all(
+      Array.from({ length: 30 }, async () => (await getPage(server, "/de/explore")).status),
+    );
+    expect(statuses.filter((status) => status !== 200)).toEqual([]);
+  });
 });
 
 describe("a scaled-down overload on a signed-in page", () => {
