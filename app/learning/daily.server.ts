@@ -33,8 +33,7 @@ export async function today(db: Database, userId: string, settings: LearnerSetti
       reviewsDone: sql<number>`count(*) filter (where ${reviewLogs.state} = ${REVIEW})`,
     })
     .from(reviewLogs)
-    .innerJoin(terms, eq(terms.id, reviewLogs.termId))
-    .where(and(eq(terms.userId, userId), gte(reviewLogs.reviewedAt, start), lt(reviewLogs.reviewedAt, end)));
+    .where(and(eq(reviewLogs.userId, userId), gte(reviewLogs.reviewedAt, start), lt(reviewLogs.reviewedAt, end)));
   const newDone = Number(row?.newDone ?? 0);
   const reviewsDone = Number(row?.reviewsDone ?? 0);
   return {
@@ -125,6 +124,27 @@ export async function dayAndQueue(db: Database, owner: Owner, settings: LearnerS
   return { day, queue: await queueOf(db, owner, day, now) };
 }
 
+/** The learner's settings, day and queue at one moment of a request. */
+export type LearnerDay = { now: Date; settings: LearnerSettings; day: Day; queue: Queue };
+const perRequest = new WeakMap<object, { owner: Owner; day: Promise<LearnerDay> }>();
+
+/**
+ * The learner's day for one request (`request` is its router context), read once however many of its loaders ask:
+ * the header's review count and the review page share it. Loaders run after the request's action, so it is never
+ * read before a write of the same request.
+ */
+export function learnerDayOf(request: object, db: Database, owner: Owner): Promise<LearnerDay> {
+  const found = perRequest.get(request);
+  if (found && found.owner.userId === owner.userId && found.owner.language === owner.language) return found.day;
+  const now = new Date();
+  const day = (async () => {
+    const settings = await readSettings(db, owner.userId);
+    return { now, settings, ...(await dayAndQueue(db, owner, settings, now)) };
+  })();
+  perRequest.set(request, { owner, day });
+  return day;
+}
+
 export type DaySummary = {
   dueNow: number;
   dueToday: number;
@@ -179,7 +199,15 @@ export async function todaysReviews(db: Database, owner: Owner, day: Day): Promi
     .select({ at: reviewLogs.reviewedAt, rating: reviewLogs.rating })
     .from(reviewLogs)
     .innerJoin(terms, eq(terms.id, reviewLogs.termId))
-    .where(and(owned(owner), gte(reviewLogs.reviewedAt, day.start), lt(reviewLogs.reviewedAt, day.end)))
+    .where(
+      and(
+        // The learner's grades of the day first (an index), then those of this study language.
+        eq(reviewLogs.userId, owner.userId),
+        gte(reviewLogs.reviewedAt, day.start),
+        lt(reviewLogs.reviewedAt, day.end),
+        eq(terms.language, owner.language),
+      ),
+    )
     .orderBy(asc(reviewLogs.reviewedAt));
   let ms = 0;
   for (let i = 1; i < rows.length; i++)

@@ -87,7 +87,11 @@ export const reviewLogs = pgTable(
     day: date("day", { mode: "string" }),
     dueDay: date("due_day", { mode: "string" }),
   },
-  (table) => [index("review_logs_term_idx").on(table.termId)],
+  (table) => [
+    index("review_logs_term_idx").on(table.termId),
+    // A learner's grades of one day (the daily limits, the review page's progress) without reading their whole log.
+    index("review_logs_user_reviewed_idx").on(table.userId, table.reviewedAt),
+  ],
 );
 
 /** Curated public word lists, loaded from app/learning/public-lists at start. */
