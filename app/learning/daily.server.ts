@@ -195,8 +195,16 @@ export type TodaysReviews = {
 
 /** Today's grades in one study language: the review page's progress and its summary at the end. */
 export async function todaysReviews(db: Database, owner: Owner, day: Day): Promise<TodaysReviews> {
-  const rows = await db
-    .select({ at: reviewLogs.reviewedAt, rating: reviewLogs.rating })
+  // Counted in the database (one row back, however many grades today): each grade with the pause since the one before
+  // (none before the first).
+  const grades = db
+    .select({
+      rating: sql<number>`${reviewLogs.rating}`.as("rating"),
+      pause:
+        sql<number>`least(${LONGEST_PAUSE_MS}, extract(epoch from ${reviewLogs.reviewedAt} - coalesce(lag(${reviewLogs.reviewedAt}) over (order by ${reviewLogs.reviewedAt}), ${reviewLogs.reviewedAt})) * 1000)`.as(
+          "pause",
+        ),
+    })
     .from(reviewLogs)
     .innerJoin(terms, eq(terms.id, reviewLogs.termId))
     .where(
@@ -208,11 +216,19 @@ export async function todaysReviews(db: Database, owner: Owner, day: Day): Promi
         eq(terms.language, owner.language),
       ),
     )
-    .orderBy(asc(reviewLogs.reviewedAt));
-  let ms = 0;
-  for (let i = 1; i < rows.length; i++)
-    ms += Math.min(LONGEST_PAUSE_MS, rows[i]!.at.getTime() - rows[i - 1]!.at.getTime());
-  return { reviewed: rows.length, correct: rows.filter((row) => row.rating > 1).length, ms };
+    .as("grades");
+  const [row] = await db
+    .select({
+      reviewed: sql<number>`count(*)::int`,
+      correct: sql<number>`(count(*) filter (where ${grades.rating} > 1))::int`,
+      ms: sql<number>`coalesce(sum(${grades.pause}), 0)::float8`,
+    })
+    .from(grades);
+  return {
+    reviewed: Number(row?.reviewed ?? 0),
+    correct: Number(row?.correct ?? 0),
+    ms: Math.round(Number(row?.ms ?? 0)),
+  };
 }
 
 /** When the learner's next card in this study language is due after `now`, whatever the day. */
