@@ -12,7 +12,7 @@
  * one of its terms (POST, 303), so about one request in ten writes. req/s counts the page's answers (200) only; p99 is
  * over every request, grades included.
  */
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
@@ -138,8 +138,19 @@ const BROWSER = {
 };
 
 /** One run of one page: 50 connections, each a learner reading the page nine times, then grading one of their terms. */
-async function pageRun(baseUrl: string, learners: Learner[], page: Page, seconds: number) {
+/** The CPU time a process has used so far, in ms (Linux; 0 elsewhere). */
+function cpuMs(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, in ticks of 1/100 s
+  } catch {
+    return 0;
+  }
+}
+
+async function pageRun(baseUrl: string, learners: Learner[], page: Page, seconds: number, pid?: number) {
   let client = 0;
+  const cpuBefore = cpuMs(pid);
   const result = await autocannon({
     url: baseUrl,
     connections: CONNECTIONS,
@@ -170,6 +181,11 @@ async function pageRun(baseUrl: string, learners: Learner[], page: Page, seconds
   const total = Object.values(counts).reduce((sum, s) => sum + s.count, 0);
   const shed = counts["503"]?.count ?? 0;
   return {
+    /**
+     * The server's CPU time per answer: unlike req/s, other work on the machine hardly changes it (what is still in
+     * flight at the end of the run is counted in the next one).
+     */
+    cpuPerRequest: total > 0 ? (cpuMs(pid) - cpuBefore) / total : 0,
     rps: Math.round(ok / result.duration),
     p99: result.latency.p99,
     grades: graded,
@@ -189,6 +205,8 @@ export type AccountRow = {
   grades: number;
   shed: number;
   errors: number;
+  /** The server's CPU ms per request (median over the runs). */
+  cpuPerRequest: number;
   ok: boolean;
 };
 export type AccountRun = {
@@ -244,10 +262,10 @@ async function measure(
           }
           // A short warm-up of this page on the first run (JIT, the learners' first visits).
           if (run === 1) await pageRun(baseUrl, learners, page, 1);
-          const result = await pageRun(baseUrl, learners, page, options.seconds);
+          const result = await pageRun(baseUrl, learners, page, options.seconds, server.child.pid);
           samples.set(page.label, [...(samples.get(page.label) ?? []), result]);
           log(
-            `  ${page.label}: ${result.rps} req/s, p99 ${result.p99} ms, ${result.grades} grades, ${result.errors} errors (${result.shed} × 503)`,
+            `  ${page.label}: ${result.rps} req/s, p99 ${result.p99} ms, ${result.cpuPerRequest.toFixed(1)} ms CPU/request, ${result.grades} grades, ${result.errors} errors (${result.shed} × 503)`,
           );
         }
       }
@@ -259,6 +277,7 @@ async function measure(
       const runs = samples.get(page.label)!;
       const rps = median(runs.map((r) => r.rps));
       const p99 = median(runs.map((r) => r.p99));
+      const cpuPerRequest = median(runs.map((r) => r.cpuPerRequest));
       const errors = runs.reduce((sum, r) => sum + r.errors, 0);
       const share = rps / bareRps;
       return {
@@ -270,13 +289,16 @@ async function measure(
         grades: runs.reduce((sum, r) => sum + r.grades, 0),
         shed: runs.reduce((sum, r) => sum + r.shed, 0),
         errors,
+        cpuPerRequest,
         ok: share >= ACCOUNT_BUDGET.shareOfBare && p99 <= ACCOUNT_BUDGET.p99Ms && errors === 0,
       };
     });
     // The review loop in every mode at once: learner i reviews in mode i mod 4.
     await settle(baseUrl, learners[0]!);
     await setModes(baseUrl, learners, (i) => [MODES[i % MODES.length]!]);
+    const cpuBefore = cpuMs(server.child.pid);
     const review = await reviewLoop(baseUrl, learners, options, log);
+    review.cpuPerReview = review.reviews > 0 ? (cpuMs(server.child.pid) - cpuBefore) / review.reviews : 0;
     return { database, bare: bareRps, runs: options.runs, seconds: options.seconds, rows, review };
   } finally {
     await stopChild(server.child);
@@ -306,17 +328,17 @@ export function accountPagesTable(runs: AccountRun[]): string {
   for (const run of runs) {
     lines.push(
       `${DATABASE_NAMES[run.database]}: ${LEARNERS} learners, ${CONNECTIONS} connections, 1 grade per 9 reads, median of ${run.runs} × ${run.seconds} s; bare node:http ${run.bare} req/s`,
-      `| page | req/s | % of bare | p99 | grades | errors (503) | budget (≥ ${ACCOUNT_BUDGET.shareOfBare * 100} %, p99 ≤ ${ACCOUNT_BUDGET.p99Ms} ms) |`,
-      "|---|---:|---:|---:|---:|---:|---|",
+      `| page | req/s | % of bare | p99 | server CPU per request | grades | errors (503) | budget (≥ ${ACCOUNT_BUDGET.shareOfBare * 100} %, p99 ≤ ${ACCOUNT_BUDGET.p99Ms} ms) |`,
+      "|---|---:|---:|---:|---:|---:|---:|---|",
     );
     for (const row of run.rows) {
       lines.push(
-        `| ${row.page} | ${row.rps} | ${(row.share * 100).toFixed(2)} % | ${row.p99} ms | ${row.grades} | ${row.errors} (${row.shed}) | ${row.ok ? "met" : "MISSED"} |`,
+        `| ${row.page} | ${row.rps} | ${(row.share * 100).toFixed(2)} % | ${row.rps === 0 ? `> ${run.seconds} s (none answered in a run)` : `${row.p99} ms`} | ${row.cpuPerRequest.toFixed(1)} ms | ${row.grades} | ${row.errors} (${row.shed}) | ${row.ok ? "met" : "MISSED"} |`,
       );
     }
     const r = run.review;
     lines.push(
-      `| review loop (GET card, GET revealed, POST grade, redirect) | ${r.reviewsPerSecond} reviews/s | | ${r.p99} ms per review | ${r.reviews} | ${r.errors} | ≥ ${REVIEW_LOOP_BUDGET.reviewsPerSecond}/s, p99 ≤ ${REVIEW_LOOP_BUDGET.p99Ms} ms: ${r.ok ? "met" : "MISSED"} |`,
+      `| review loop (GET card, GET revealed, POST grade, redirect) | ${r.reviewsPerSecond} reviews/s | | ${r.p99} ms per review | ${(r.cpuPerReview ?? 0).toFixed(1)} ms per review | ${r.reviews} | ${r.errors} | ≥ ${REVIEW_LOOP_BUDGET.reviewsPerSecond}/s, p99 ≤ ${REVIEW_LOOP_BUDGET.p99Ms} ms: ${r.ok ? "met" : "MISSED"} |`,
       "",
     );
   }

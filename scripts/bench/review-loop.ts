@@ -17,6 +17,8 @@ const HEADERS = {
 };
 
 export type ReviewLoopRow = {
+  /** The server's CPU ms per review (its three requests), set by the caller. */
+  cpuPerReview?: number;
   reviewsPerSecond: number;
   p99: number;
   p50: number;
