@@ -30,6 +30,7 @@ import {
 } from "./learners.ts";
 import { get, load, stopChild } from "./public-pages.ts";
 import { reviewLoop, REVIEW_LOOP_BUDGET, type ReviewLoopRow } from "./review-loop.ts";
+import { onCleanup } from "./run.ts";
 import { startBareServer } from "./throughput.ts";
 
 export const ACCOUNT_BUDGET = { shareOfBare: 0.012, p99Ms: 500 };
@@ -310,6 +311,7 @@ async function measure(
 /** The chosen databases, one after the other; bare node:http is measured again in each run. */
 export async function accountPagesBench(options = accountOptions()): Promise<AccountRun[]> {
   const tmp = mkdtempSync(path.join(os.tmpdir(), "polyglot-bench-account-"));
+  const unregister = onCleanup(`temp dir ${tmp}`, () => rmSync(tmp, { recursive: true, force: true }));
   let postgres: Promise<PostgresServer> | undefined;
   try {
     const runs: AccountRun[] = [];
@@ -322,6 +324,7 @@ export async function accountPagesBench(options = accountOptions()): Promise<Acc
   } finally {
     await (await postgres?.catch(() => null))?.stop();
     rmSync(tmp, { recursive: true, force: true });
+    unregister();
   }
 }
 

@@ -13,6 +13,7 @@ import { promisify } from "node:util";
 import { findPostgresBin, type PostgresServer } from "../support/postgres.ts";
 import { signIn } from "./account-pages.ts";
 import { get, startServer, stopChild } from "./public-pages.ts";
+import { onCleanup } from "./run.ts";
 import type { ChildProcess } from "node:child_process";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -201,6 +202,9 @@ export async function learnerServer(
   const profile = process.env.BENCH_CPU_PROF;
   const nodeArgs = profile ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(profile)}`] : [];
   const server = await startServer(tmp, env, nodeArgs);
+  // Stopped on Ctrl-C too (the bench's clean-up), not only when the measurement ends.
+  const unregister = onCleanup(`learner server (pid ${server.child.pid})`, () => stopChild(server.child));
+  server.child.once("exit", unregister);
   try {
     log(`${DATABASE_NAMES[database]}: signing in ${LEARNERS} learners`);
     const learners = await signInLearners(server.baseUrl, path.join(tmp, "server.log"));
