@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/use-translation";
 import { Form, Link } from "react-router";
 import { PATHS } from "../http/paths";
 import { useLocale, useLocalePath } from "../i18n/use-locale";

@@ -125,6 +125,27 @@ export async function dayAndQueue(db: Database, owner: Owner, settings: LearnerS
   return { day, queue: await queueOf(db, owner, day, now) };
 }
 
+/** The learner's settings, day and queue at one moment of a request. */
+export type LearnerDay = { now: Date; settings: LearnerSettings; day: Day; queue: Queue };
+const perRequest = new WeakMap<object, { owner: Owner; day: Promise<LearnerDay> }>();
+
+/**
+ * The learner's day for one request (`request` is its router context), read once however many of its loaders ask:
+ * the header's review count and the review page share it. Loaders run after the request's action, so it is never
+ * read before a write of the same request.
+ */
+export function learnerDayOf(request: object, db: Database, owner: Owner): Promise<LearnerDay> {
+  const found = perRequest.get(request);
+  if (found && found.owner.userId === owner.userId && found.owner.language === owner.language) return found.day;
+  const now = new Date();
+  const day = (async () => {
+    const settings = await readSettings(db, owner.userId);
+    return { now, settings, ...(await dayAndQueue(db, owner, settings, now)) };
+  })();
+  perRequest.set(request, { owner, day });
+  return day;
+}
+
 export type DaySummary = {
   dueNow: number;
   dueToday: number;
@@ -175,23 +196,40 @@ export type TodaysReviews = {
 
 /** Today's grades in one study language: the review page's progress and its summary at the end. */
 export async function todaysReviews(db: Database, owner: Owner, day: Day): Promise<TodaysReviews> {
-  const rows = await db
-    .select({ at: reviewLogs.reviewedAt, rating: reviewLogs.rating })
+  // Counted in the database (one row back, however many grades today): each grade with the pause since the one before
+  // (none before the first).
+  const grades = db
+    .select({
+      rating: sql<number>`${reviewLogs.rating}`.as("rating"),
+      pause:
+        sql<number>`least(${LONGEST_PAUSE_MS}, extract(epoch from ${reviewLogs.reviewedAt} - coalesce(lag(${reviewLogs.reviewedAt}) over (order by ${reviewLogs.reviewedAt}), ${reviewLogs.reviewedAt})) * 1000)`.as(
+          "pause",
+        ),
+    })
     .from(reviewLogs)
     .innerJoin(terms, eq(terms.id, reviewLogs.termId))
     .where(
       and(
-        owned(owner),
+        // The learner's grades of the day first (an index), then those of this study language.
         eq(reviewLogs.userId, owner.userId),
         gte(reviewLogs.reviewedAt, day.start),
         lt(reviewLogs.reviewedAt, day.end),
+        eq(terms.language, owner.language),
       ),
     )
-    .orderBy(asc(reviewLogs.reviewedAt));
-  let ms = 0;
-  for (let i = 1; i < rows.length; i++)
-    ms += Math.min(LONGEST_PAUSE_MS, rows[i]!.at.getTime() - rows[i - 1]!.at.getTime());
-  return { reviewed: rows.length, correct: rows.filter((row) => row.rating > 1).length, ms };
+    .as("grades");
+  const [row] = await db
+    .select({
+      reviewed: sql<number>`count(*)::int`,
+      correct: sql<number>`(count(*) filter (where ${grades.rating} > 1))::int`,
+      ms: sql<number>`coalesce(sum(${grades.pause}), 0)::float8`,
+    })
+    .from(grades);
+  return {
+    reviewed: Number(row?.reviewed ?? 0),
+    correct: Number(row?.correct ?? 0),
+    ms: Math.round(Number(row?.ms ?? 0)),
+  };
 }
 
 /** When the learner's next card in this study language is due after `now`, whatever the day. */

@@ -3,8 +3,7 @@ import { userContext } from "../auth/session.server";
 import { getDatabase } from "../db/db.server";
 import { pageChangesAt } from "../edge/learner-pages.server";
 import { studyLanguageContext } from "./preferences.server";
-import { dayAndQueue } from "./daily.server";
-import { readSettings } from "./settings.server";
+import { learnerDayOf } from "./daily.server";
 
 /**
  * The header's review count for a signed-in learner: the number the review would show now (today's queue under the
@@ -15,9 +14,7 @@ export async function headerDueCount(context: Readonly<RouterContextProvider>): 
   const user = context.get(userContext);
   if (!user) return null;
   const owner = { userId: user.id, language: context.get(studyLanguageContext) };
-  const db = await getDatabase();
-  const now = new Date();
-  const { day, queue } = await dayAndQueue(db, owner, await readSettings(db, owner.userId), now);
+  const { day, queue } = await learnerDayOf(context, await getDatabase(), owner);
   pageChangesAt(context, queue.nextLaterToday);
   pageChangesAt(context, day.end);
   return queue.dueNow;

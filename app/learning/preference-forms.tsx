@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/use-translation";
 import { Form, useLocation, useNavigation } from "react-router";
 import { LEVELS } from "./vocabulary";
 

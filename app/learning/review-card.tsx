@@ -1,5 +1,5 @@
 import { useRef, type RefObject } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/use-translation";
 import { Form, Link } from "react-router";
 import { useLocalePath } from "../i18n/use-locale";
 import { termPath } from "../http/paths";

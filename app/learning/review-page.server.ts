@@ -1,7 +1,7 @@
 import type { Database } from "../db/db.server";
 import { currentStreak } from "../progress/statistics.server";
 import { clozeOf, type Cloze } from "./cloze";
-import { nextDueAfter, nextInQueue, queueOf, today, todaysReviews } from "./daily.server";
+import { nextDueAfter, nextInQueue, queueOf, today, todaysReviews, type LearnerDay } from "./daily.server";
 import { intervalLabel, nextIntervals } from "./intervals";
 import {
   charDiff,
@@ -98,14 +98,18 @@ export async function reviewState(
   owner: Owner,
   view: { revealed: boolean; answer: string | null; shownAt: Date | null; locale: string },
   now = new Date(),
+  /** The learner's day at `now` when the request has read it already (learnerDayOf). */
+  known?: LearnerDay,
 ): Promise<ReviewState> {
-  const settings = await readSettings(db, owner.userId);
-  const day = await today(db, owner.userId, settings, now);
+  const settings = known?.settings ?? (await readSettings(db, owner.userId));
+  const day = known?.day ?? (await today(db, owner.userId, settings, now));
+  const queueAt = (at: Date) =>
+    known && known.now.getTime() === at.getTime() ? Promise.resolve(known.queue) : queueOf(db, owner, day, at);
   const term = await nextInQueue(db, owner, day, now);
   const timeZone = settings.timeZone ?? DEFAULT_TIME_ZONE;
   if (!term) {
     const [queue, done, streak, later] = await Promise.all([
-      queueOf(db, owner, day, now),
+      queueAt(now),
       todaysReviews(db, owner, day),
       currentStreak(db, owner.userId, timeZone, now),
       nextDueAfter(db, owner, now),
@@ -142,7 +146,7 @@ export async function reviewState(
   const given = mode === "typed" && view.revealed ? (view.answer ?? "").slice(0, 200) : null;
   const check = given === null ? null : checkAnswer(term.text, given, term.language);
   const shownAt = view.shownAt ?? now;
-  const [queue, done] = await Promise.all([queueOf(db, owner, day, shownAt), todaysReviews(db, owner, day)]);
+  const [queue, done] = await Promise.all([queueAt(shownAt), todaysReviews(db, owner, day)]);
   const intervals = nextIntervals(term, now);
   const labels = Object.fromEntries(
     (Object.keys(GRADES) as GradeName[]).map((grade) => [grade, intervalLabel(intervals[grade], view.locale)]),

@@ -1,5 +1,5 @@
 import { useEffect, useSyncExternalStore } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/use-translation";
 import { Form, useNavigation } from "react-router";
 import { REVIEW_MODES } from "./review-modes";
 import type { SettingsErrors } from "./settings.server";

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/use-translation";
 import type { FieldErrors } from "./term-form";
 import { FieldError } from "./ui";
 import { PARTS_OF_SPEECH } from "./vocabulary";

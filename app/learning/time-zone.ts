@@ -32,10 +32,14 @@ export function isTimeZone(value: unknown): value is string {
 }
 
 /** The zones a learner can pick without JavaScript; `current` stays in the list even when ICU names it otherwise. */
+const byName = (a: string, b: string) => (a === "UTC" ? -1 : b === "UTC" ? 1 : a.localeCompare(b));
+/** The zones this runtime knows, sorted once: they do not change while it runs. */
+let knownZones: string[] | null = null;
+
 export function timeZoneOptions(current: string | null): string[] {
-  const zones = new Set(["UTC", ...Intl.supportedValuesOf("timeZone")]);
-  if (current) zones.add(current);
-  return [...zones].sort((a, b) => (a === "UTC" ? -1 : b === "UTC" ? 1 : a.localeCompare(b)));
+  knownZones ??= [...new Set(["UTC", ...Intl.supportedValuesOf("timeZone")])].sort(byName);
+  if (!current || knownZones.includes(current)) return knownZones;
+  return [...knownZones, current].sort(byName);
 }
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
@@ -94,11 +98,22 @@ function startOfLocalDate(year: number, month: number, day: number, timeZone: st
   return new Date(onThatDay.length > 0 ? Math.min(...onThatDay) : Math.max(first, second));
 }
 
+/**
+ * The last day found per zone (at most one entry per zone the runtime knows): days partition time, so a day that
+ * contains `now` is the day of `now`, and most requests of a day are answered without the Intl calls.
+ */
+const lastDays = new Map<string, { start: Date; end: Date }>();
+
 /** The learner's calendar day around `now` in their zone: [start, end). */
 export function dayBounds(now: Date, timeZone: string): { start: Date; end: Date } {
-  const w = wallClock(now.getTime(), timeZone);
+  const at = now.getTime();
+  const last = lastDays.get(timeZone);
+  if (last && last.start.getTime() <= at && at < last.end.getTime())
+    return { start: new Date(last.start), end: new Date(last.end) };
+  const w = wallClock(at, timeZone);
   const start = startOfLocalDate(w.year, w.month, w.day, timeZone);
   const next = new Date(Date.UTC(w.year, w.month - 1, w.day + 1));
   const end = startOfLocalDate(next.getUTCFullYear(), next.getUTCMonth() + 1, next.getUTCDate(), timeZone);
-  return { start, end };
+  if (lastDays.size < 1_000 || lastDays.has(timeZone)) lastDays.set(timeZone, { start, end });
+  return { start: new Date(start), end: new Date(end) };
 }

@@ -1,5 +1,6 @@
 import { useContext } from "react";
-import { I18nContext, useTranslation } from "react-i18next";
+import { I18nContext } from "react-i18next";
+import { useTranslation } from "../i18n/use-translation";
 import type { Stage } from "./vocabulary";
 import { LIMITS, type DailyLimit } from "./daily-limits";
 

@@ -1,5 +1,5 @@
 import { useId, type ReactNode } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/use-translation";
 import { useLocale } from "../i18n/use-locale";
 
 export type Series = { key: string; label: string; values: (number | null)[] };

@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, lt, lte, sql } from "drizzle-orm";
+import { and, desc, eq, gte, lt, lte, ne, sql } from "drizzle-orm";
 import type { Database } from "../db/db.server";
 import { terms } from "../learning/learning.schema";
 import { STAGES, type Stage } from "../learning/vocabulary";
@@ -7,6 +7,7 @@ import { learnerDays } from "./progress.schema";
 import type { Range } from "./range";
 
 export const FORECAST_DAYS = 30;
+const DAY_MS = 86_400_000;
 
 /*
  * Everything here reads the per-day aggregates of app/progress/progress.schema.ts (kept by database triggers in the
@@ -63,7 +64,17 @@ export async function learnerStatistics(
   const first = days[0]!;
   const mine = eq(learnerDays.userId, userId);
   const [termRows, dayRows, [before], streak] = await Promise.all([
-    db.select({ state: terms.state, due: terms.due }).from(terms).where(eq(terms.userId, userId)),
+    // Only the terms the forecast can count: scheduled (not new), due before its last day ends in any zone.
+    db
+      .select({ state: terms.state, due: terms.due })
+      .from(terms)
+      .where(
+        and(
+          eq(terms.userId, userId),
+          ne(terms.state, 0),
+          lt(terms.due, new Date(now.getTime() + (FORECAST_DAYS + 1) * DAY_MS)),
+        ),
+      ),
     db
       .select({
         day: learnerDays.day,

@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/use-translation";
 import { Link } from "react-router";
 import { useLocale } from "../i18n/use-locale";
 import { WORD_STAGES, type TextStats, type WordStage } from "./match";

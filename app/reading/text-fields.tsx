@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/use-translation";
 import { useLocale } from "../i18n/use-locale";
 import { FieldError } from "../learning/ui";
 import { TEXT_LIMIT_BYTES, TITLE_LIMIT, type TextErrors } from "./text-form";

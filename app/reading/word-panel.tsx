@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/use-translation";
 import { Form, Link } from "react-router";
 import { quoteMarks } from "../i18n/format";
 import { useLocale, useLocalePath } from "../i18n/use-locale";

@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/use-translation";
 import type { Route } from "./+types/($lang)._default.crowdfunding-campaign._index";
 import { pledge } from "../billing/actions.server";
 import { campaignPage } from "../billing/pages.server";

@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/use-translation";
 import { Link } from "react-router";
 import type { Route } from "./+types/($lang)._default.crowdfunding-campaign.thank-you";
 import { checkoutReturnPage } from "../billing/pages.server";

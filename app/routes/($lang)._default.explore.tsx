@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/use-translation";
 import type { Route } from "./+types/($lang)._default.explore";
 import { publicPageAction, publicPageData } from "../learning/public-page.server";
 import { PublicLists } from "../learning/public-lists";

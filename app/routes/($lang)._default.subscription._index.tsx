@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/use-translation";
 import type { Route } from "./+types/($lang)._default.subscription._index";
 import { subscribe } from "../billing/actions.server";
 import { subscriptionPage } from "../billing/pages.server";

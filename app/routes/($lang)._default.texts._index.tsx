@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/use-translation";
 import { Link } from "react-router";
 import type { Route } from "./+types/($lang)._default.texts._index";
 import { samplePath } from "../http/paths";

@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/use-translation";
 import { Form, Link } from "react-router";
 import type { Route } from "./+types/($lang).account.billing";
 import { manageBilling } from "../billing/actions.server";

@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/use-translation";
 import { Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/($lang).account.explore.member";
 import { getDatabase } from "../db/db.server";

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/use-translation";
 import { data, Form, Link, redirect, useNavigation, useRevalidator } from "react-router";
 import type { Route } from "./+types/($lang).account.review";
 import { getDatabase } from "../db/db.server";
@@ -9,6 +9,7 @@ import { getInstance, requestLocale } from "../i18n/i18n.server";
 import { localePath } from "../i18n/locales";
 import { isId } from "../learning/ids";
 import { requireLearner } from "../learning/learner.server";
+import { learnerDayOf } from "../learning/daily.server";
 import { GRADES, type GradeName } from "../learning/stage";
 import { gradeTerm } from "../learning/terms.server";
 import { frontShownAt, reviewState, type ReviewState } from "../learning/review-page.server";
@@ -44,11 +45,14 @@ const cardVersion = text().pipe(
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { owner } = requireLearner(context);
   const params = new URL(request.url).searchParams;
-  const now = new Date();
+  const db = await getDatabase();
+  // The day and queue the header's count read too: one read per request.
+  const known = await learnerDayOf(context, db, owner);
+  const now = known.now;
   const revealed = params.get("reveal") === "1";
   const [state, shortcuts] = await Promise.all([
     reviewState(
-      await getDatabase(),
+      db,
       owner,
       {
         revealed,
@@ -57,6 +61,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         locale: requestLocale(context),
       },
       now,
+      known,
     ),
     reviewShortcutsOn(request),
   ]);

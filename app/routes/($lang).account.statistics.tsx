@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/use-translation";
 import { data, Form } from "react-router";
 import type { Route } from "./+types/($lang).account.statistics";
 import { getDatabase } from "../db/db.server";

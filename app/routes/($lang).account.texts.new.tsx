@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/use-translation";
 import { Form, useNavigation } from "react-router";
 import type { Route } from "./+types/($lang).account.texts.new";
 import { newTextAction, newTextPageData } from "../reading/texts-page.server";

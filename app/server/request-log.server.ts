@@ -67,7 +67,20 @@ export function routePatterns(build: ServerBuild): (pathname: string) => string 
         : { id: route.id, path: route.path, caseSensitive: route.caseSensitive, children: tree(route.id) },
     );
   const routes = tree(undefined);
+  // matchRoutes ranks every branch of the tree on each call (about 2 ms a request): a path's pattern is kept, with
+  // its ids (UUIDs, which no static segment equals) written as one, so `/account/terms/<id>` is one entry.
+  const known = new Map<string, string>();
   return (pathname) => {
+    const key = pathname.replace(UUID, "00000000-0000-0000-0000-000000000000");
+    let pattern = known.get(key);
+    if (pattern === undefined) {
+      pattern = patternOf(key);
+      if (known.size >= 1_000) known.clear();
+      known.set(key, pattern);
+    }
+    return pattern;
+  };
+  function patternOf(pathname: string): string {
     const page = pathname === "/_root.data" ? "/" : pathname.replace(/\.data$/, "");
     // A malformed escape would make React Router warn on stdout once more: escapes only ever stand in parameters,
     // so they are blanked for matching.
@@ -79,8 +92,10 @@ export function routePatterns(build: ServerBuild): (pathname: string) => string 
       .join("/")
       .replace(/\/\/+/g, "/");
     return pattern.startsWith("/") ? pattern : `/${pattern}`;
-  };
+  }
 }
+
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 
 function decodes(pathname: string): boolean {
   try {

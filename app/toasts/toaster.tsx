@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/use-translation";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { TOAST_DURATION_MS, type Toast } from "./toast";
 

@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/use-translation";
 import { Form } from "react-router";
 import { PARTS_OF_SPEECH } from "../learning/vocabulary";
 import { TARGETS, type RowProblem, type Target } from "./targets";

@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/use-translation";
 import { isRouteErrorResponse, Link, useLocation, useRouteError } from "react-router";
 import { isErrorPayload } from "../http/errors";
 import { splitLocale } from "../i18n/locales";

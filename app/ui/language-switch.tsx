@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/use-translation";
 import { Form, Link, useLocation, useNavigation, useSubmit } from "react-router";
 import { LOCALES, localeAutonym, localePath, splitLocale } from "../i18n/locales";
 import { useLocale } from "../i18n/use-locale";

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/use-translation";
 import { Form, Link, NavLink, useLocation, useRouteLoaderData } from "react-router";
 import { useBasicMode } from "../http/basic-mode";
 import type { RootData } from "../root";

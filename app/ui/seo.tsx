@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/use-translation";
 import { useLocation, useMatches, useRouteLoaderData } from "react-router";
 import { splitLocale } from "../i18n/locales";
 import { alternateLinks, canonicalUrl, pageTitle, titleFromPath } from "../http/seo";
