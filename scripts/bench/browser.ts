@@ -13,6 +13,7 @@
  * when one is missed. Knobs: CHROMIUM_PATH (/usr/bin/chromium), BENCH_BROWSER_RUNS (3: the median of the slow loads).
  */
 import { mkdtempSync, rmSync } from "node:fs";
+import { gzipSync } from "node:zlib";
 import os from "node:os";
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "@playwright/test";
@@ -20,7 +21,13 @@ import { BROWSER_USER_AGENT } from "../support/app-process.ts";
 import { PUBLIC_PAGE_PATHS, startServer, stopChild } from "./public-pages.ts";
 import { CHROMIUM_LAUNCH_OPTIONS } from "../support/chromium.ts";
 
-export const BROWSER_BUDGET = { firstLoadJsBytes: 125_000, fcpMs: 1_200, hydratedMs: 3_500, basicModeScripts: 0 };
+export const BROWSER_BUDGET = {
+  firstLoadJsBytes: 125_000,
+  cssGzipBytes: 16_000,
+  fcpMs: 1_200,
+  hydratedMs: 3_500,
+  basicModeScripts: 0,
+};
 /** The slow profile of point 6, as Chromium's network emulation takes it (bytes per second, milliseconds). */
 const SLOW_NETWORK = { offline: false, latency: 400, downloadThroughput: 400_000 / 8, uploadThroughput: 400_000 / 8 };
 const RUNS = Math.max(1, Number(process.env.BENCH_BROWSER_RUNS ?? 3));
@@ -129,6 +136,14 @@ async function basicModeScripts(browser: Browser, baseUrl: string): Promise<numb
   }
 }
 
+/** The stylesheet of `/` as a browser receives it: inline in the document (no stylesheet files), gzip at level 9. */
+async function cssOf(baseUrl: string): Promise<number> {
+  const html = await (await fetch(`${baseUrl}/`, { headers: { "User-Agent": BROWSER_USER_AGENT } })).text();
+  if (/<link[^>]+rel="stylesheet"/.test(html)) throw new Error("/ links a stylesheet file: count it here too");
+  const css = [...html.matchAll(/<style[^>]*>([\s\S]*?)<\/style>/g)].map((match) => match[1]).join("");
+  return gzipSync(css, { level: 9 }).length;
+}
+
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /** Measures everything above against a fresh production server; one row per budget. */
@@ -151,6 +166,7 @@ export async function browserBench(): Promise<BrowserRow[]> {
       const js = await firstLoadJs(browser, baseUrl + pathname);
       row(`first-load JS of ${pathname} (${js.files} scripts, brotli)`, js.bytes, "B", BROWSER_BUDGET.firstLoadJsBytes);
     }
+    row("CSS of / (its inline stylesheet, gzip -9)", await cssOf(baseUrl), "B", BROWSER_BUDGET.cssGzipBytes);
     for (const pathname of SLOW_PAGES) {
       const loads = [];
       for (let run = 0; run < RUNS; run++) loads.push(await slowLoad(browser, baseUrl + pathname));
