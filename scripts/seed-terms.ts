@@ -14,8 +14,15 @@
  * (app/db/open.server.ts), so a fresh database or data directory works. PGlite is single-process: with DATA_DIR the
  * server must be stopped; the script takes the app's DATA_DIR lock and refuses to run while the server holds it.
  * Existing terms of the learner are kept; a generated text the learner already has is skipped.
+ *
+ *   DATABASE_URL=postgres://… npm run seed -- --bulk --learners 10000
+ *
+ * `--bulk` seeds many learners in minutes instead: bench+1@example.com … bench+N@example.com with 1,000 terms and one
+ * review log each, written by SQL inside PostgreSQL (scripts/db-scale/seed.sql, the app's triggers off and the columns
+ * and aggregates they keep written directly) into a freshly migrated, empty database. PostgreSQL only.
  */
 import { randomInt } from "node:crypto";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { and, count, eq, sql } from "drizzle-orm";
@@ -32,6 +39,7 @@ const MIGRATIONS_DIR = path.join(ROOT, "drizzle");
 
 const USAGE = `usage: node scripts/seed-terms.ts <email> [--count N] [--language xx] [--batch N] [--seed N] [--json]
   [--learners N] [--reviews M]
+       node scripts/seed-terms.ts --bulk --learners N   (PostgreSQL: N learners x 1,000 terms by SQL, in minutes)
   --learners N: N learners, <name>+1@<domain> … <name>+N@<domain> (default 1: the address as given)
   --reviews M: about M review-log rows per learner (reviews given early as needed, the oldest beyond M left out);
                without it, the simulated histories as they come (about 6 per term)
@@ -46,6 +54,7 @@ type Options = {
   json: boolean;
   learners: number;
   reviews: number | null;
+  bulk: boolean;
 };
 
 function fail(message: string): never {
@@ -67,6 +76,7 @@ function readOptions(): Options {
         json: { type: "boolean", default: false },
         learners: { type: "string", default: "1" },
         reviews: { type: "string" },
+        bulk: { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
       },
     });
@@ -79,7 +89,7 @@ function readOptions(): Options {
     process.exit(0);
   }
   const email = (values.email ?? positionals[0] ?? process.env.SEED_EMAIL ?? "").trim().toLowerCase();
-  if (!/^[^\s@]+@[^\s@]+$/.test(email)) fail("an e-mail address is required");
+  if (!values.bulk && !/^[^\s@]+@[^\s@]+$/.test(email)) fail("an e-mail address is required");
   const integer = (name: string, text: string, min: number, max: number) => {
     const value = Number(text);
     if (!Number.isInteger(value) || value < min || value > max)
@@ -98,6 +108,7 @@ function readOptions(): Options {
     json: values.json,
     learners: integer("learners", values.learners, 1, 10_000),
     reviews: values.reviews === undefined ? null : integer("reviews", values.reviews, 0, 10_000_000),
+    bulk: values.bulk,
   };
 }
 
@@ -280,13 +291,47 @@ async function seedLearner(db: Database, options: Options, index: number, target
   }
 }
 
+/** N learners of 1,000 terms by scripts/db-scale/seed.sql, sent as one script (its psql lines left out). */
+async function bulkSeed(databaseUrl: string, learners: number) {
+  const script = readFileSync(path.join(ROOT, "scripts/db-scale/seed.sql"), "utf8")
+    .split("\n")
+    .filter((line) => !line.startsWith("\\"))
+    .join("\n")
+    .replaceAll(":learners", String(learners));
+  const { default: pg } = await import("pg");
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const [row] = (await client.query("select count(*)::int as n from users")).rows as { n: number }[];
+    if (row!.n > 0) throw new Error(`--bulk needs an empty database; this one has ${row!.n} users`);
+    // One statement at a time (VACUUM cannot run in the implicit transaction of a multi-statement query); a `$$`
+    // body is kept whole.
+    let statement = "";
+    for (const piece of script.split(/;\s*\n/)) {
+      statement += (statement ? ";\n" : "") + piece;
+      if ((statement.match(/\$\$/g)?.length ?? 0) % 2 === 1) continue;
+      if (statement.replace(/--.*$/gm, "").trim()) await client.query(statement);
+      statement = "";
+    }
+  } finally {
+    await client.end();
+  }
+}
+
 async function main() {
   const options = readOptions();
   const started = performance.now();
   const databaseUrl = process.env.DATABASE_URL?.trim() || undefined;
   const dataDir = process.env.DATA_DIR?.trim() || "./data";
+  if (options.bulk && !databaseUrl) fail("--bulk writes into PostgreSQL: set DATABASE_URL");
   // The app's own opening: migrations under the same lock, and PGlite's data-directory lock.
   const handle = await openDatabase({ databaseUrl, dataDir, migrationsFolder: MIGRATIONS_DIR });
+  if (options.bulk) {
+    await handle.close();
+    await bulkSeed(databaseUrl!, options.learners);
+    console.log(`${options.learners} learner(s) x 1,000 terms in ${Math.round(performance.now() - started)} ms`);
+    return;
+  }
   const { db } = handle;
   const target = databaseUrl
     ? `PostgreSQL ${new URL(databaseUrl).host}${new URL(databaseUrl).pathname}`

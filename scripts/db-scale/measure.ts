@@ -2,8 +2,8 @@
  * One learner's page times on PostgreSQL, to compare a database holding 10,000 learners with one holding that learner
  * alone (docs/operations.md, "A database of 10,000 learners"). Seed both first with scripts/db-scale/seed.sql:
  *
- *   psql "$ALONE" -v learners=1 -f scripts/db-scale/seed.sql
- *   psql "$SCALE" -v learners=10000 -f scripts/db-scale/seed.sql
+ *   DATABASE_URL="$ALONE" npm run seed -- --bulk --learners 1
+ *   DATABASE_URL="$SCALE" npm run seed -- --bulk --learners 10000
  *   npm run build && node scripts/db-scale/measure.ts "$ALONE" "$SCALE"
  *
  * For each database it starts the production server (`node server.ts`), signs bench+1@example.com in, and requests
