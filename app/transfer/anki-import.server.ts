@@ -31,27 +31,42 @@ type Layout = (typeof COLLECTIONS)[number];
 
 export const ANKI_DRAFT_FORMAT = "polyglot-anki-draft";
 
-/** A package as the draft keeps it: field names, and per note its fields and graded reviews ([time in ms, ease]). */
-const ankiDraft = z.object({
+/** One note as the draft keeps it: its fields and graded reviews ([time in ms, ease]). */
+const ankiNote = z.object({
+  f: z.array(z.string()),
+  r: z.array(z.tuple([z.number(), z.number().int().min(1).max(4)])),
+  /** The study language named by the note's deck (our export's `Polyglot::<name> (<code>)`), if any. */
+  l: z.string().refine(isStudyLanguage).optional(),
+});
+/**
+ * A package as the draft keeps it, in JSON lines: this header (its field names), then one note a line, each parsed and
+ * checked by `ankiNote` a slice per turn.
+ */
+const ankiDraftHeader = z.object({
   format: z.literal(ANKI_DRAFT_FORMAT),
   layout: z.enum(COLLECTIONS),
   fields: z.array(z.string()),
-  notes: z.array(
-    z.object({
-      f: z.array(z.string()),
-      r: z.array(z.tuple([z.number(), z.number().int().min(1).max(4)])),
-      /** The study language named by the note's deck (our export's `Polyglot::<name> (<code>)`), if any. */
-      l: z.string().refine(isStudyLanguage).optional(),
-    }),
-  ),
 });
-export type AnkiDraft = z.output<typeof ankiDraft>;
+export type AnkiDraft = z.output<typeof ankiDraftHeader> & { notes: z.output<typeof ankiNote>[] };
+/** Notes checked per turn of the event loop: a deck of 20,000 notes with their reviews is never checked in one piece. */
+const NOTES_PER_TURN = 1000;
 
 export const looksLikeAnkiDraft = (content: string) => content.startsWith(`{"format":"${ANKI_DRAFT_FORMAT}"`);
-export function parseAnkiDraft(content: string): AnkiDraft | null {
+export async function parseAnkiDraft(content: string): Promise<AnkiDraft | null> {
+  const lines = content.split("\n");
   try {
-    const parsed = ankiDraft.safeParse(JSON.parse(content));
-    return parsed.success ? parsed.data : null;
+    const header = ankiDraftHeader.safeParse(JSON.parse(lines[0]!));
+    if (!header.success) return null;
+    const notes: z.output<typeof ankiNote>[] = [];
+    for (let start = 1; start < lines.length; start += NOTES_PER_TURN) {
+      if (start > 1) await nextTurn();
+      for (const line of lines.slice(start, start + NOTES_PER_TURN)) {
+        const note = ankiNote.safeParse(JSON.parse(line));
+        if (!note.success) return null;
+        notes.push(note.data);
+      }
+    }
+    return { ...header.data, notes };
   } catch {
     return null;
   }
@@ -317,8 +332,13 @@ async function readCollection(file: string, layout: Layout, maxNotes: number): P
     const main = [...usage].sort((a, b) => b[1] - a[1])[0]?.[0];
     const fields = (main ? fieldNames.get(main) : undefined) ?? [];
     const header = fields.slice(0, MAX_FIELDS).map((name) => name.replaceAll("\u0000", "").slice(0, 200));
-    const draft: AnkiDraft = { format: ANKI_DRAFT_FORMAT, layout, fields: header, notes };
-    return { content: JSON.stringify(draft), notes: notes.length };
+    // JSON lines: the package's header, then one note a line, so the preview parses the notes a slice at a time.
+    const lines = [JSON.stringify({ format: ANKI_DRAFT_FORMAT, layout, fields: header })];
+    for (let start = 0; start < notes.length; start += NOTES_PER_TURN) {
+      await nextTurn();
+      for (const note of notes.slice(start, start + NOTES_PER_TURN)) lines.push(JSON.stringify(note));
+    }
+    return { content: lines.join("\n"), notes: notes.length };
   } catch {
     return { error: "unreadable" };
   } finally {

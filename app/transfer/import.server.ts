@@ -141,7 +141,7 @@ export async function parseDraft(draft: Draft, options: ImportOptions): Promise<
     return { kind: "json", headers: [], mapping: [], firstCells: [], candidates, problems, fileError: null };
   }
   if (looksLikeAnkiDraft(draft.content)) {
-    const anki = parseAnkiDraft(draft.content);
+    const anki = await parseAnkiDraft(draft.content);
     if (!anki) return { kind: "apkg", ...none, fileError: "unreadable" };
     const table: ImportTable = {
       kind: "apkg",

@@ -9,6 +9,7 @@ import { request } from "node:http";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cookiesOf, getPage, postForm, rawRequest, signInThroughLog, type RawResponse } from "../support/raw-http.ts";
+import { largeDeck } from "../support/anki-files.ts";
 import { loopDuring, processCpuMs, type LoopReport } from "../support/loop-watch.ts";
 import { BROWSER_USER_AGENT, PROJECT_ROOT, startServer, type ServerProcess } from "../support/server-process.ts";
 
@@ -402,6 +403,35 @@ describe("the reader's text list of a learner with many long texts and terms", (
     expect(html).toContain('href="/account/texts?page=2"');
 
     // The same learner's 20,000 terms leave as JSON, CSV and an Anki package, each read a page of terms at a time.
+    // A shared Anki deck of 20,000 notes with 5 reviews each: upload, preview and confirm (the reviews replayed).
+    const deck = await signInThroughLog(server, `bounded-deck-${process.pid}@example.test`);
+    const head =
+      `--${boundary}\r\nContent-Disposition: form-data; name="intent"\r\n\r\nupload\r\n` +
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="large.apkg"\r\n` +
+      `Content-Type: application/octet-stream\r\n\r\n`;
+    const body = Buffer.concat([Buffer.from(head), largeDeck(TERMS, 5), Buffer.from(`\r\n--${boundary}--\r\n`)]);
+    const up = await loopDuring(server, () =>
+      post("/account/import", `multipart/form-data; boundary=${boundary}`, body, false, deck.cookie),
+    );
+    expect(up.result.status, up.result.body.slice(0, 300)).toBe(303);
+    expectLoopFree(`the upload of an Anki deck of ${TERMS} notes with 5 reviews each`, up);
+    const location = String(up.result.headers.location);
+    const pv = await loopDuring(server, () => getPage(server, location, { Cookie: deck.cookie }));
+    expect(pv.result.status).toBe(200);
+    expectLoopFree("its preview", pv);
+    const draft = new URL(location, server.baseUrl).searchParams.get("draft")!;
+    const cf = await loopDuring(server, () =>
+      post(
+        "/account/import",
+        "application/x-www-form-urlencoded",
+        new URLSearchParams({ intent: "confirm", draft }).toString(),
+        false,
+        deck.cookie,
+      ),
+    );
+    expect(cf.result.status, cf.result.body.slice(0, 300)).toBeLessThan(400);
+    expectLoopFree("its import, the reviews replayed", cf);
+
     for (const format of ["json", "csv", "apkg"]) {
       const exporting = await loopDuring(server, () =>
         getPage(server, `/account/export?format=${format}`, { Cookie: reader.cookie }),

@@ -196,3 +196,39 @@ export function legacyStub(): Buffer {
   rmSync(dir, { recursive: true, force: true });
   return bytes;
 }
+
+/**
+ * A large shared deck: `notes` Basic notes of one card each, every card with `reviews` graded reviews a day apart, in
+ * the old layout (schema 11), zipped as `collection.anki2`. For the bounds on an import's work per turn.
+ */
+export function largeDeck(notes: number, reviews: number): Buffer {
+  const dir = mkdtempSync(path.join(tmpdir(), "anki-large-"));
+  const file = path.join(dir, "collection");
+  const db = new DatabaseSync(file);
+  db.exec(SCHEMA_11);
+  const models = JSON.stringify({
+    [MODEL]: { id: MODEL, name: "Basic", flds: ["Front", "Back"].map((name, ord) => ({ name, ord })) },
+  });
+  db.prepare("insert into col values (1, 1332961200, 0, 0, 11, 0, 0, 0, '{}', ?, ?, '{}', '{}')").run(
+    models,
+    JSON.stringify({ 1: { id: 1, name: "Large" } }),
+  );
+  const note = db.prepare("insert into notes values (?, ?, ?, 0, -1, '', ?, ?, 0, 0, '')");
+  const card = db.prepare("insert into cards values (?, ?, 1, 0, 0, -1, 2, 2, 100, 10, 2500, ?, 0, 0, 0, 0, 0, '')");
+  const review = db.prepare("insert into revlog values (?, ?, -1, ?, 1, 0, 2500, 6000, 1)");
+  const start = Date.now() - (reviews + 2) * DAY;
+  db.exec("begin");
+  for (let n = 0; n < notes; n++) {
+    note.run(10_000 + n, `large${n}`, MODEL, `Wort${n}\x1fword ${n}`, `Wort${n}`);
+    card.run(1_000_000 + n, 10_000 + n, reviews);
+    for (let r = 0; r < reviews; r++) review.run(start + r * DAY + n, 1_000_000 + n, 2 + ((n + r) % 3));
+  }
+  db.exec("commit");
+  db.close();
+  const bytes = readFileSync(file);
+  rmSync(dir, { recursive: true, force: true });
+  return zip([
+    ["collection.anki2", bytes],
+    ["media", Buffer.from("{}")],
+  ]);
+}
