@@ -4,7 +4,7 @@
  * written by SQL inside PostgreSQL; a database that already has learners is refused and left as it was.
  */
 import { spawnSync } from "node:child_process";
-import pg from "pg";
+import { Client } from "pg";
 import { describe, expect, inject, it } from "vitest";
 import { createDatabase } from "../../scripts/support/postgres.ts";
 import { PROJECT_ROOT } from "../support/server-process.ts";
@@ -20,7 +20,7 @@ function seed(databaseUrl: string, learners: number) {
 }
 
 async function counts(databaseUrl: string) {
-  const client = new pg.Client({ connectionString: databaseUrl });
+  const client = new Client({ connectionString: databaseUrl });
   await client.connect();
   try {
     const count = async (table: string) =>
