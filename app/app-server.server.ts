@@ -6,7 +6,8 @@ import { contentSecurityPolicy } from "./http/csp";
 import { createEdge, type EdgeOptions } from "./edge/edge.server";
 import { watchEventLoop } from "./edge/event-loop-watch.server";
 import { referrerPolicyFor } from "./edge/headers.server";
-import { invalidatePublicPages, publicPageCache } from "./edge/page-cache.server";
+import { publicPageCache } from "./edge/page-cache.server";
+import { announceDataChange, SHARED_DATA_SETS } from "./server/data-changes.server";
 import { BODY_LIMIT_BYTES, bodyLimitFor } from "./http/request-body.server";
 import { prepareVariantCookies } from "./edge/variant-cookies.server";
 import { loadPublicLists } from "./learning/public-lists.server";
@@ -20,6 +21,12 @@ import { scheduleHousekeeping } from "./server/housekeeping.server";
 import { watchSharedData } from "./server/shared-data.server";
 
 let started: Promise<Database> | null = null;
+
+/**
+ * Every set of data shared by all visitors changed (another instance changed some; a test changed the database
+ * behind the app's back): what was kept from them is forgotten.
+ */
+const invalidatePublicPages = () => announceDataChange(...SHARED_DATA_SETS);
 
 /**
  * Opens and migrates the database, then loads the shipped public lists and schedules the housekeeping (not run here:
@@ -87,7 +94,7 @@ export const appServer = {
   routePatterns,
   /** Anonymous public pages from memory (production): an Express middleware in front of the request handler. */
   publicPageCache,
-  /** Forgets the cached public pages and in-memory shipped data (called when that data changes). */
+  /** Forgets the cached public pages and in-memory shipped data: every shared set of data changed. */
   invalidatePublicPages,
   /** The Express handler rendering the app; `build` is a function in development, so every request sees fresh code. */
   requestHandler,

@@ -17,6 +17,7 @@ import { contentSecurityPolicy, NonceContext } from "./http/csp";
 import { log } from "./server/log.server";
 import { getInstance } from "./i18n/i18n.server";
 import { DocumentTranslationsContext } from "./i18n/document-translations";
+import { declareStaleness } from "./edge/staleness.server";
 import { startRecordingNamespaces, usedTranslations } from "./i18n/used-namespaces.server";
 import { StylesheetContext } from "./ui/inline-stylesheet";
 import { stylesheet } from "./ui/stylesheet.server";
@@ -36,6 +37,8 @@ export default function handleRequest(
   routerContext: EntryContext,
   loadContext: RouterContextProvider,
 ) {
+  // What the matched routes declare about this page's staleness, for the caches that keep it (app/edge/).
+  declareStaleness(loadContext, routerContext);
   const userAgent = request.headers.get("user-agent");
   const bot = !!userAgent && isbot(userAgent);
   // The database is away (see http/unavailable.server.ts): clients and crawlers may come back shortly.

@@ -42,6 +42,7 @@ import { LanguageLinks } from "./ui/seo";
 import { toastContext, toastMiddleware } from "./toasts/toast.server";
 import { colorScheme } from "./theme/theme";
 import { readTheme } from "./theme/theme.server";
+import type { StalenessHandle } from "./edge/staleness";
 
 // The learner-page cache wraps everything, so it keeps a page with every header the other middlewares give it. The i18n
 // middleware runs next: everything after it, error pages included, can speak the visitor's language.
@@ -89,6 +90,9 @@ export const links: Route.LinksFunction = () => [
   { rel: "apple-touch-icon", href: "/apple-touch-icon.png" },
   { rel: "manifest", href: "/site.webmanifest" },
 ];
+
+/** The document shows the signed-in learner (their name, plan) beside what the request itself says. */
+export const handle: StalenessHandle = { staleness: { dependsOn: ["learner"] } };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = context.get(userContext);

@@ -1,7 +1,7 @@
 import { and, eq, gt, sql } from "drizzle-orm";
 import type { Database } from "../db/db.server";
 import { env } from "../config/env.server";
-import { invalidatePublicPages } from "../edge/page-cache.server";
+import { announceDataChange } from "../server/data-changes.server";
 import { pledges } from "./billing.schema";
 
 export type CampaignTotals = { pledged: number; backers: number };
@@ -80,7 +80,6 @@ export async function forgetPledgesOf(db: Database, email: string): Promise<numb
     .delete(pledges)
     .where(eq(pledges.email, email.trim().toLowerCase()))
     .returning({ id: pledges.checkoutSessionId });
-  // The campaign's cached page shows the totals.
-  if (removed.length > 0) invalidatePublicPages();
+  if (removed.length > 0) announceDataChange("pledges");
   return removed.length;
 }

@@ -2,7 +2,7 @@ import type { Stripe } from "stripe";
 import { eq } from "drizzle-orm";
 import { users } from "../auth/auth.schema";
 import type { Database } from "../db/db.server";
-import { invalidatePublicPages } from "../edge/page-cache.server";
+import { announceDataChange } from "../server/data-changes.server";
 import { log } from "../server/log.server";
 import { publicDataChangedHere, publicDataVersionNow } from "../server/shared-data.server";
 import { stripeEvents } from "./billing.schema";
@@ -245,7 +245,7 @@ export async function applyStripeEvent(db: Database, event: Stripe.Event): Promi
     return { replayed: false, publicChange, version: publicChange ? await publicDataVersionNow(tx) : 0 };
   });
   if (outcome.publicChange) {
-    invalidatePublicPages();
+    announceDataChange("pledges");
     publicDataChangedHere(outcome.version);
   }
   log.info("stripe event", { id: event.id, type: event.type, replayed: outcome.replayed });

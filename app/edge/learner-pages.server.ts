@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { createContext, type MiddlewareFunction, type RouterContextProvider } from "react-router";
+import type { MiddlewareFunction } from "react-router";
 import { getDatabase } from "../db/db.server";
 import { learnerOfCookieHeader, SESSION_COOKIE, userContext } from "../auth/session.server";
 import { TOAST_COOKIE } from "../toasts/toast.server";
@@ -9,21 +9,28 @@ import { keptDocument } from "./kept-document.server";
 import { cookieValues, VARIANT_HEADERS } from "./public-page-keys.server";
 import { canonicalVariantCookies } from "./variant-cookies.server";
 import { OwnerBoundedCache } from "./owner-bounded-cache";
-import { PATHS } from "../http/paths";
+import { collectStaleness, declaredBy } from "./staleness.server";
 import { log } from "../server/log.server";
 import { learnerTag, requestLogFields } from "../server/request-log.server";
 
 /**
- * A learner's busiest pages from memory. The learner's home and term list are drawn by React Router as usual; the
- * document is then kept for that learner, for the URL and the cookies that change it, with the version of their data
- * it was drawn from (`users.data_version`, moved by database triggers on every write, whichever instance makes it).
- * The next request for it is answered before Express once the session is checked: the same session query every page
- * makes, and a version comparison. A write, a time the page names as the moment it changes by itself (a term falls
- * due, the day ends) or a minute passing, and the page is drawn again. Toasts, cookies set by a response, data
- * requests of client navigation and every other page and method take the usual way.
+ * A learner's busiest pages from memory: those whose route declares `staleness.keptForLearner` (app/edge/staleness.ts),
+ * today the learner's home and term list. Such a page is drawn by React Router as usual; the document is then kept for
+ * that learner, for the URL and the cookies that change it, with the version of their data it was drawn from
+ * (`users.data_version`, moved by database triggers on every write, whichever instance makes it). The next request
+ * for it is answered before Express once the session is checked: the same session query every page makes, and a
+ * version comparison. A write, a moment the matched routes declare as when the page changes by itself (a term falls
+ * due, the day ends) or a minute passing, and the page is drawn again. A page any of whose routes with a loader
+ * declares nothing is never kept. Toasts, cookies set by a response, data requests of client navigation and every
+ * other page and method take the usual way.
  */
 
-const PAGES = new Set<string>([PATHS.learnerHome, PATHS.memberTerms]);
+/**
+ * The paths (without their locale) of pages whose route asked to be kept, learnt as they are drawn: until a path's
+ * first drawing in this process its requests take the usual way. Bounded: a route with parameters cannot grow it.
+ */
+const PAGES = new Set<string>();
+const MAX_PAGES = 64;
 /** Cookies whose holders always get a fresh render: a toast to show. */
 const BYPASS_COOKIES = [TOAST_COOKIE];
 /** However still the data, a page is drawn again after this long (relative wording, the footer's year). */
@@ -57,24 +64,23 @@ const drawing = new Map<string, Promise<void>>();
 /** How long a request waits for another one's drawing of its page before drawing it itself. */
 const DRAW_WAIT_MS = 3_000;
 
-/** When the page drawn for this request changes without a write: loaders name such moments (`pageChangesAt`). */
-const changesContext = createContext<{ at: number } | null>(null);
-
-/** Tells the cache that the page being drawn changes by itself at `at` (a due time, the end of the learner's day). */
-export function pageChangesAt(context: Readonly<RouterContextProvider>, at: Date | number | null | undefined): void {
-  const holder = context.get(changesContext);
-  if (holder && at !== null && at !== undefined) holder.at = Math.min(holder.at, +at);
-}
-
-/** The part of the key a request gives (URL and what varies the page), or null when it is not a page kept here. */
-function requestKey(url: string, cookieHeader: string | undefined, header: (name: string) => string | undefined) {
+/**
+ * The part of the key a request gives (URL and what varies the page), or null when it is not a page kept here (`any`:
+ * whichever its path, for a page being drawn whose routes ask to be kept).
+ */
+function requestKey(
+  url: string,
+  cookieHeader: string | undefined,
+  header: (name: string) => string | undefined,
+  any = false,
+) {
   let parsed: URL;
   try {
     parsed = new URL(url, "http://localhost");
   } catch {
     return null;
   }
-  if (!PAGES.has(splitLocale(parsed.pathname).path)) return null;
+  if (!any && !PAGES.has(splitLocale(parsed.pathname).path)) return null;
   const cookies = cookieValues(cookieHeader);
   if (BYPASS_COOKIES.some((name) => cookies.has(name))) return null;
   parsed.searchParams.sort();
@@ -109,14 +115,18 @@ async function store(key: string, version: number, expires: number, response: Re
  * middlewares left it. Only a 200 HTML answer that sets no cookie and varies on nothing the key misses is kept.
  */
 export const learnerPagesMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
-  const holder = { at: Date.now() + MAX_AGE_MS };
-  context.set(changesContext, holder);
+  const drawnAt = Date.now();
+  collectStaleness(context);
   const response = await next();
   const user = context.get(userContext);
-  if (!user || request.method !== "GET") return response;
-  const key = requestKey(request.url, request.headers.get("Cookie") ?? undefined, (name) => {
-    return request.headers.get(name) ?? undefined;
-  });
+  const staleness = declaredBy(context);
+  if (!user || request.method !== "GET" || !staleness?.keptForLearner) return response;
+  const key = requestKey(
+    request.url,
+    request.headers.get("Cookie") ?? undefined,
+    (name) => request.headers.get(name) ?? undefined,
+    true,
+  );
   const vary = (response.headers.get("Vary") ?? "").toLowerCase();
   if (
     !key ||
@@ -127,9 +137,15 @@ export const learnerPagesMiddleware: MiddlewareFunction<Response> = async ({ req
   ) {
     return response;
   }
+  const path = splitLocale(new URL(request.url).pathname).path;
+  if (!PAGES.has(path) && PAGES.size < MAX_PAGES) PAGES.add(path);
+  if (!PAGES.has(path)) return response;
   const html = await response.text();
   const fullKey = `${user.id}\n${key}`;
-  const kept = store(fullKey, user.dataVersion, holder.at, response, html)
+  const expires = Math.min(drawnAt + MAX_AGE_MS, staleness.changesAt);
+  // A page that does not show the learner's data is not redrawn by their writes: it is kept with no version.
+  const version = staleness.dependsOn.has("learner") ? user.dataVersion : ANY_VERSION;
+  const kept = store(fullKey, version, expires, response, html)
     .catch((error: unknown) => log.error("learner page not kept", { error }))
     .finally(() => {
       if (storing.get(fullKey) === kept) storing.delete(fullKey);
@@ -138,11 +154,14 @@ export const learnerPagesMiddleware: MiddlewareFunction<Response> = async ({ req
   return new Response(html, { status: response.status, statusText: response.statusText, headers: response.headers });
 };
 
+/** The version of a page kept whatever the learner writes (its routes do not depend on their data). */
+const ANY_VERSION = -1;
+
 /** The kept page for this key, if drawn from this data version and not yet expired. */
 function current(fullKey: string, version: number): Entry | null {
   const entry = entries.get(fullKey);
   if (!entry) return null;
-  if (entry.version === version && entry.expires > Date.now()) return entry;
+  if ((entry.version === version || entry.version === ANY_VERSION) && entry.expires > Date.now()) return entry;
   if (entry.version <= version) entries.delete(fullKey);
   return null;
 }

@@ -5,7 +5,9 @@ import { env } from "../config/env.server";
 import { preferredEncoding } from "./accept-encoding";
 import { createLoadContext } from "../server/client-ip.server";
 import { log } from "../server/log.server";
+import { dataVersions, DATA_SETS, unchangedSince, type DataSet } from "../server/data-changes.server";
 import { keptDocument } from "./kept-document.server";
+import { collectStaleness, declaredBy } from "./staleness.server";
 import { OwnerBoundedCache } from "./owner-bounded-cache";
 import {
   lookup,
@@ -20,7 +22,9 @@ import {
  * Anonymous public pages from memory. Each page is rendered once by the running app (its runtime configuration) for a
  * canonical request that carries only what may change an anonymous page: the path, whitelisted query parameters and
  * the cookies listed below. Visitors with a session or a toast, any other query and every other method go to React
- * Router. A response that sets a cookie, varies on anything else or is not a plain 200 is never stored.
+ * Router. A response that sets a cookie, varies on anything else or is not a plain 200 is never stored. A page is
+ * drawn again when data its routes declare they show changes (`handle.staleness`, app/edge/staleness.ts; a change
+ * announced through app/server/data-changes.server.ts), and only then; a page whose routes declare nothing, on any.
  */
 
 /** Response headers that vary only in ways the key already covers. */
@@ -34,7 +38,9 @@ const MAX_BYTES = 64 * 1024 * 1024;
 const MAX_AGE_MS = 60 * 60 * 1000;
 
 type Entry = {
-  generation: number;
+  /** The sets the page shows, and how many changes of each were announced when its drawing began. */
+  dependsOn: ReadonlySet<DataSet>;
+  drawnFrom: Readonly<Record<DataSet, number>>;
   expires: number;
   bytes: number;
   /** Null: the page answered with something that must not be shared; requests for it go to React Router. */
@@ -43,26 +49,27 @@ type Entry = {
   headers: Record<string, string>;
 };
 
-let generation = 0;
-const invalidationListeners = new Set<() => void>();
+const ALL_SETS: ReadonlySet<DataSet> = new Set(DATA_SETS);
 
-/**
- * Forgets every cached page, and every in-memory copy of shipped data registered with `onPublicDataChange`; call it
- * when data shown on a public page changes (at start, when the public lists are loaded).
- */
-export function invalidatePublicPages(): void {
-  for (const listener of invalidationListeners) listener();
-  generation++;
-}
+/** Still what its routes would draw: none of the data they declared changed since its drawing began. */
+const fresh = (entry: Entry) => unchangedSince(entry.dependsOn, entry.drawnFrom);
 
-/** Registers a memory copy of shipped data to drop when public data changes. */
-export function onPublicDataChange(listener: () => void): void {
-  invalidationListeners.add(listener);
-}
-
-async function toEntry(response: Response, page: string, born: number): Promise<Entry> {
+async function toEntry(
+  response: Response,
+  page: string,
+  drawnFrom: Entry["drawnFrom"],
+  dependsOn: Entry["dependsOn"],
+): Promise<Entry> {
   // A refusal is remembered briefly: it may come from a passing failure rather than from the page.
-  const pass: Entry = { generation: born, expires: Date.now() + 60_000, bytes: 0, bodies: null, etag: "", headers: {} };
+  const pass: Entry = {
+    dependsOn,
+    drawnFrom,
+    expires: Date.now() + 60_000,
+    bytes: 0,
+    bodies: null,
+    etag: "",
+    headers: {},
+  };
   const vary = (response.headers.get("Vary") ?? "")
     .split(",")
     .map((name) => name.trim().toLowerCase())
@@ -87,7 +94,8 @@ async function toEntry(response: Response, page: string, born: number): Promise<
   ].join(", ");
   const etag = createHash("sha1").update(identity).digest("base64url").slice(0, 22);
   return {
-    generation: born,
+    dependsOn,
+    drawnFrom,
     expires: Date.now() + MAX_AGE_MS,
     bytes,
     bodies,
@@ -145,17 +153,20 @@ export function publicPageCache(build: ServerBuild) {
   const pending = new Map<string, Promise<Entry>>();
 
   function store(key: string, entry: Entry) {
-    if (entry.generation !== generation || entry.bytes > MAX_BYTES / 4) return;
+    if (!fresh(entry) || entry.bytes > MAX_BYTES / 4) return;
     entries.set(PUBLIC, key, entry);
   }
 
   async function fill(found: Lookup): Promise<Entry> {
-    const born = generation;
+    const drawnFrom = dataVersions();
     const headers = new Headers({ Accept: "text/html" });
     if (found.cookie) headers.set("Cookie", found.cookie);
     for (const [name, value] of found.headers) headers.set(name, value);
-    const response = await render(new Request(new URL(found.url, env.APP_URL), { headers }), createLoadContext(null));
-    const entry = await toEntry(response, found.page, born);
+    const context = createLoadContext(null);
+    collectStaleness(context);
+    const response = await render(new Request(new URL(found.url, env.APP_URL), { headers }), context);
+    const dependsOn = declaredBy(context)?.dependsOn ?? ALL_SETS;
+    const entry = await toEntry(response, found.page, drawnFrom, dependsOn);
     store(found.key, entry);
     if (entry.bodies) log.debug("page cached", { path: found.url, bytes: entry.bytes, entries: entries.size });
     return entry;
@@ -167,7 +178,7 @@ export function publicPageCache(build: ServerBuild) {
       if (await rootRedirectFor(req)) return next();
     }
     let entry = entries.get(found.key);
-    if (entry && (entry.generation !== generation || entry.expires < Date.now())) {
+    if (entry && (!fresh(entry) || entry.expires < Date.now())) {
       entries.delete(found.key);
       entry = undefined;
     }
@@ -189,7 +200,7 @@ export function publicPageCache(build: ServerBuild) {
   /** The entry ready for this request right now, or null (a miss, a stale entry, a page that is not shared). */
   function readyEntry(found: Lookup): Ready | null {
     const entry = entries.get(found.key);
-    if (!entry?.bodies || entry.generation !== generation || entry.expires < Date.now()) return null;
+    if (!entry?.bodies || !fresh(entry) || entry.expires < Date.now()) return null;
     entries.touch(found.key);
     return entry as Ready;
   }
@@ -235,7 +246,7 @@ export function publicPageCache(build: ServerBuild) {
     if (!drawing) return false;
     drawing.then(
       (drawn) => {
-        if (!drawn.bodies || drawn.generation !== generation) return whenDrawn.otherwise();
+        if (!drawn.bodies || !fresh(drawn)) return whenDrawn.otherwise();
         send(req, res, drawn as Ready, beforeWriteHead);
         whenDrawn.sent();
       },

@@ -1,21 +1,20 @@
 import type { RouterContextProvider } from "react-router";
 import { userContext } from "../auth/session.server";
 import { getDatabase } from "../db/db.server";
-import { pageChangesAt } from "../edge/learner-pages.server";
 import { studyLanguageContext } from "./preferences.server";
 import { learnerDayOf } from "./daily.server";
 
 /**
  * The header's review count for a signed-in learner: the number the review would show now (today's queue under the
- * daily limits, in the current study language); null for a visitor. A page kept in memory is drawn again when a card
- * falls due later today or the limits start again.
+ * daily limits, in the current study language), and when it changes by itself (a card falls due later today, the
+ * limits start again); null and no moment for a visitor.
  */
-export async function headerDueCount(context: Readonly<RouterContextProvider>): Promise<number | null> {
+export async function headerDueCount(
+  context: Readonly<RouterContextProvider>,
+): Promise<{ dueNow: number | null; changesAt: Date[] }> {
   const user = context.get(userContext);
-  if (!user) return null;
+  if (!user) return { dueNow: null, changesAt: [] };
   const owner = { userId: user.id, language: context.get(studyLanguageContext) };
   const { day, queue } = await learnerDayOf(context, await getDatabase(), owner);
-  pageChangesAt(context, queue.nextLaterToday);
-  pageChangesAt(context, day.end);
-  return queue.dueNow;
+  return { dueNow: queue.dueNow, changesAt: queue.nextLaterToday ? [queue.nextLaterToday, day.end] : [day.end] };
 }

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "../db/db.server";
-import { invalidatePublicPages, onPublicDataChange } from "../edge/page-cache.server";
+import { announceDataChange, onDataChange } from "../server/data-changes.server";
 import { publicTerms, termExamples, terms } from "./learning.schema";
 import { newCard } from "./stage";
 import type { Owner } from "./terms.server";
@@ -82,8 +82,8 @@ export async function loadPublicLists(db: Database): Promise<void> {
     // A digest (hex) cannot break out of the string literal; COMMENT takes no bind parameters.
     await tx.execute(sql.raw(`comment on table public_terms is '${DIGEST_PREFIX}${digest}'`));
   });
-  // Pages rendered before the lists were loaded show stale lists.
-  invalidatePublicPages();
+  // Pages drawn before the lists were loaded show stale lists.
+  announceDataChange("public-terms");
 }
 
 export type PublicList = { language: string; level: Level; terms: number };
@@ -91,7 +91,9 @@ type PublicTerm = typeof publicTerms.$inferSelect;
 
 // Shipped data: read from the database once per process (the terms carry their ids), not on every request.
 let inMemory: Promise<Map<string, PublicTerm[]>> | null = null;
-onPublicDataChange(() => (inMemory = null));
+onDataChange((set) => {
+  if (set === "public-terms") inMemory = null;
+});
 
 function listsInMemory(db: Database): Promise<Map<string, PublicTerm[]>> {
   inMemory ??= db

@@ -11,8 +11,14 @@ import { daySummary } from "../learning/daily.server";
 import { DayPanel } from "../learning/day-panel";
 import { studyLanguageContext } from "../learning/preferences.server";
 import type { PageHandle } from "../ui/seo";
+import type { StalenessHandle } from "../edge/staleness";
 
-export const handle: PageHandle = { title: "titles.home", description: "pages:home.description" };
+/** The landing page shows a signed-in learner's day; its demonstration is shipped. */
+export const handle: PageHandle & StalenessHandle = {
+  title: "titles.home",
+  description: "pages:home.description",
+  staleness: { dependsOn: ["learner"] },
+};
 
 const FEATURES = ["collect", "review", "stages", "explore"] as const;
 

@@ -5,8 +5,14 @@ import { localePath } from "../i18n/locales";
 import { PATHS } from "../http/paths";
 import { legalDocument, LegalPage } from "../ui/legal-page";
 import type { PageHandle } from "../ui/seo";
+import type { StalenessHandle } from "../edge/staleness";
 
-export const handle: PageHandle = { title: "titles.privacy", description: "descriptions.privacy" };
+/** The configuration only. */
+export const handle: PageHandle & StalenessHandle = {
+  title: "titles.privacy",
+  description: "descriptions.privacy",
+  staleness: { dependsOn: [] },
+};
 
 /** The rights this notice promises lead to the pages that grant them. */
 export function loader({ context }: Route.LoaderArgs) {

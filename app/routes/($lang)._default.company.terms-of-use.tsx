@@ -3,8 +3,14 @@ import { env } from "../config/env.server";
 import { getInstance } from "../i18n/i18n.server";
 import { legalDocument, LegalPage } from "../ui/legal-page";
 import type { PageHandle } from "../ui/seo";
+import type { StalenessHandle } from "../edge/staleness";
 
-export const handle: PageHandle = { title: "titles.termsOfUse", description: "descriptions.termsOfUse" };
+/** The configuration only. */
+export const handle: PageHandle & StalenessHandle = {
+  title: "titles.termsOfUse",
+  description: "descriptions.termsOfUse",
+  staleness: { dependsOn: [] },
+};
 
 export function loader({ context }: Route.LoaderArgs) {
   const { t } = getInstance(context);

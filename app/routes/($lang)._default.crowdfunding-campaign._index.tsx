@@ -4,8 +4,14 @@ import { pledge } from "../billing/actions.server";
 import { campaignPage } from "../billing/pages.server";
 import { CampaignProgress, PledgeForm } from "../billing/ui";
 import type { PageHandle } from "../ui/seo";
+import type { StalenessHandle } from "../edge/staleness";
 
-export const handle: PageHandle = { title: "titles.crowdfunding", description: "descriptions.crowdfunding" };
+/** The campaign's totals, and whether a learner is signed in. */
+export const handle: PageHandle & StalenessHandle = {
+  title: "titles.crowdfunding",
+  description: "descriptions.crowdfunding",
+  staleness: { dependsOn: ["pledges", "learner"] },
+};
 
 const GOALS = ["player", "languages", "offline"] as const;
 

@@ -3,9 +3,15 @@ import type { Route } from "./+types/($lang)._default.explore";
 import { publicPageAction, publicPageData } from "../learning/public-page.server";
 import { PublicLists } from "../learning/public-lists";
 import type { PageHandle } from "../ui/seo";
+import type { StalenessHandle } from "../edge/staleness";
 import { PATHS } from "../http/paths";
 
-export const handle: PageHandle = { title: "titles.explore", description: "descriptions.explore" };
+/** The public lists, and which of their terms a signed-in learner has. */
+export const handle: PageHandle & StalenessHandle = {
+  title: "titles.explore",
+  description: "descriptions.explore",
+  staleness: { dependsOn: ["public-terms", "learner"] },
+};
 
 export function loader({ request, context }: Route.LoaderArgs) {
   return publicPageData(request, context);

@@ -10,11 +10,17 @@ import { clientIpContext } from "../server/client-ip.server";
 import { getInstance, requestLocale } from "../i18n/i18n.server";
 import { useLocalePath } from "../i18n/use-locale";
 import type { PageHandle } from "../ui/seo";
+import type { StalenessHandle } from "../edge/staleness";
 import { readForm } from "../http/request-body.server";
 import { PATHS } from "../http/paths";
 import { toastContext } from "../toasts/toast.server";
 
-export const handle: PageHandle = { title: "titles.form", description: "descriptions.form" };
+/** The sign-in form, and whether a learner is signed in. */
+export const handle: PageHandle & StalenessHandle = {
+  title: "titles.form",
+  description: "descriptions.form",
+  staleness: { dependsOn: ["learner"] },
+};
 
 /** The page keeps saying where the last link went, until the visitor asks to use another address. */
 export async function loader({ request, context }: Route.LoaderArgs) {

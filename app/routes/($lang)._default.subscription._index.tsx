@@ -4,8 +4,14 @@ import { subscribe } from "../billing/actions.server";
 import { subscriptionPage } from "../billing/pages.server";
 import { PlanCards } from "../billing/ui";
 import type { PageHandle } from "../ui/seo";
+import type { StalenessHandle } from "../edge/staleness";
 
-export const handle: PageHandle = { title: "titles.subscription", description: "descriptions.subscription" };
+/** The configured prices, and whether a learner is signed in. */
+export const handle: PageHandle & StalenessHandle = {
+  title: "titles.subscription",
+  description: "descriptions.subscription",
+  staleness: { dependsOn: ["learner"] },
+};
 
 export function loader({ context }: Route.LoaderArgs) {
   return subscriptionPage(context);

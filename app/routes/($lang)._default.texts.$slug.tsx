@@ -8,8 +8,13 @@ import { ReaderText } from "../reading/reader-text";
 import { StageLegend, TextStatsLine } from "../reading/reading-ui";
 import { samplePageAction, samplePageData } from "../reading/samples-page.server";
 import type { PageHandle } from "../ui/seo";
+import type { StalenessHandle } from "../edge/staleness";
 
-export const handle: PageHandle = { title: "reading:titles.sample" };
+/** A shipped sample text, and a signed-in learner's words in it. */
+export const handle: PageHandle & StalenessHandle = {
+  title: "reading:titles.sample",
+  staleness: { dependsOn: ["learner"] },
+};
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   return samplePageData(request, context, params.slug);

@@ -6,8 +6,14 @@ import { capitalize } from "../i18n/format";
 import { useLocalePath } from "../i18n/use-locale";
 import { samplesPageData } from "../reading/samples-page.server";
 import type { PageHandle } from "../ui/seo";
+import type { StalenessHandle } from "../edge/staleness";
 
-export const handle: PageHandle = { title: "reading:titles.samples", description: "reading:descriptions.samples" };
+/** The shipped sample texts, and a signed-in learner's progress in them. */
+export const handle: PageHandle & StalenessHandle = {
+  title: "reading:titles.samples",
+  description: "reading:descriptions.samples",
+  staleness: { dependsOn: ["learner"] },
+};
 
 export function loader({ context }: Route.LoaderArgs) {
   return samplesPageData(context);

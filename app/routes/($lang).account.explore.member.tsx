@@ -11,9 +11,13 @@ import { isPartOfSpeech, isStage, PARTS_OF_SPEECH, SORTS, STAGES, type Sort } fr
 import { useLocalePath } from "../i18n/use-locale";
 import type { PageHandle } from "../ui/seo";
 import { PATHS, termPath } from "../http/paths";
-import { pageChangesAt } from "../edge/learner-pages.server";
+import type { StalenessHandle } from "../edge/staleness";
 
-export const handle: PageHandle = { title: "titles.member" };
+/** Kept in memory for the learner until their next write, or until a term falls due (its stage badge changes). */
+export const handle: PageHandle & StalenessHandle<Awaited<ReturnType<typeof loader>>> = {
+  title: "titles.member",
+  staleness: { dependsOn: ["learner"], changesAt: (data) => [data.nextDue], keptForLearner: true },
+};
 
 /** Reads the GET form; anything unknown falls back to "any" so a shared link never fails. */
 function parseQuery(url: URL): TermQuery {
@@ -48,11 +52,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     const total = query.stage ? counts[query.stage] : Object.values(counts).reduce((sum, n) => sum + n, 0);
     result = await searchTerms(db, owner, query, now, total);
   }
-  // Kept in memory for the learner until a write or until a term falls due (its stage badge changes).
-  pageChangesAt(context, stages.nextDue);
   return {
     query,
     counts: stages.counts,
+    nextDue: stages.nextDue,
     language: owner.language,
     languageName: studyLanguageName(owner.language, requestLocale(context)),
     ...result,

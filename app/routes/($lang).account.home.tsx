@@ -17,7 +17,7 @@ import { SignOutEverywhere } from "../auth/sign-out-everywhere";
 import { PATHS, termPath } from "../http/paths";
 import { planLine } from "../billing/pages.server";
 import { PlanLine } from "../billing/ui";
-import { pageChangesAt } from "../edge/learner-pages.server";
+import type { StalenessHandle } from "../edge/staleness";
 import { readForm } from "../http/request-body.server";
 import { readSettings } from "../learning/settings.server";
 import { chooseStudyLanguage } from "../learning/preferences.server";
@@ -33,7 +33,15 @@ import {
 } from "../learning/welcome.server";
 import { NextActionPanel, WelcomeForm } from "../learning/welcome";
 
-export const handle: PageHandle = { title: "titles.accountHome" };
+/** Kept in memory for the learner until their next write, or until a term falls due or their day ends. */
+export const handle: PageHandle & StalenessHandle<Awaited<ReturnType<typeof loader>>> = {
+  title: "titles.accountHome",
+  staleness: {
+    dependsOn: ["learner"],
+    changesAt: ({ home }) => (home ? [home.nextDue, home.dayEnds] : []),
+    keptForLearner: true,
+  },
+};
 
 /** The welcome's choices: the most studied languages first, then every study language, by name. */
 function welcomeOptions(locale: string) {
@@ -61,9 +69,6 @@ export async function loader({ context }: Route.LoaderArgs) {
     planLine(user.id),
   ]);
   const next = await nextAction(db, owner, user.level, day.summary.dueNow);
-  // Kept in memory for the learner until a write, or until one of these moments changes the page by itself.
-  pageChangesAt(context, nextDue);
-  pageChangesAt(context, day.dayEnds);
   return {
     welcome: null,
     home: {
@@ -75,6 +80,8 @@ export async function loader({ context }: Route.LoaderArgs) {
       counts,
       day: day.summary,
       next,
+      nextDue,
+      dayEnds: day.dayEnds,
       recent: recent.map((term) => ({
         id: term.id,
         text: term.text,

@@ -11,7 +11,8 @@ import { PATHS } from "../http/paths";
 import { Logo } from "./logo";
 
 /** What the layout routes load for the header: the number the review would show now (null for a visitor). */
-export type LayoutData = { dueNow: number | null };
+/** The header's review count, and the moments it changes by itself (what a page kept in memory is drawn again at). */
+export type LayoutData = { dueNow: number | null; changesAt: Date[] };
 const LAYOUT_ROUTES = ["routes/($lang).account", "routes/($lang)._default"];
 
 function SkipLink() {
