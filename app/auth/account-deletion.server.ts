@@ -3,6 +3,7 @@ import { eq, inArray } from "drizzle-orm";
 import { forgetAnalyticsPerson } from "../analytics/person-deletion.server";
 import { forgetPledgesOf } from "../billing/campaign.server";
 import type { Database } from "../db/db.server";
+import { announceDataChange } from "../server/data-changes.server";
 import { log } from "../server/log.server";
 import { loginTokens, rateLimitEvents, users } from "./auth.schema";
 import { sendMail } from "./mail.server";
@@ -26,13 +27,15 @@ export function confirmsDeletion(t: TFunction, typed: unknown): boolean {
  */
 export async function deleteAccount(db: Database, user: User): Promise<void> {
   const addressKeys = [...new Set(signInRules(user.email, null).map((rule) => rule.key))];
-  await db.transaction(async (tx) => {
+  const pledgesForgotten = await db.transaction(async (tx) => {
     await tx.delete(users).where(eq(users.id, user.id));
     await tx.delete(loginTokens).where(eq(loginTokens.email, user.email));
     await tx.delete(rateLimitEvents).where(inArray(rateLimitEvents.key, addressKeys));
     // Data of other capabilities keyed by the address rather than the user id is forgotten here too.
-    await forgetPledgesOf(tx, user.email);
+    return forgetPledgesOf(tx, user.email);
   });
+  // The campaign's totals changed, now that it is committed (a page drawn before the commit showed the old ones).
+  if (pledgesForgotten > 0) announceDataChange("pledges");
   forgetAnalyticsPerson(user.id);
 }
 

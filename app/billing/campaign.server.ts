@@ -1,7 +1,6 @@
 import { and, eq, gt, sql } from "drizzle-orm";
 import type { Database } from "../db/db.server";
 import { env } from "../config/env.server";
-import { announceDataChange } from "../server/data-changes.server";
 import { pledges } from "./billing.schema";
 
 export type CampaignTotals = { pledged: number; backers: number };
@@ -73,13 +72,13 @@ export async function recordRefund(db: Database, paymentIntentId: string, totalR
 
 /**
  * Forgets every pledge made with this address (with or without an account): for account deletion and for a backer
- * who asks to be forgotten. Returns how many were removed. Stripe keeps its own payment records.
+ * who asks to be forgotten. Returns how many were removed: when any were, the caller announces a change of `pledges`
+ * (app/server/data-changes.server.ts) once its transaction is committed. Stripe keeps its own payment records.
  */
 export async function forgetPledgesOf(db: Database, email: string): Promise<number> {
   const removed = await db
     .delete(pledges)
     .where(eq(pledges.email, email.trim().toLowerCase()))
     .returning({ id: pledges.checkoutSessionId });
-  if (removed.length > 0) announceDataChange("pledges");
   return removed.length;
 }
