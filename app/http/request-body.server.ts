@@ -73,23 +73,35 @@ const spooledFiles = new WeakMap<File, string>();
 /** Where a spooled upload lies on disk until the request is answered (null for a file read into memory). */
 export const spooledPath = (file: File): string | null => spooledFiles.get(file) ?? null;
 
-/** Reads at most `limit` bytes of a body; null when it is longer. */
-async function readCapped(body: ReadableStream<Uint8Array>, limit: number): Promise<Buffer | null> {
+/**
+ * Reads a body chunk by chunk, counting its bytes, and hands each chunk to `each` (which may stop the reading early by
+ * returning false): false once the bytes pass `limit`, where reading stops without destroying the connection (the
+ * 413 page still has to reach the client).
+ */
+async function readCounted(
+  body: ReadableStream<Uint8Array>,
+  limit: number,
+  each: (chunk: Uint8Array) => boolean | void | Promise<boolean | void>,
+): Promise<boolean> {
   const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
     const { done, value } = await reader.read();
-    if (done) break;
+    if (done) return true;
     size += value.byteLength;
     if (size > limit) {
-      // Stop reading without destroying the connection: the 413 page still has to reach the client.
       reader.releaseLock();
-      return null;
+      return false;
     }
-    chunks.push(value);
+    if ((await each(value)) === false) return true;
   }
-  return Buffer.concat(chunks);
+}
+
+/** Reads at most `limit` bytes of a body; null when it is longer. */
+async function readCapped(body: ReadableStream<Uint8Array>, limit: number): Promise<Buffer | null> {
+  const chunks: Uint8Array[] = [];
+  const within = await readCounted(body, limit, (chunk) => void chunks.push(chunk));
+  return within ? Buffer.concat(chunks) : null;
 }
 
 /**
@@ -182,23 +194,15 @@ async function spoolForm(
     parser.once("error", reject);
   });
   parsed.catch(() => (broken = true));
-  const reader = body.getReader();
-  let size = 0;
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > limit) {
-        // Stop reading without destroying the connection: the 413 page still has to reach the client.
-        reader.releaseLock();
-        parser.destroy();
-        status = 413;
-        break;
-      }
-      if (broken) break;
-      if (!parser.write(value))
+    const within = await readCounted(body, limit, async (chunk) => {
+      if (broken) return false;
+      if (!parser.write(chunk))
         await new Promise((resolve) => parser.once("drain", resolve).once("error", resolve).once("close", resolve));
+    });
+    if (!within) {
+      parser.destroy();
+      status = 413;
     }
     if (status === null) {
       parser.end();
