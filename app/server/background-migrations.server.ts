@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Database } from "../db/db.server";
 import { log } from "./log.server";
-import { onShutdown } from "./lifecycle.server";
+import { scheduleRounds } from "./scheduler.server";
 
 /**
  * Background migrations (ADR 046): data changes and index builds too large for the start-up migrations, which the
@@ -94,26 +94,20 @@ export function scheduleBackgroundMigrations(
   kind: "postgresql" | "pglite",
   { firstAfterMs = FIRST_RUN_AFTER_MS * (0.5 + Math.random()), againAfterMs = AGAIN_AFTER_MS } = {},
 ): () => void {
-  let timer: NodeJS.Timeout | undefined;
-  let stopped = false;
-  async function round() {
-    let pending = true;
-    try {
-      await runBackgroundMigrations(db, run, kind);
-      const { rows } = (await db.execute(
-        sql`select count(*)::int as n from background_migrations where done_at is null`,
-      )) as unknown as { rows: { n: number }[] };
-      pending = (rows[0]?.n ?? 0) > 0;
-    } catch (error) {
-      log.warn("background migrations not looked at; tried again later", { error });
-    }
-    if (!stopped && pending) (timer = setTimeout(() => void round(), againAfterMs)).unref();
-  }
-  (timer = setTimeout(() => void round(), firstAfterMs)).unref();
-  const stop = () => {
-    stopped = true;
-    clearTimeout(timer);
-  };
-  onShutdown(async () => stop());
-  return stop;
+  return scheduleRounds(
+    async () => {
+      let pending = true;
+      try {
+        await runBackgroundMigrations(db, run, kind);
+        const { rows } = (await db.execute(
+          sql`select count(*)::int as n from background_migrations where done_at is null`,
+        )) as unknown as { rows: { n: number }[] };
+        pending = (rows[0]?.n ?? 0) > 0;
+      } catch (error) {
+        log.warn("background migrations not looked at; tried again later", { error });
+      }
+      return pending;
+    },
+    { firstAfterMs, againAfterMs },
+  );
 }

@@ -3,7 +3,7 @@ import type { Database } from "../db/db.server";
 import { LINK_LIFETIME_MS } from "../auth/providers/local.server";
 import { LONGEST_RATE_LIMIT_WINDOW_MS } from "../auth/rate-limit.server";
 import { log } from "./log.server";
-import { onShutdown } from "./lifecycle.server";
+import { scheduleRounds } from "./scheduler.server";
 
 /** How often an instance tries to tidy up; whichever instance takes the lock first does it, the others skip. */
 export const HOUSEKEEPING_EVERY_MS = 60 * 60 * 1000;
@@ -80,24 +80,18 @@ export function scheduleHousekeeping(
   db: Database,
   { firstAfterMs = FIRST_RUN_AFTER_MS * (0.5 + Math.random()), everyMs = HOUSEKEEPING_EVERY_MS } = {},
 ): () => void {
-  let timer: NodeJS.Timeout | undefined;
-  let stopped = false;
-  async function round() {
-    const started = Date.now();
-    try {
-      const result = await runHousekeeping(db);
-      if (!result) log.debug("housekeeping skipped: another instance holds the lock");
-      else log.info("housekeeping", { ...result, ms: Date.now() - started });
-    } catch (error) {
-      log.warn("housekeeping failed; it is tried again at the next round", { error });
-    }
-    if (!stopped) (timer = setTimeout(() => void round(), everyMs)).unref();
-  }
-  (timer = setTimeout(() => void round(), firstAfterMs)).unref();
-  const stop = () => {
-    stopped = true;
-    clearTimeout(timer);
-  };
-  onShutdown(async () => stop());
-  return stop;
+  return scheduleRounds(
+    async () => {
+      const started = Date.now();
+      try {
+        const result = await runHousekeeping(db);
+        if (!result) log.debug("housekeeping skipped: another instance holds the lock");
+        else log.info("housekeeping", { ...result, ms: Date.now() - started });
+      } catch (error) {
+        log.warn("housekeeping failed; it is tried again at the next round", { error });
+      }
+      return true;
+    },
+    { firstAfterMs, againAfterMs: everyMs },
+  );
 }
