@@ -27,7 +27,8 @@ import { learnerTag, requestLogFields } from "../server/request-log.server";
 
 /**
  * The paths (without their locale) of pages whose route asked to be kept, learnt as they are drawn: until a path's
- * first drawing in this process its requests take the usual way. Bounded: a route with parameters cannot grow it.
+ * first drawing in this process its requests take the usual way. Bounded: a route with parameters in its path fills
+ * it at most, and its paths past the bound are drawn each time.
  */
 const PAGES = new Set<string>();
 const MAX_PAGES = 64;
