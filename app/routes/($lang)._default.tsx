@@ -6,8 +6,8 @@ import { DefaultLayout, type LayoutData } from "../ui/layouts";
 import { DocumentTitle } from "../ui/seo";
 
 /** A signed-in learner's header counts the review here too; a visitor's gets nothing to load. */
-export async function loader({ context }: Route.LoaderArgs): Promise<LayoutData> {
-  return { dueNow: await headerDueCount(context) };
+export async function loader({ request, context }: Route.LoaderArgs): Promise<LayoutData> {
+  return { dueNow: await headerDueCount(request, context) };
 }
 
 export default function DefaultLayoutRoute() {

@@ -6,8 +6,8 @@ import { AccountLayout, type LayoutData } from "../ui/layouts";
 import { DocumentTitle } from "../ui/seo";
 
 /** The header's review count: what the review would show now, within today's limits. */
-export async function loader({ context }: Route.LoaderArgs): Promise<LayoutData> {
-  return { dueNow: await headerDueCount(context) };
+export async function loader({ request, context }: Route.LoaderArgs): Promise<LayoutData> {
+  return { dueNow: await headerDueCount(request, context) };
 }
 
 export default function AccountLayoutRoute() {

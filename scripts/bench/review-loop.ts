@@ -17,8 +17,8 @@ const HEADERS = {
 };
 
 export type ReviewLoopRow = {
-  /** The server's CPU ms per review (its three requests), set by the caller. */
-  cpuPerReview?: number;
+  /** The server's CPU ms per review (its three requests), all threads and the main one; set by the caller. */
+  cpuPerReview?: { all: number; main: number };
   reviewsPerSecond: number;
   p99: number;
   p50: number;
