@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { and, desc, eq, gt, lt, ne } from "drizzle-orm";
+import { and, desc, eq, gt, lt, ne, sql } from "drizzle-orm";
 import { createContext, type MiddlewareFunction } from "react-router";
 import { getDatabase, type Database } from "../db/db.server";
 import { sessions, users } from "./auth.schema";
@@ -98,15 +98,23 @@ export function clearSessionCookie(): Promise<string> {
   return sessionCookie.serialize("", { maxAge: 0 });
 }
 
-/** The user a session id names; an unknown or expired one means signed out. */
-async function userOfSession(db: Database, id: string, now = new Date()): Promise<User | null> {
-  const idHash = hashId(id);
-  const [row] = await db
+/** The session lookup every signed-in request makes, its SQL built once per database (drizzle's prepared query). */
+const sessionLookups = new WeakMap<Database, ReturnType<typeof prepareSessionLookup>>();
+const prepareSessionLookup = (db: Database) =>
+  db
     .select({ user: users, lastSeenAt: sessions.lastSeenAt })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.idHash, idHash), gt(sessions.expiresAt, now)))
-    .limit(1);
+    .where(and(eq(sessions.idHash, sql.placeholder("idHash")), gt(sessions.expiresAt, sql.placeholder("now"))))
+    .limit(1)
+    .prepare("session_lookup");
+
+/** The user a session id names; an unknown or expired one means signed out. */
+async function userOfSession(db: Database, id: string, now = new Date()): Promise<User | null> {
+  const idHash = hashId(id);
+  let lookup = sessionLookups.get(db);
+  if (!lookup) sessionLookups.set(db, (lookup = prepareSessionLookup(db)));
+  const [row] = await lookup.execute({ idHash, now });
   if (row && now.getTime() - row.lastSeenAt.getTime() >= LAST_SEEN_INTERVAL_MS) {
     await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.idHash, idHash));
   }

@@ -16,6 +16,8 @@ function open(): Promise<Handle> {
       databaseUrl: env.DATABASE_URL,
       dataDir: env.DATA_DIR,
       templateDir: env.DATA_TEMPLATE_DIR,
+      // The embedded database answers from a thread of its own: its queries do not hold the event loop.
+      worker: true,
       // A restarted or unreachable PostgreSQL breaks connections: logged, the pool opens new ones, the process runs on.
       onConnectionError: (error) => {
         noteConnectionLost();

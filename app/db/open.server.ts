@@ -27,6 +27,11 @@ export type OpenOptions = {
   migrationsFolder?: string;
   /** Called when an idle PostgreSQL connection fails. */
   onConnectionError?: (error: Error) => void;
+  /**
+   * PGlite on a thread of its own (the app's server: its queries then run on another core than its pages); scripts
+   * and tests that open the database themselves keep it on theirs.
+   */
+  worker?: boolean;
 };
 
 /** Every process that opens and migrates the database runs migrations one at a time under this PostgreSQL lock. */
@@ -111,11 +116,17 @@ function oneQueryPerTurn(client: { query: (...args: never[]) => Promise<unknown>
     }).then(() => query(...args))) as typeof client.query;
 }
 
-async function openPglite(dir: string, migrationsFolder: string, templateDir?: string): Promise<DatabaseHandle> {
+async function openPglite(
+  dir: string,
+  migrationsFolder: string,
+  templateDir?: string,
+  worker = false,
+): Promise<DatabaseHandle> {
   const release = await lockDataDir(dir);
   try {
     // Under the lock: no other process copies into or opens this directory meanwhile.
     if (templateDir) copyTemplateDatabase(dir, templateDir);
+    if (worker) return await openPgliteWorker(dir, migrationsFolder, release);
     const { PGlite } = await import("@electric-sql/pglite");
     const { drizzle } = await import("drizzle-orm/pglite");
     const { migrate } = await import("drizzle-orm/pglite/migrator");
@@ -143,10 +154,37 @@ async function openPglite(dir: string, migrationsFolder: string, templateDir?: s
   }
 }
 
+/** PGlite on its own thread, opened and migrated there (pglite-client.server.ts). */
+async function openPgliteWorker(dir: string, migrationsFolder: string, release: () => void): Promise<DatabaseHandle> {
+  const { PgliteWorkerClient } = await import("./pglite-client.server.ts");
+  const { drizzle } = await import("drizzle-orm/pglite");
+  const client = new PgliteWorkerClient(path.join(path.resolve(dir), PGLITE_FOLDER), migrationsFolder);
+  try {
+    await client.waitReady;
+  } catch (error) {
+    await client.close().catch(() => {});
+    throw error;
+  }
+  const db = drizzle({ client: client as unknown as import("@electric-sql/pglite").PGlite });
+  return {
+    db: db as unknown as Database,
+    kind: "pglite",
+    client,
+    ping: async () => {
+      assertFreeSpace(dir);
+      await client.query("select 1");
+    },
+    close: async () => {
+      await client.close();
+      release();
+    },
+  };
+}
+
 /** Opens PostgreSQL (DATABASE_URL) or the embedded PGlite (DATA_DIR, locked) and applies the migrations. */
 export function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
   const migrationsFolder = options.migrationsFolder ?? path.resolve(process.cwd(), "drizzle");
   if (options.databaseUrl)
     return openPostgres(options.databaseUrl, migrationsFolder, options.onConnectionError ?? (() => {}));
-  return openPglite(options.dataDir, migrationsFolder, options.templateDir);
+  return openPglite(options.dataDir, migrationsFolder, options.templateDir, options.worker);
 }

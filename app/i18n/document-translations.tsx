@@ -18,9 +18,17 @@ function documentText(): string {
  */
 export function DocumentTranslations() {
   const used = useContext(DocumentTranslationsContext);
-  // `<` escaped, so no text inside can end the element.
-  const json = used ? JSON.stringify(used()).replaceAll("<", "\\u003c") : documentText();
+  const json = used ? jsonOf(used()) : documentText();
   return <script id={ID} type="application/json" dangerouslySetInnerHTML={{ __html: json }} />;
+}
+
+/** The server's translations as the document writes them, `<` escaped so no text inside can end the element; once per
+ * object (the server hands the same object for the same locale and namespaces). */
+const written = new WeakMap<object, string>();
+function jsonOf(translations: Record<string, unknown>): string {
+  let json = written.get(translations);
+  if (json === undefined) written.set(translations, (json = JSON.stringify(translations).replaceAll("<", "\\u003c")));
+  return json;
 }
 
 /** The translations the server put into the document, by namespace (none if the document has none). */

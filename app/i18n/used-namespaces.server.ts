@@ -31,11 +31,19 @@ export function startRecordingNamespaces(instance: i18n) {
  */
 export function usedTranslations(instance: i18n): Record<string, unknown> {
   const used = recorded.get(translatorOf(instance)) ?? new Set<string>();
+  const namespaces = CLIENT_NAMESPACES.filter((namespace) => namespace === "common" || used.has(namespace));
+  // The server's translations never change while it runs: the same locale and namespaces give the same object, whose
+  // JSON the document then writes once (document-translations.tsx).
+  const key = `${instance.language}:${namespaces.join(",")}`;
+  const kept = bundlesByKey.get(key);
+  if (kept) return kept;
   const bundles: Record<string, unknown> = {};
-  for (const namespace of CLIENT_NAMESPACES) {
-    if (namespace !== "common" && !used.has(namespace)) continue;
+  for (const namespace of namespaces) {
     const bundle = instance.getResourceBundle(instance.language, namespace);
     if (bundle) bundles[namespace] = bundle;
   }
+  bundlesByKey.set(key, bundles);
   return bundles;
 }
+/** Bounded by the locales times the combinations of namespaces the pages use. */
+const bundlesByKey = new Map<string, Record<string, unknown>>();

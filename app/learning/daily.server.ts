@@ -75,6 +75,9 @@ export type Queue = {
   dueToday: number;
   /** When the next card of the learning steps (or a review, while some are left) is due later today; else null. */
   nextLaterToday: Date | null;
+  /** When the next of the learner's cards in this language falls due, whatever its state or day: the counts above
+   * stay the same until then (or until a write, or the day's end). */
+  nextDue: Date | null;
 };
 
 /** How many cards wait now and today, and when the next one comes later today, within today's limits. */
@@ -98,16 +101,14 @@ export async function queueOf(db: Database, owner: Owner, day: Day, now = new Da
       .from(terms)
       .where(and(owned(owner), lt(terms.due, day.end))),
     db
-      .select({ at: min(terms.due) })
+      .select({
+        at: sql<
+          Date | string | null
+        >`min(${terms.due}) filter (where ${and(lt(terms.due, day.end), day.reviewsLeft > 0 ? or(isStep, isReview) : isStep)})`,
+        next: min(terms.due),
+      })
       .from(terms)
-      .where(
-        and(
-          owned(owner),
-          gt(terms.due, now),
-          lt(terms.due, day.end),
-          day.reviewsLeft > 0 ? or(isStep, isReview) : isStep,
-        ),
-      ),
+      .where(and(owned(owner), gt(terms.due, now))),
   ]);
   const n = (value: unknown) => Number(value ?? 0);
   const capped = (news: unknown, reviews: unknown, steps: unknown) =>
@@ -116,6 +117,7 @@ export async function queueOf(db: Database, owner: Owner, day: Day, now = new Da
     dueNow: capped(counts?.newNow, counts?.reviewNow, counts?.stepNow),
     dueToday: capped(counts?.newToday, counts?.reviewToday, counts?.stepToday),
     nextLaterToday: later?.at ? new Date(later.at) : null,
+    nextDue: later?.next ? new Date(later.next) : null,
   };
 }
 
@@ -125,23 +127,97 @@ export async function dayAndQueue(db: Database, owner: Owner, settings: LearnerS
   return { day, queue: await queueOf(db, owner, day, now) };
 }
 
-/** The learner's settings, day and queue at one moment of a request. */
-export type LearnerDay = { now: Date; settings: LearnerSettings; day: Day; queue: Queue };
+/**
+ * The learner's settings, day and queue at one moment of a request, and what else was read for them while these hold
+ * (`memo`, see dayMemo).
+ */
+export type LearnerDay = {
+  now: Date;
+  settings: LearnerSettings;
+  day: Day;
+  queue: Queue;
+  memo: Map<string, Promise<unknown>>;
+};
+
+/**
+ * What `read` gives, read once for as long as the learner's day holds: kept with it (same data version, nothing fell
+ * due, same day), so only what depends on nothing else may be kept here (the next card, today's grades).
+ */
+export function dayMemo<T>(known: LearnerDay, key: string, read: () => Promise<T>): Promise<T> {
+  let found = known.memo.get(key) as Promise<T> | undefined;
+  if (!found) {
+    found = read();
+    known.memo.set(key, found);
+    found.catch(() => {
+      if (known.memo.get(key) === found) known.memo.delete(key);
+    });
+  }
+  return found;
+}
 const perRequest = new WeakMap<object, { owner: Owner; day: Promise<LearnerDay> }>();
 
 /**
- * The learner's day for one request (`request` is its router context), read once however many of its loaders ask:
- * the header's review count and the review page share it. Loaders run after the request's action, so it is never
- * read before a write of the same request.
+ * The learner's day as last read, per learner and study language, for the version of their data it was read from
+ * (`users.data_version`, which every write of theirs moves, on any instance): settings, today's grades and the queue
+ * stay the same until a write, the next due time of any of their cards, or the end of their day. Bounded: the least
+ * recently used learner goes first.
  */
-export function learnerDayOf(request: object, db: Database, owner: Owner): Promise<LearnerDay> {
+const KEPT_DAYS = 512;
+type KeptDay = { version: number; validUntil: number; day: LearnerDay };
+const keptDays = new Map<string, KeptDay>();
+
+/** Forgets a learner's kept days (their own write on this instance: the version moves too, this only frees memory). */
+export function forgetLearnerDay(userId: string): void {
+  for (const key of keptDays.keys()) if (key.startsWith(`${userId}:`)) keptDays.delete(key);
+}
+
+/** What a request knows of the learner for the day's memory: their data version as its session read it, and whether
+ * it may use the memory (a GET: an action's write of this request comes after its session was read). */
+export type DayMemory = { dataVersion: number; fresh: boolean };
+
+/** The day's memory for a request of this learner (see DayMemory). */
+export const dayMemory = (request: Request, user: { dataVersion: number }): DayMemory => ({
+  dataVersion: user.dataVersion,
+  fresh: request.method === "GET" || request.method === "HEAD",
+});
+
+async function readLearnerDay(db: Database, owner: Owner, memory: DayMemory | null): Promise<LearnerDay> {
+  const key = `${owner.userId}:${owner.language}`;
+  const kept = keptDays.get(key);
+  const nowMs = Date.now();
+  if (memory?.fresh && kept && kept.version === memory.dataVersion && nowMs < kept.validUntil) {
+    keptDays.delete(key);
+    keptDays.set(key, kept);
+    // The same counts at this moment (nothing fell due since, the day has not ended): only the time is new.
+    return { ...kept.day, now: new Date(nowMs) };
+  }
+  const now = new Date(nowMs);
+  const settings = await readSettings(db, owner.userId);
+  const day: LearnerDay = { now, settings, ...(await dayAndQueue(db, owner, settings, now)), memo: new Map() };
+  if (memory) {
+    const validUntil = Math.min(day.day.end.getTime(), day.queue.nextDue?.getTime() ?? Number.POSITIVE_INFINITY);
+    keptDays.delete(key);
+    keptDays.set(key, { version: memory.dataVersion, validUntil, day });
+    while (keptDays.size > KEPT_DAYS) keptDays.delete(keptDays.keys().next().value!);
+  }
+  return day;
+}
+
+/**
+ * The learner's day for one request (`request` is its router context), read once however many of its loaders ask:
+ * the header's review count and the review page share it, and from memory across requests while the learner's data
+ * version is the one `memory` names (see keptDays). Loaders run after the request's action, so it is never read
+ * before a write of the same request.
+ */
+export function learnerDayOf(
+  request: object,
+  db: Database,
+  owner: Owner,
+  memory: DayMemory | null = null,
+): Promise<LearnerDay> {
   const found = perRequest.get(request);
   if (found && found.owner.userId === owner.userId && found.owner.language === owner.language) return found.day;
-  const now = new Date();
-  const day = (async () => {
-    const settings = await readSettings(db, owner.userId);
-    return { now, settings, ...(await dayAndQueue(db, owner, settings, now)) };
-  })();
+  const day = readLearnerDay(db, owner, memory);
   perRequest.set(request, { owner, day });
   return day;
 }

@@ -1,7 +1,7 @@
 import type { Database } from "../db/db.server";
 import { currentStreak } from "../progress/statistics.server";
 import { clozeOf, type Cloze } from "./cloze";
-import { nextDueAfter, nextInQueue, queueOf, today, todaysReviews, type LearnerDay } from "./daily.server";
+import { dayMemo, nextDueAfter, nextInQueue, queueOf, today, todaysReviews, type LearnerDay } from "./daily.server";
 import { intervalLabel, nextIntervals } from "./intervals";
 import {
   charDiff,
@@ -105,7 +105,10 @@ export async function reviewState(
   const day = known?.day ?? (await today(db, owner.userId, settings, now));
   const queueAt = (at: Date) =>
     known && known.now.getTime() === at.getTime() ? Promise.resolve(known.queue) : queueOf(db, owner, day, at);
-  const term = await nextInQueue(db, owner, day, now);
+  // Kept with the learner's day (a grade, a card falling due or the day's end reads them again): the card shown and
+  // today's grades are the same on both sides of a card.
+  const kept = <T>(key: string, read: () => Promise<T>) => (known ? dayMemo(known, key, read) : read());
+  const term = await kept("next", () => nextInQueue(db, owner, day, now));
   const timeZone = settings.timeZone ?? DEFAULT_TIME_ZONE;
   if (!term) {
     const [queue, done, streak, later] = await Promise.all([
@@ -134,7 +137,7 @@ export async function reviewState(
     };
   }
   const stem = stemmerFor(term.language);
-  const examples = await examplesOf(db, term.id);
+  const examples = await kept(`examples:${term.id}`, () => examplesOf(db, term.id));
   const gapped = examples
     .map((example) => ({ example, cloze: clozeOf(example.sentence, term.text, term.language, stem) }))
     .filter((entry): entry is { example: (typeof examples)[number]; cloze: Cloze } => entry.cloze !== null);
@@ -146,7 +149,10 @@ export async function reviewState(
   const given = mode === "typed" && view.revealed ? (view.answer ?? "").slice(0, 200) : null;
   const check = given === null ? null : checkAnswer(term.text, given, term.language);
   const shownAt = view.shownAt ?? now;
-  const [queue, done] = await Promise.all([queueAt(shownAt), todaysReviews(db, owner, day)]);
+  const [queue, done] = await Promise.all([
+    queueAt(shownAt),
+    kept("todaysReviews", () => todaysReviews(db, owner, day)),
+  ]);
   const intervals = nextIntervals(term, now);
   const labels = Object.fromEntries(
     (Object.keys(GRADES) as GradeName[]).map((grade) => [grade, intervalLabel(intervals[grade], view.locale)]),

@@ -46,7 +46,6 @@ export async function currentStreak(db: Database, userId: string, timeZone: stri
   }
 }
 
-type TermRow = { state: number; due: Date };
 type StageCounts = Record<Stage, number>;
 
 /** Everything the statistics page draws, for the last `range` days in the learner's time zone. */
@@ -64,9 +63,13 @@ export async function learnerStatistics(
   const first = days[0]!;
   const mine = eq(learnerDays.userId, userId);
   const [termRows, dayRows, [before], streak] = await Promise.all([
-    // Only the terms the forecast can count: scheduled (not new), due before its last day ends in any zone.
+    // Only the terms the forecast can count: scheduled (not new), due before its last day ends in any zone; counted
+    // per calendar day of the learner's zone by the database (a row a day, not a row a term).
     db
-      .select({ state: terms.state, due: terms.due })
+      .select({
+        day: sql<string>`to_char(${terms.due} at time zone ${zone}, 'YYYY-MM-DD')`,
+        due: sql<number>`count(*)::int`,
+      })
       .from(terms)
       .where(
         and(
@@ -74,7 +77,8 @@ export async function learnerStatistics(
           ne(terms.state, 0),
           lt(terms.due, new Date(now.getTime() + (FORECAST_DAYS + 1) * DAY_MS)),
         ),
-      ),
+      )
+      .groupBy(sql`1`),
     db
       .select({
         day: learnerDays.day,
@@ -121,7 +125,7 @@ export async function learnerStatistics(
     today,
     streak,
     reviewsPerDay: days.map((day) => ({ day, reviews: Number(byDay.get(day)?.reviews ?? 0) })),
-    forecast: forecast(termRows, dayOf, today),
+    forecast: forecast(termRows, today),
     retention: weeks.map((week) => {
       const { reviews, passed } = perWeek.get(week)!;
       return { week, reviews, passed, percent: reviews ? Math.round((passed / reviews) * 100) : null };
@@ -131,16 +135,14 @@ export async function learnerStatistics(
 }
 
 /** Terms coming due on each of the next 30 days (overdue ones count today); new terms are not scheduled yet. */
-function forecast(termRows: TermRow[], dayOf: (d: Date) => string, today: string) {
+function forecast(dueByDay: { day: string; due: number }[], today: string) {
   const days = daysUntil(addDays(today, FORECAST_DAYS - 1), FORECAST_DAYS);
   const last = days.at(-1)!;
   const counts = new Map(days.map((day) => [day, 0]));
-  for (const term of termRows) {
-    if (term.state === 0) continue;
-    const day = dayOf(term.due);
+  for (const { day, due } of dueByDay) {
     if (day > last) continue;
     const key = day < today ? today : day;
-    counts.set(key, (counts.get(key) ?? 0) + 1);
+    counts.set(key, (counts.get(key) ?? 0) + Number(due));
   }
   return days.map((day) => ({ day, due: counts.get(day) ?? 0 }));
 }

@@ -9,7 +9,7 @@ import { getInstance, requestLocale } from "../i18n/i18n.server";
 import { localePath } from "../i18n/locales";
 import { isId } from "../learning/ids";
 import { requireLearner } from "../learning/learner.server";
-import { learnerDayOf } from "../learning/daily.server";
+import { dayMemory, learnerDayOf } from "../learning/daily.server";
 import { GRADES, type GradeName } from "../learning/stage";
 import { gradeTerm } from "../learning/terms.server";
 import { frontShownAt, reviewState, type ReviewState } from "../learning/review-page.server";
@@ -43,11 +43,11 @@ const cardVersion = text().pipe(
  * JavaScript: a card costs two round trips, the reveal and the grade (whose redirect brings the next card).
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { owner } = requireLearner(context);
+  const { user, owner } = requireLearner(context);
   const params = new URL(request.url).searchParams;
   const db = await getDatabase();
   // The day and queue the header's count read too: one read per request.
-  const known = await learnerDayOf(context, db, owner);
+  const known = await learnerDayOf(context, db, owner, dayMemory(request, user));
   const now = known.now;
   const revealed = params.get("reveal") === "1";
   const [state, shortcuts] = await Promise.all([

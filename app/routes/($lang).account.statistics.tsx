@@ -4,7 +4,8 @@ import type { Route } from "./+types/($lang).account.statistics";
 import { getDatabase } from "../db/db.server";
 import { requestLocale } from "../i18n/i18n.server";
 import { requireLearner } from "../learning/learner.server";
-import { learnerTimeZone } from "../learning/time-zone.server";
+import { dayMemory, learnerDayOf } from "../learning/daily.server";
+import { DEFAULT_TIME_ZONE } from "../learning/time-zone";
 import { STAGES } from "../learning/vocabulary";
 import { BarChart } from "../progress/charts";
 import { parseRange, RANGES } from "../progress/range";
@@ -14,11 +15,13 @@ import type { PageHandle } from "../ui/seo";
 export const handle: PageHandle = { title: "titles.statistics" };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { user } = requireLearner(context);
+  const { user, owner } = requireLearner(context);
   const range = parseRange(new URL(request.url).searchParams.get("days"));
   if (range === null) throw data(null, { status: 400 });
   const db = await getDatabase();
-  const statistics = await learnerStatistics(db, user.id, await learnerTimeZone(db, user.id), range);
+  // The learner's zone from their day, which the header's count reads too (from memory between writes).
+  const { settings } = await learnerDayOf(context, db, owner, dayMemory(request, user));
+  const statistics = await learnerStatistics(db, user.id, settings.timeZone ?? DEFAULT_TIME_ZONE, range);
   return { range, locale: requestLocale(context), ...statistics };
 }
 

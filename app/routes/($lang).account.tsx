@@ -7,8 +7,8 @@ import { DocumentTitle } from "../ui/seo";
 import type { StalenessHandle } from "../edge/staleness";
 
 /** The header's review count: what the review would show now, within today's limits. */
-export async function loader({ context }: Route.LoaderArgs): Promise<LayoutData> {
-  return headerDueCount(context);
+export async function loader({ request, context }: Route.LoaderArgs): Promise<LayoutData> {
+  return headerDueCount(request, context);
 }
 
 /** The header shows the learner's review count, which changes with their writes and as cards fall due. */

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Database } from "../../app/db/db.server";
-import { dayAndQueue, nextInQueue, today } from "../../app/learning/daily.server";
+import { dayAndQueue, learnerDayOf, nextInQueue, today } from "../../app/learning/daily.server";
 import { reviewState } from "../../app/learning/review-page.server";
 import { readSettings } from "../../app/learning/settings.server";
 import { gradeTerm } from "../../app/learning/terms.server";
@@ -195,6 +195,47 @@ export function defineDailySuite(databaseName: string, databaseEnv: () => Promis
       expect(textOf((await live.browser.page("/uk/account/review")).html)).toContain(
         "Наступна картка через 10 хвилин.",
       );
+    });
+
+    it("keeps a learner's day in memory until their write, a card falling due or the day's end, never for another learner", async () => {
+      const { browser, owner } = await learner("day-memory@example.com");
+      const other = await learner("day-memory-other@example.com");
+      const termId = await addTerm(browser, { text: "Gedächtnis" });
+      const version = async (userId: string) => {
+        const { rows } = await app.db.execute(sql`select data_version from users where id = ${userId}`);
+        return Number(rows[0]!.data_version);
+      };
+      const read = async (who = owner) =>
+        learnerDayOf({}, db, who, { dataVersion: await version(who.userId), fresh: true });
+      const first = await read();
+      expect(first.queue.dueNow).toBe(1);
+      // The same version: the same day from memory, at this moment.
+      const again = await read();
+      expect(again.queue).toBe(first.queue);
+      expect(again.now.getTime()).toBeGreaterThanOrEqual(first.now.getTime());
+      // Another learner's day is theirs: nothing of the first one's.
+      const theirs = await read(other.owner);
+      expect(theirs.queue).not.toBe(first.queue);
+      expect(theirs.queue.dueNow).toBe(0);
+      // A write not made through a GET of this request (an action): read afresh, not from memory.
+      const posted = await learnerDayOf({}, db, owner, { dataVersion: await version(owner.userId), fresh: false });
+      expect(posted.queue).not.toBe(first.queue);
+      // The learner's grade moves their data version: read again, the card is no longer due now.
+      expect(await gradeTerm(db, owner.userId, termId, "again", new Date())).toBeTruthy();
+      const graded = await read();
+      expect(graded.queue).not.toBe(first.queue);
+      expect(graded.queue.dueNow).toBe(0);
+      expect(graded.queue.nextDue).not.toBeNull();
+      // No write, but the card falls due: read again once its due time has passed.
+      vi.useFakeTimers({ toFake: ["Date"] });
+      try {
+        vi.setSystemTime(graded.queue.nextDue!.getTime() + 1_000);
+        const due = await read();
+        expect(due.queue).not.toBe(graded.queue);
+        expect(due.queue.dueNow).toBe(1);
+      } finally {
+        vi.useRealTimers();
+      }
     });
 
     it("asks meaning → term and grades what the learner chose", async () => {

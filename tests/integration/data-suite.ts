@@ -4,6 +4,8 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { APP_URL, signedInBrowser, startApp, textOf, toastsIn } from "../support/app";
 import { startMailSink } from "../support/mail-sink";
+import type { Database } from "../../app/db/db.server";
+import { learnerStatistics } from "../../app/progress/statistics.server";
 
 type App = Awaited<ReturnType<typeof startApp>>;
 type Browser = Awaited<ReturnType<typeof signedInBrowser>>;
@@ -467,6 +469,27 @@ export function defineDataSuite(databaseName: string, databaseEnv: () => Promise
       const bad = await jo.request("/de/account/statistics?days=7");
       expect(bad.status).toBe(400);
       expect(await bad.text()).toContain('lang="de"');
+
+      // The forecast counts a term on its due day in the learner's zone (a day apart across the date line), and an
+      // overdue one today.
+      const { rows } = await app.db.execute(sql`select user_id from terms where id = ${termId}`);
+      const userId = String(rows[0]!.user_id);
+      const db = app.db as unknown as Database;
+      const dayIn = (zone: string, at: Date) => new Intl.DateTimeFormat("en-CA", { timeZone: zone }).format(at);
+      const noonTomorrow = new Date(
+        Date.UTC(new Date(now).getUTCFullYear(), new Date(now).getUTCMonth(), new Date(now).getUTCDate() + 1, 12),
+      );
+      await app.db.execute(sql`update terms set due = ${noonTomorrow.toISOString()} where id = ${termId}`);
+      const days = new Set<string>();
+      for (const zone of ["Pacific/Kiritimati", "Pacific/Pago_Pago", "UTC"]) {
+        const { forecast } = await learnerStatistics(db, userId, zone, 30, new Date(now));
+        expect(forecast.filter((day) => day.due > 0)).toEqual([{ day: dayIn(zone, noonTomorrow), due: 1 }]);
+        days.add(dayIn(zone, noonTomorrow));
+      }
+      expect(days.size).toBe(2);
+      await app.db.execute(sql`update terms set due = ${at(2)} where id = ${termId}`);
+      const overdue = await learnerStatistics(db, userId, "Asia/Tokyo", 30, new Date(now));
+      expect(overdue.forecast[0]).toEqual({ day: dayIn("Asia/Tokyo", new Date(now)), due: 1 });
     });
   });
 }

@@ -1,0 +1,107 @@
+// The embedded database on a thread of its own (started by open.server.ts): PGlite runs its queries here, on the
+// second core, instead of on the event loop that reads sockets and renders pages. Relative paths and `.ts`: plain
+// `node` runs this file (a worker is not bundled by the build).
+import { parentPort, workerData } from "node:worker_threads";
+import { PGlite } from "@electric-sql/pglite";
+import { drizzle } from "drizzle-orm/pglite";
+import { migrate } from "drizzle-orm/pglite/migrator";
+import type { PgliteRequest, PgliteReply, WireError, WireQueryOptions } from "./pglite-wire.ts";
+
+type Transaction = Parameters<Parameters<PGlite["transaction"]>[0]>[0];
+type Open = { tx: Transaction; finish: (commit: boolean) => void; done: Promise<void> };
+
+const { dataDir, migrationsFolder } = workerData as { dataDir: string; migrationsFolder: string };
+const port = parentPort!;
+
+/** What the main thread gets of an error: its message and the fields PostgreSQL gives it (`code` for a duplicate…). */
+function wireError(error: unknown): WireError {
+  if (!(error instanceof Error)) return { message: String(error), fields: {} };
+  const fields: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(error)) {
+    if (value === undefined || typeof value === "function" || (typeof value === "object" && value !== null)) continue;
+    fields[key] = value;
+  }
+  return { message: error.message, name: error.name, fields };
+}
+
+const reply = (message: PgliteReply) => port.postMessage(message);
+
+/** Drizzle's result parsers keep these types as PostgreSQL's text (it parses them itself): the same here. */
+function queryOptions(options: WireQueryOptions | undefined) {
+  if (!options) return undefined;
+  const parsers = Object.fromEntries((options.rawTypes ?? []).map((oid) => [oid, (value: string) => value]));
+  return { rowMode: options.rowMode, parsers };
+}
+
+const ROLLBACK = Symbol("rollback");
+
+async function main() {
+  const db = await PGlite.create(dataDir);
+  await migrate(drizzle(db), { migrationsFolder });
+  const open = new Map<number, Open>();
+
+  port.on("message", (message: PgliteRequest) => {
+    switch (message.op) {
+      case "query": {
+        const target = message.tx === null ? db : open.get(message.tx)?.tx;
+        if (!target) {
+          reply({ id: message.id, ok: false, error: { message: "transaction is closed", fields: {} } });
+          return;
+        }
+        target.query(message.sql, message.params, queryOptions(message.options)).then(
+          (result) =>
+            reply({
+              id: message.id,
+              ok: true,
+              value: { rows: result.rows, fields: result.fields, affectedRows: result.affectedRows },
+            }),
+          (error: unknown) => reply({ id: message.id, ok: false, error: wireError(error) }),
+        );
+        return;
+      }
+      case "begin": {
+        // PGlite runs one transaction at a time and holds other queries meanwhile: it stays open until "end".
+        let begun = false;
+        let finish!: (commit: boolean) => void;
+        const ended = new Promise<boolean>((resolve) => (finish = resolve));
+        const done = db.transaction(async (tx) => {
+          begun = true;
+          open.set(message.id, { tx, finish, done });
+          reply({ id: message.id, ok: true, value: message.id });
+          if (!(await ended)) throw ROLLBACK;
+        });
+        done.catch((error: unknown) => {
+          if (!begun) reply({ id: message.id, ok: false, error: wireError(error) });
+        });
+        return;
+      }
+      case "end": {
+        const transaction = open.get(message.tx);
+        open.delete(message.tx);
+        if (!transaction) {
+          reply({ id: message.id, ok: false, error: { message: "transaction is closed", fields: {} } });
+          return;
+        }
+        transaction.finish(message.commit);
+        transaction.done.then(
+          () => reply({ id: message.id, ok: true, value: null }),
+          (error: unknown) =>
+            error === ROLLBACK
+              ? reply({ id: message.id, ok: true, value: null })
+              : reply({ id: message.id, ok: false, error: wireError(error) }),
+        );
+        return;
+      }
+      case "close": {
+        db.close().then(
+          () => reply({ id: message.id, ok: true, value: null }),
+          (error: unknown) => reply({ id: message.id, ok: false, error: wireError(error) }),
+        );
+        return;
+      }
+    }
+  });
+  port.postMessage({ ready: true });
+}
+
+main().catch((error: unknown) => port.postMessage({ ready: false, error: wireError(error) }));
