@@ -10,6 +10,7 @@ import { invalidatePublicPages, publicPageCache } from "./edge/page-cache.server
 import { BODY_LIMIT_BYTES, bodyLimitFor } from "./http/request-body.server";
 import { prepareVariantCookies } from "./edge/variant-cookies.server";
 import { loadPublicLists } from "./learning/public-lists.server";
+import { loadListGlosses } from "./dictionary/builtin.server";
 import { createLoadContext } from "./server/client-ip.server";
 import { checkHealth, onHealthCheck, shutdown } from "./server/lifecycle.server";
 import { log, setLogSink } from "./server/log.server";
@@ -31,6 +32,7 @@ function startApp(): Promise<Database> {
   started ??= (async () => {
     const db = await getDatabase();
     await loadPublicLists(db);
+    await loadListGlosses(db);
     // The caches' table of valid cookie values, before the first request is answered.
     await prepareVariantCookies();
     if (env.DATABASE_URL) watchSharedData(db, invalidatePublicPages);
