@@ -115,7 +115,8 @@ const LOOKUP_LIMIT = 40;
 /**
  * The entries for a word of a text in `from`, with glosses in the first of `to` that has any (the interface language,
  * then English): the word's own entries and those of its lemma when an entry names one ("Hunde" → "Hund"). Two index
- * look-ups in one statement: the headword, and the headwords that are the word's lemmas.
+ * look-ups in one statement: the headword, and the headwords that are the word's lemmas (an `= any(array…)` of them, so
+ * the planner scans the index for both; an `or … in (subquery)` made it read the whole table).
  */
 export async function lookUp(
   db: Pick<Database, "execute">,
@@ -133,7 +134,7 @@ export async function lookUp(
     select headword, headword_key, lemma, reading, part_of_speech, glosses, source, to_language
     from dictionary_entries
     where from_language = ${from} and to_language in (${targets})
-      and (headword_key = ${key} or headword_key in (
+      and headword_key = any(array[${key}::text] || array(
         select lemma_key from dictionary_entries
         where from_language = ${from} and to_language in (${targets}) and headword_key = ${key} and lemma_key is not null))
     limit ${LOOKUP_LIMIT}`);
