@@ -6,7 +6,7 @@ import { LIST_SOURCE } from "./builtin.server";
 import { listSources } from "./entries.server";
 
 /**
- * The sources page: one row per dictionary, its directions joined ("German → English, French"), the entries counted
+ * The sources page: one section per dictionary, its directions ("German → English and French"), the entries counted
  * over them. The built-in word lists are named in the interface language; a loaded dictionary by the title it was
  * imported with.
  */
@@ -31,17 +31,23 @@ export async function dictionariesPageData(context: Readonly<RouterContextProvid
     group.pairs.set(source.from, [...(group.pairs.get(source.from) ?? []), name(source.to)]);
     grouped.set(source.name, group);
   }
-  const list = new Intl.ListFormat(locale, { style: "short", type: "conjunction" });
+  const list = new Intl.ListFormat(locale, { type: "conjunction" });
   return {
-    sources: [...grouped.entries()].map(([key, group]) => ({
-      key,
-      title: group.title,
-      url: group.url,
-      licence: group.licence,
-      entries: group.entries,
-      languages: [...group.pairs.entries()]
-        .map(([from, targets]) => `${name(from)} → ${list.format(targets)}`)
-        .join("; "),
-    })),
+    sources: [...grouped.entries()].map(([key, group]) => {
+      // Sources with the same targets in one line: "German, English and Italian → German, English, … and Chinese".
+      const byTargets = new Map<string, string[]>();
+      for (const [from, targets] of group.pairs) {
+        const line = list.format(targets);
+        byTargets.set(line, [...(byTargets.get(line) ?? []), name(from)]);
+      }
+      return {
+        key,
+        title: group.title,
+        url: group.url,
+        licence: group.licence,
+        entries: group.entries,
+        languages: [...byTargets.entries()].map(([targets, froms]) => `${list.format(froms)} → ${targets}`),
+      };
+    }),
   };
 }

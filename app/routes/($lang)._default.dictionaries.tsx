@@ -18,32 +18,22 @@ export default function DictionariesPage({ loaderData }: Route.ComponentProps) {
     <section className="narrow">
       <h1>{t("titles.dictionaries")}</h1>
       <p className="lead">{t("dictionaries.intro")}</p>
-      {loaderData.sources.length === 0 ? (
-        <p>{t("dictionaries.none")}</p>
-      ) : (
-        <div className="table-scroll">
-          <table className="dictionary-sources">
-            <thead>
-              <tr>
-                <th scope="col">{t("dictionaries.source")}</th>
-                <th scope="col">{t("dictionaries.languages")}</th>
-                <th scope="col">{t("dictionaries.entries")}</th>
-                <th scope="col">{t("dictionaries.licence")}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {loaderData.sources.map((source) => (
-                <tr key={source.key}>
-                  <th scope="row">{source.url ? <a href={source.url}>{source.title}</a> : source.title}</th>
-                  <td>{source.languages}</td>
-                  <td>{numbers.format(source.entries)}</td>
-                  <td>{source.licence}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      {loaderData.sources.length === 0 ? <p>{t("dictionaries.none")}</p> : null}
+      {loaderData.sources.map((source) => (
+        <section key={source.key} className="dictionary-source" aria-labelledby={`source-${source.key}`}>
+          <h2 id={`source-${source.key}`}>{source.url ? <a href={source.url}>{source.title}</a> : source.title}</h2>
+          <dl>
+            <dt>{t("dictionaries.languages")}</dt>
+            {source.languages.map((line) => (
+              <dd key={line}>{line}</dd>
+            ))}
+            <dt>{t("dictionaries.entries")}</dt>
+            <dd>{numbers.format(source.entries)}</dd>
+            <dt>{t("dictionaries.licence")}</dt>
+            <dd>{source.licence}</dd>
+          </dl>
+        </section>
+      ))}
       <p>{t("dictionaries.shareAlike")}</p>
     </section>
   );
