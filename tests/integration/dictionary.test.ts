@@ -138,54 +138,79 @@ describe("dict:import on PostgreSQL", () => {
   });
 });
 
-describe("look-up speed", () => {
+/** 100,000 German → English entries: headwords "wort1"…, every fifth a form naming the one before as its lemma. */
+async function seedBench(handle: DatabaseHandle) {
+  await handle.db.execute(sql`
+    insert into dictionary_entries
+      (source, from_language, to_language, headword, headword_key, lemma, lemma_key, part_of_speech, glosses)
+    select 'bench', 'de', 'en', 'Wort' || i, 'wort' || i,
+      case when i % 5 = 0 then 'Wort' || (i - 1) end, case when i % 5 = 0 then 'wort' || (i - 1) end,
+      'noun', case when i % 5 = 0 then '[]'::jsonb else jsonb_build_array('word ' || i, 'term ' || i) end
+    from generate_series(1, 100000) as i`);
+  await handle.db.execute(sql`analyze dictionary_entries`);
+}
+
+/**
+ * 2,000 look-ups (after 500 to warm up) of words, forms found through their lemma, and misses: the 50th and 95th
+ * percentiles of the time on the clock and of this process's processor time. On a shared machine the clock also counts
+ * the moments other processes held the CPU; the processor time does not (with PGlite the database runs in this
+ * process; with PostgreSQL its work is in the server's).
+ */
+async function measure(handle: DatabaseHandle, label: string) {
+  const lookUpOnce = async (n: number) => {
+    const word = n % 10 === 9 ? `Unbekannt${n}` : `Wort${1 + ((n * 7919) % 100_000)}`;
+    const cpu = process.cpuUsage();
+    const started = performance.now();
+    const found = await lookUp(handle.db, "de", ["fr", "en"], word);
+    const wall = performance.now() - started;
+    const used = process.cpuUsage(cpu);
+    if (n % 10 !== 9) expect(found.length).toBeGreaterThan(0);
+    return { wall, cpu: (used.user + used.system) / 1000 };
+  };
+  for (let n = 0; n < 500; n++) await lookUpOnce(n);
+  const samples: { wall: number; cpu: number }[] = [];
+  for (let n = 0; n < 2_000; n++) samples.push(await lookUpOnce(500 + n));
+  const percentile = (values: number[], p: number) => values.sort((a, b) => a - b)[Math.floor(values.length * p)]!;
+  const wall = samples.map((sample) => sample.wall);
+  const cpu = samples.map((sample) => sample.cpu);
+  const figures = {
+    wall50: percentile(wall, 0.5),
+    wall95: percentile(wall, 0.95),
+    cpu50: percentile(cpu, 0.5),
+    cpu95: percentile(cpu, 0.95),
+  };
+  process.stdout.write(
+    `dictionary look-up among 100,000 entries (${label}, 2,000 look-ups): clock p50 ${figures.wall50.toFixed(2)} ms, ` +
+      `p95 ${figures.wall95.toFixed(2)} ms; this process's processor time p50 ${figures.cpu50.toFixed(2)} ms, ` +
+      `p95 ${figures.cpu95.toFixed(2)} ms\n`,
+  );
+  return figures;
+}
+
+describe("look-up speed among 100,000 entries", () => {
   it(
-    "costs under 5 ms at the 95th percentile among 100,000 entries, and reports the clock time",
+    "costs under 5 ms at the 95th percentile on PGlite, and reports the clock time",
     { timeout: 180_000 },
     async () => {
       await withDatabase(path.join(work, "bench"), async (handle) => {
-        // 100,000 German → English entries: headwords "wort1"…, every fifth a form naming the one before as its lemma.
-        await handle.db.execute(sql`
-        insert into dictionary_entries
-          (source, from_language, to_language, headword, headword_key, lemma, lemma_key, part_of_speech, glosses)
-        select 'bench', 'de', 'en', 'Wort' || i, 'wort' || i,
-          case when i % 5 = 0 then 'Wort' || (i - 1) end, case when i % 5 = 0 then 'wort' || (i - 1) end,
-          'noun', case when i % 5 = 0 then '[]'::jsonb else jsonb_build_array('word ' || i, 'term ' || i) end
-        from generate_series(1, 100000) as i`);
-        await handle.db.execute(sql`analyze dictionary_entries`);
-        // The time a look-up takes on the clock, and the processor time it costs (PGlite runs in this process): on a
-        // shared machine the clock also counts the moments other processes held the CPU, the processor time does not.
-        const lookUpOnce = async (n: number) => {
-          // Hits, forms found through their lemma, and misses.
-          const word = n % 10 === 9 ? `Unbekannt${n}` : `Wort${1 + ((n * 7919) % 100_000)}`;
-          const cpu = process.cpuUsage();
-          const started = performance.now();
-          const found = await lookUp(handle.db, "de", ["fr", "en"], word);
-          const wall = performance.now() - started;
-          const used = process.cpuUsage(cpu);
-          if (n % 10 !== 9) expect(found.length).toBeGreaterThan(0);
-          return { wall, cpu: (used.user + used.system) / 1000 };
-        };
-        for (let n = 0; n < 500; n++) await lookUpOnce(n);
-        const samples: { wall: number; cpu: number }[] = [];
-        for (let n = 0; n < 2_000; n++) samples.push(await lookUpOnce(500 + n));
-        const percentile = (values: number[], p: number) =>
-          values.sort((a, b) => a - b)[Math.floor(values.length * p)]!;
-        const wall = samples.map((sample) => sample.wall);
-        const cpu = samples.map((sample) => sample.cpu);
-        const [wall50, wall95, cpu50, cpu95] = [
-          percentile(wall, 0.5),
-          percentile(wall, 0.95),
-          percentile(cpu, 0.5),
-          percentile(cpu, 0.95),
-        ];
-        process.stdout.write(
-          `dictionary look-up among 100,000 entries (PGlite, 2,000 look-ups): clock p50 ${wall50.toFixed(2)} ms, ` +
-            `p95 ${wall95.toFixed(2)} ms; processor time p50 ${cpu50.toFixed(2)} ms, p95 ${cpu95.toFixed(2)} ms\n`,
-        );
-        const p95 = cpu95;
-        expect(p95).toBeLessThan(5);
+        await seedBench(handle);
+        expect((await measure(handle, "PGlite")).cpu95).toBeLessThan(5);
       });
+    },
+  );
+
+  it(
+    "answers in under 5 ms at the median on PostgreSQL, and reports the 95th percentile",
+    { timeout: 180_000 },
+    async () => {
+      const url = await createDatabase(inject("pgUrl"), `dict_bench_${process.pid}_${Date.now()}`);
+      const handle = await openDatabase({ databaseUrl: url, dataDir: work, migrationsFolder });
+      try {
+        await seedBench(handle);
+        expect((await measure(handle, "PostgreSQL")).wall50).toBeLessThan(5);
+      } finally {
+        await handle.close();
+      }
     },
   );
 });
