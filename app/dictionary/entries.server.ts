@@ -27,9 +27,9 @@ export type DictionarySource = {
 const INSERT_BATCH = 1_000;
 
 /**
- * Replaces what a source holds for one direction with `entries`, in one transaction: readers (the app, running on
- * PostgreSQL) see the old entries until it commits, and a failure leaves them as they were. Returns how many entries
- * were removed and written.
+ * Replaces what a source holds for one direction with `entries`, in one transaction under a lock of its own: readers
+ * (the app, running on PostgreSQL) see the old entries until it commits, and a failure leaves them as they were.
+ * Returns how many entries were removed and written.
  */
 export async function replaceSource(
   db: Database,
@@ -39,6 +39,9 @@ export async function replaceSource(
 ): Promise<{ removed: number; written: number }> {
   const { from, to } = source;
   return db.transaction(async (tx) => {
+    // One replacement of a source's direction at a time: two instances starting together (or an import meeting a
+    // start) would otherwise each delete what the other had not committed yet and both insert.
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`dictionary ${source.name} ${from} ${to}`}))`);
     const removed = await tx
       .delete(dictionaryEntries)
       .where(
