@@ -80,9 +80,12 @@ COPY --from=template --chown=root:root /app/data-template ./data-template
 COPY --from=template --chown=root:root /app/compile-cache ./compile-cache
 COPY package.json package-lock.json server.ts ./
 # Backups, restores and the move to PostgreSQL without npm or pg_dump: `node scripts/db-backup.ts FILE`,
-# `node scripts/db-move-to-postgres.ts` (docs/operations.md, Backups).
+# `node scripts/db-move-to-postgres.ts` (docs/operations.md, Backups). Dictionaries likewise:
+# `node scripts/dict-import.ts FILE --from ja --to en` from a volume, or `--builtin cc-cedict` (ADR 060).
 COPY app/db ./app/db
-COPY scripts/db-backup.ts scripts/db-move-to-postgres.ts ./scripts/
+COPY app/dictionary/dictionary.schema.ts app/dictionary/entries.server.ts app/dictionary/formats.ts ./app/dictionary/
+COPY app/learning/cloze.ts app/learning/vocabulary.ts ./app/learning/
+COPY scripts/db-backup.ts scripts/db-move-to-postgres.ts scripts/dict-import.ts ./scripts/
 RUN mkdir -p /data && chown node:node /data
 
 # --- runtime ---------------------------------------------------------------------------------------------

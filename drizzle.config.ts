@@ -11,6 +11,7 @@ export default defineConfig({
     "./app/reading/reading.schema.ts",
     "./app/server/shared-data.schema.ts",
     "./app/progress/progress.schema.ts",
+    "./app/dictionary/dictionary.schema.ts",
   ],
   out: "./drizzle",
 });

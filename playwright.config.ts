@@ -25,7 +25,7 @@ export default defineConfig({
     {
       name: "basic",
       use: { javaScriptEnabled: false },
-      testMatch: /(sign-in|learning|daily|i18n|navigation|basic-mode|billing|reader|welcome)\.spec\.ts$/,
+      testMatch: /(sign-in|learning|daily|i18n|navigation|basic-mode|billing|reader|welcome|dictionary)\.spec\.ts$/,
     },
   ],
   globalSetup: "./tests/e2e/global-setup.ts",

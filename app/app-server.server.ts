@@ -11,6 +11,7 @@ import { announceDataChange, SHARED_DATA_SETS } from "./server/data-changes.serv
 import { BODY_LIMIT_BYTES, bodyLimitFor } from "./http/request-body.server";
 import { prepareVariantCookies } from "./edge/variant-cookies.server";
 import { loadPublicLists } from "./learning/public-lists.server";
+import { loadListGlosses } from "./dictionary/builtin.server";
 import { createLoadContext } from "./server/client-ip.server";
 import { checkHealth, onHealthCheck, shutdown } from "./server/lifecycle.server";
 import { log, setLogSink } from "./server/log.server";
@@ -38,6 +39,7 @@ function startApp(): Promise<Database> {
   started ??= (async () => {
     const db = await getDatabase();
     await loadPublicLists(db);
+    await loadListGlosses(db);
     // The caches' table of valid cookie values, before the first request is answered.
     await prepareVariantCookies();
     if (env.DATABASE_URL) watchSharedData(db, invalidatePublicPages);

@@ -18,8 +18,11 @@ import type { Database } from "./open.server.ts";
 const FORMAT = "polyglot-backup";
 const VERSION = 1;
 const INSERT_BATCH = 500;
-/** Tables the app fills by itself (migrations, the shipped lists at start): rows there do not make a database in use. */
-const SHIPPED_TABLES = new Set(["public_data_version", "public_terms"]);
+/**
+ * Tables the app fills by itself (migrations, the shipped lists and their glosses at start; dictionaries an operator
+ * loads are reference data too): rows there do not make a database in use.
+ */
+const SHIPPED_TABLES = new Set(["public_data_version", "public_terms", "dictionary_sources", "dictionary_entries"]);
 
 type Executor = Pick<Database, "execute">;
 type Header = { format: string; version: number; migration: string | null; tables: string[] };

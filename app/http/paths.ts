@@ -9,6 +9,8 @@ export const PATHS = {
   privacy: "/company/privacy",
   termsOfUse: "/company/terms-of-use",
   crowdfunding: "/crowdfunding-campaign",
+  /** The dictionaries the reader's instant meanings come from, with their sources and licences. */
+  dictionaries: "/dictionaries",
   /** Where Checkout returns after a subscription payment (`?session_id=`). */
   postPurchase: "/subscription/post-purchase",
   /** Where Checkout returns after a pledge (`?session_id=`). */

@@ -33,6 +33,7 @@ import type { ReaderView } from "./view";
 import { defaultDictionary, dictionaryUrl } from "./dictionary";
 import { readDictionary } from "../learning/settings.server";
 import { markTextOpened } from "../learning/welcome.server";
+import { meaningsFor, prefillOf } from "./instant-meanings.server";
 
 type Context = Readonly<RouterContextProvider>;
 
@@ -73,9 +74,11 @@ export async function readerPageData(request: Request, context: Context, id: str
     { title: text.title, language: text.language, text: words, vocabulary: [], matches },
     query,
   );
-  const [term, template] = await Promise.all([
+  const [term, template, meanings] = await Promise.all([
     termId ? findTerm(db, user.id, termId) : null,
     selected ? readDictionary(db, user.id, text.language) : null,
+    // A new word's glosses from the dictionaries, offered to fill its meaning (a term has its own).
+    selected && !termId ? meaningsFor(db, text.language, requestLocale(context), selected.text) : [],
   ]);
   const reader: ReaderView = {
     ...view,
@@ -100,6 +103,8 @@ export async function readerPageData(request: Request, context: Context, id: str
     body: mode === "edit" ? text.body : "",
     // The selected word in the learner's dictionary for the text's language (English Wiktionary by default).
     dictionary: selected ? dictionaryUrl(template ?? defaultDictionary(text.language), selected.text) : null,
+    meanings,
+    prefill: prefillOf(query),
     knownBatch: Number.isSafeInteger(knownAt) && knownAt > 0 ? knownAt : null,
     languageName: studyLanguageName(text.language, requestLocale(context)),
   };

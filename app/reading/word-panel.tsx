@@ -4,6 +4,7 @@ import { quoteMarks } from "../i18n/format";
 import { useLocale, useLocalePath } from "../i18n/use-locale";
 import { termPath } from "../http/paths";
 import type { FieldErrors } from "../learning/term-form";
+import type { ReactNode } from "react";
 import { ExampleFields, TermFields } from "../learning/term-fields";
 import { ListenButton, useVoice } from "./listen";
 import { WordStageBadge } from "./reading-ui";
@@ -35,6 +36,8 @@ export function WordPanel({
   failure,
   inPlace,
   dictionary,
+  meanings,
+  prefill,
 }: {
   selected: SelectedWord;
   language: string;
@@ -44,6 +47,10 @@ export function WordPanel({
   failure: Failure;
   inPlace: boolean;
   dictionary: string | null;
+  /** The dictionaries' glosses for a new word (instant-meanings.tsx), above the "add term" form they fill. */
+  meanings?: ReactNode;
+  /** The meaning and part of speech chosen among them without JavaScript (`?meaning=`). */
+  prefill?: { meaning?: string; partOfSpeech?: string };
 }) {
   const { t } = useTranslation("reading");
   const to = useLocalePath();
@@ -117,12 +124,14 @@ export function WordPanel({
         </>
       ) : (
         <>
+          {meanings}
           <Form method="post" action={action} preventScrollReset className="stack">
             <Position page={page} word={selected.word} inPlace={inPlace} />
             <input type="hidden" name="intent" value="addTerm" />
             <h3>{t("panel.addTerm")}</h3>
             <TermFields
-              values={{ text: selected.text }}
+              key={prefill?.meaning}
+              values={{ text: selected.text, ...prefill }}
               errors={errors}
               language={language}
               more={<ExampleFields values={{ sentence: selected.sentence }} errors={errors} language={language} />}

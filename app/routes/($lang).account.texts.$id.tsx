@@ -11,6 +11,7 @@ import { Pager, StageLegend, TextStatsLine } from "../reading/reading-ui";
 import { TextFields } from "../reading/text-fields";
 import { KEY_STAGES } from "../reading/view";
 import { WordPanel } from "../reading/word-panel";
+import { InstantMeanings } from "../reading/instant-meanings";
 import type { PageHandle } from "../ui/seo";
 
 export const handle: PageHandle = { title: "reading:titles.reader" };
@@ -124,6 +125,16 @@ export default function ReaderPage({ loaderData, actionData }: Route.ComponentPr
               failure={actionData}
               inPlace={hydrated}
               dictionary={loaderData.dictionary}
+              prefill={loaderData.prefill}
+              meanings={
+                <InstantMeanings
+                  entries={loaderData.meanings}
+                  textLanguage={reader.language}
+                  page={page}
+                  word={selected.word}
+                  base={here}
+                />
+              }
             />
           ) : null
         }

@@ -204,6 +204,9 @@ function Footer() {
               <Link to={to(PATHS.termsOfUse)}>{t("footer.termsOfUse")}</Link>
             </li>
             <li>
+              <Link to={to(PATHS.dictionaries)}>{t("footer.dictionaries")}</Link>
+            </li>
+            <li>
               <Link to={to(PATHS.crowdfunding)}>{t("footer.crowdfunding")}</Link>
             </li>
           </ul>

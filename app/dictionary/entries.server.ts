@@ -1,0 +1,192 @@
+// Plain `node` runs this file (scripts/dict-import.ts): relative imports carry `.ts`.
+import { and, eq, sql } from "drizzle-orm";
+import type { Database } from "../db/open.server.ts";
+import { withoutArticle } from "../learning/cloze.ts";
+import { dictionaryEntries, dictionarySources } from "./dictionary.schema.ts";
+import type { ParsedEntry } from "./formats.ts";
+
+/** What is looked up: the text lower-cased in its language, without a leading article ("der Hund" → "hund"). */
+export function dictionaryKey(language: string, text: string): string {
+  const core = withoutArticle(text.normalize("NFC"), language);
+  try {
+    return core.toLocaleLowerCase(language);
+  } catch {
+    return core.toLowerCase();
+  }
+}
+
+export type DictionarySource = {
+  name: string;
+  title: string;
+  licence: string;
+  url: string;
+  from: string;
+  to: string;
+};
+
+const INSERT_BATCH = 1_000;
+
+/**
+ * Replaces what a source holds for one direction with `entries`, in one transaction under a lock of its own: readers
+ * (the app, running on PostgreSQL) see the old entries until it commits, and a failure leaves them as they were.
+ * Returns how many entries were removed and written.
+ */
+export async function replaceSource(
+  db: Database,
+  source: DictionarySource,
+  entries: readonly ParsedEntry[],
+  digest = "",
+): Promise<{ removed: number; written: number }> {
+  const { from, to } = source;
+  return db.transaction(async (tx) => {
+    // One replacement of a source's direction at a time: two instances starting together (or an import meeting a
+    // start) would otherwise each delete what the other had not committed yet and both insert.
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`dictionary ${source.name} ${from} ${to}`}))`);
+    const removed = await tx
+      .delete(dictionaryEntries)
+      .where(
+        and(
+          eq(dictionaryEntries.source, source.name),
+          eq(dictionaryEntries.fromLanguage, from),
+          eq(dictionaryEntries.toLanguage, to),
+        ),
+      )
+      .returning({ id: dictionaryEntries.id });
+    for (let i = 0; i < entries.length; i += INSERT_BATCH) {
+      await tx.insert(dictionaryEntries).values(
+        entries.slice(i, i + INSERT_BATCH).map((entry) => ({
+          source: source.name,
+          fromLanguage: from,
+          toLanguage: to,
+          headword: entry.headword,
+          headwordKey: dictionaryKey(from, entry.headword),
+          lemma: entry.lemma,
+          lemmaKey: entry.lemma ? dictionaryKey(from, entry.lemma) : null,
+          reading: entry.reading,
+          partOfSpeech: entry.partOfSpeech,
+          glosses: entry.glosses,
+        })),
+      );
+    }
+    const row = {
+      name: source.name,
+      fromLanguage: from,
+      toLanguage: to,
+      title: source.title,
+      licence: source.licence,
+      url: source.url,
+      entries: entries.length,
+      digest,
+      importedAt: new Date(),
+    };
+    await tx
+      .insert(dictionarySources)
+      .values(row)
+      .onConflictDoUpdate({
+        target: [dictionarySources.name, dictionarySources.fromLanguage, dictionarySources.toLanguage],
+        set: row,
+      });
+    return { removed: removed.length, written: entries.length };
+  });
+}
+
+export type Gloss = {
+  headword: string;
+  /** Set when the entry was found through the word's lemma: the word is a form of this headword. */
+  via: string | null;
+  reading: string | null;
+  partOfSpeech: string | null;
+  glosses: string[];
+  source: string;
+  language: string;
+};
+
+type Row = {
+  headword: string;
+  headword_key: string;
+  lemma: string | null;
+  reading: string | null;
+  part_of_speech: string | null;
+  glosses: string[] | string;
+  source: string;
+  to_language: string;
+};
+
+/** At most this many entries per look-up (a headword of CC-CEDICT has a few, of a Wiktionary extract a dozen). */
+const LOOKUP_LIMIT = 40;
+
+/**
+ * The entries for a word of a text in `from`, with glosses in the first of `to` that has any (the interface language,
+ * then English): the word's own entries and those of its lemma when an entry names one ("Hunde" → "Hund"). Two index
+ * look-ups in one statement: the headword, and the headwords that are the word's lemmas (an `= any(array…)` of them, so
+ * the planner scans the index for both; an `or … in (subquery)` made it read the whole table).
+ */
+export async function lookUp(
+  db: Pick<Database, "execute">,
+  from: string,
+  to: readonly string[],
+  word: string,
+): Promise<Gloss[]> {
+  const key = dictionaryKey(from, word);
+  if (!key || key.length > 200 || to.length === 0) return [];
+  const targets = sql.join(
+    to.map((language) => sql`${language}`),
+    sql`, `,
+  );
+  const result = await db.execute(sql`
+    select headword, headword_key, lemma, reading, part_of_speech, glosses, source, to_language
+    from dictionary_entries
+    where from_language = ${from} and to_language in (${targets})
+      and headword_key = any(array[${key}::text] || array(
+        select lemma_key from dictionary_entries
+        where from_language = ${from} and to_language in (${targets}) and headword_key = ${key} and lemma_key is not null))
+    limit ${LOOKUP_LIMIT}`);
+  const rows = (result as unknown as { rows: Row[] }).rows;
+  const language = to.find((target) => rows.some((row) => row.to_language === target && glossesOf(row).length > 0));
+  if (!language) return [];
+  const own = rows.filter((row) => row.to_language === language && glossesOf(row).length > 0);
+  // The word's own entries first, then its lemma's (the row order of an index scan is not meaningful).
+  own.sort((a, b) => Number(a.headword_key !== key) - Number(b.headword_key !== key));
+  return own.map((row) => ({
+    headword: row.headword,
+    via: row.headword_key === key ? null : row.headword,
+    reading: row.reading,
+    partOfSpeech: row.part_of_speech,
+    glosses: glossesOf(row),
+    source: row.source,
+    language,
+  }));
+}
+
+// PGlite and node-postgres both return jsonb parsed; a driver returning text is read too.
+const glossesOf = (row: Row): string[] =>
+  typeof row.glosses === "string" ? (JSON.parse(row.glosses) as string[]) : row.glosses;
+
+export type SourceRow = {
+  name: string;
+  from: string;
+  to: string;
+  title: string;
+  licence: string;
+  url: string;
+  entries: number;
+  importedAt: Date;
+};
+
+/** Every dictionary loaded, for the sources page. */
+export async function listSources(db: Database): Promise<SourceRow[]> {
+  const rows = await db
+    .select()
+    .from(dictionarySources)
+    .orderBy(dictionarySources.name, dictionarySources.fromLanguage, dictionarySources.toLanguage);
+  return rows.map((row) => ({
+    name: row.name,
+    from: row.fromLanguage,
+    to: row.toLanguage,
+    title: row.title,
+    licence: row.licence,
+    url: row.url,
+    entries: row.entries,
+    importedAt: row.importedAt,
+  }));
+}
