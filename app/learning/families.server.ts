@@ -243,7 +243,8 @@ export async function familyOf(db: Database, userId: string, term: { id: string;
   const forms = await db
     .select({ id: terms.id, text: terms.text })
     .from(terms)
-    .where(and(eq(terms.parentId, term.id), eq(terms.userId, userId)))
+    // By the parent alone (its partial index): a form is always its parent's learner's (drizzle/0017's trigger).
+    .where(eq(terms.parentId, term.id))
     .orderBy(asc(sql`lower(${terms.text})`))
     .limit(LISTED_FORMS);
   return { parent: parent ?? null, forms };
