@@ -183,6 +183,23 @@ export async function linkToParent(
     );
   if (existing.length < wanted && !(await roomForTerms(db, owner.userId, wanted - existing.length)))
     return { ok: false, reason: "limit" };
+  return linkInTransaction(db, owner, form, parentText, now).catch((error: unknown) => {
+    // Another request made the form a parent (or the parent a form) meanwhile: the trigger refused (drizzle/0017).
+    if (databaseCode(error) === "23514") return { ok: false, reason: "hasForms" } as const;
+    throw error;
+  });
+}
+
+const databaseCode = (error: unknown) =>
+  (error as { code?: string })?.code ?? (error as { cause?: { code?: string } })?.cause?.code;
+
+function linkInTransaction(
+  db: Database,
+  owner: Owner,
+  form: { id: string } | { text: string; sentence?: string },
+  parentText: string,
+  now: Date,
+): Promise<LinkResult> {
   return db.transaction(async (tx): Promise<LinkResult> => {
     let formRow: TermRow;
     let parent = (await findOrCreate(tx, owner, parentText, "", now)).term;
