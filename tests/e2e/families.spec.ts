@@ -1,14 +1,29 @@
+import { AxeBuilder } from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { expect, signInFresh, t, test, waitForHydration } from "./support";
 
 const wordLink = (page: Page, word: string) => page.locator("a.word", { hasText: new RegExp(`^${word}$`) }).first();
 const panel = (page: Page) => page.locator(".word-panel");
 
+/** No WCAG 2.1 AA violation in the light or the dark theme. */
+async function expectAccessible(page: Page) {
+  for (const colorScheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme });
+    const { violations } = await new AxeBuilder({ page })
+      .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+      .analyze();
+    expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+  }
+  await page.emulateMedia({ colorScheme: "light" });
+}
+
 /**
  * Word families (ADR 061), with JavaScript on and off: a German text's "Hunde" proposes the learner's "Hund" in the
  * word panel; one press links it, the form takes the parent's meaning, and the word shows the parent's stage.
  */
 test("links an inflected form to its parent from the reader's panel", async ({ page, javaScriptEnabled }) => {
+  // A whole journey (sign-in, a term, a text, the link, the term page) with four accessibility checks.
+  test.slow();
   await signInFresh(page, javaScriptEnabled, "families");
   await page.getByLabel(t("en", "learning:studyLanguage.label")).selectOption("de");
   await page.getByRole("button", { name: t("en", "learning:studyLanguage.submit") }).click();
@@ -43,6 +58,7 @@ test("links an inflected form to its parent from the reader's panel", async ({ p
   const link = family.getByRole("button", { name: t("en", "learning:family.link", { parent: "Hund" }) });
   await expect(link).toBeVisible();
   await expect(family).toContainText("dog");
+  if (javaScriptEnabled) await expectAccessible(page);
   await link.click();
 
   await expect(page.getByRole("status")).toContainText(t("en", "learning:toasts.linked.title"));
@@ -57,4 +73,5 @@ test("links an inflected form to its parent from the reader's panel", async ({ p
   await expect(page.locator("h1")).toHaveText("Hunde");
   await expect(page.locator(".lead")).toHaveText("dog");
   await expect(page.locator(".term-family")).toContainText(`${t("en", "learning:family.formOf")} Hund — dog`);
+  if (javaScriptEnabled) await expectAccessible(page);
 });
