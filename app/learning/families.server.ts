@@ -2,7 +2,7 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import type { Database } from "../db/db.server";
 import type { Segmented } from "../reading/segment";
 import { lowerFor } from "../reading/segment";
-import type { VocabularyIndex } from "../reading/match";
+import { addToIndex, emptyIndex, type VocabularyIndex } from "../reading/match";
 import { pauser } from "../reading/vocabulary-index.server";
 import {
   familyStage,
@@ -145,6 +145,39 @@ export async function parentProposals(
     out.push(resolved);
   }
   return out;
+}
+
+/** Terms a term page reads at most to propose a parent (those of the same first letters of the stem). */
+const TERM_PAGE_CANDIDATES = 200;
+
+/**
+ * The parents proposed on a term's own page, without the reader's index (which a term page should not build): the
+ * dictionary's lemmas, then the learner's terms that share the term's stem, read along the index of the terms' texts
+ * from the stem's first two letters. A lemma spelled otherwise at its start ("Käse" for "Kasen") is not found this way;
+ * the page's field takes any basic form.
+ */
+export async function termPageProposals(db: Database, owner: Owner, word: string) {
+  const { language } = owner;
+  const stem = stemmerFor(language);
+  const family = stem ? stemKey(language, word, stem) : null;
+  const rows =
+    family === null
+      ? []
+      : await db
+          .select({ id: sql<string>`${terms.id}::text`, text: terms.text })
+          .from(terms)
+          .where(
+            and(
+              owned(owner),
+              sql`lower(${terms.text}) >= ${family.slice(0, 2)}`,
+              sql`lower(${terms.text}) < ${`${family.slice(0, 2)}\uffff`}`,
+            ),
+          )
+          .orderBy(sql`lower(${terms.text})`)
+          .limit(TERM_PAGE_CANDIDATES);
+  const index = emptyIndex(language);
+  for (const row of rows) addToIndex(index, { text: row.text, stage: "tolearn", termId: row.id });
+  return parentProposals(db, owner, index, word);
 }
 
 export type LinkResult =

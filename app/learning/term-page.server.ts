@@ -24,8 +24,7 @@ import {
 } from "./terms.server";
 import { isStage, type Stage } from "./vocabulary";
 import { PATHS, termPath } from "../http/paths";
-import { familyOf, familyRefusal, linkToParent, parentProposals, unlinkParent } from "./families.server";
-import { versionsOf, vocabularyIndex } from "../reading/vocabulary-index.server";
+import { familyOf, familyRefusal, linkToParent, termPageProposals, unlinkParent } from "./families.server";
 
 type Context = Readonly<RouterContextProvider>;
 
@@ -51,15 +50,7 @@ export async function termPageData(request: Request, context: Context, id: strin
   ]);
   // Parents to propose: the learner's terms of the same stem (a term with forms is a parent, not a form).
   const owner = { userId: user.id, language: term.language };
-  const proposals =
-    family.parent || family.forms.length > 0
-      ? []
-      : await parentProposals(
-          db,
-          owner,
-          await vocabularyIndex(db, owner, (await versionsOf(db, user.id)).vocabulary),
-          term.text,
-        );
+  const proposals = family.parent || family.forms.length > 0 ? [] : await termPageProposals(db, owner, term.text);
   return {
     term: {
       id: term.id,
