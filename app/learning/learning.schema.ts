@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import {
   check,
+  type AnyPgColumn,
   date,
   doublePrecision,
   index,
@@ -27,6 +28,11 @@ export const terms = pgTable(
     language: text("language").notNull(),
     text: text("text").notNull(),
     meaning: text("meaning").notNull().default(""),
+    /**
+     * The term's lemma when it is a form of another term ("Hunde" → "Hund"): same learner, same language, one level
+     * deep (a parent has no parent; drizzle/0017's trigger holds that). Deleting the parent leaves its forms unlinked.
+     */
+    parentId: uuid("parent_id").references((): AnyPgColumn => terms.id, { onDelete: "set null" }),
     partOfSpeech: text("part_of_speech").notNull(),
     notes: text("notes").notNull().default(""),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
@@ -53,6 +59,11 @@ export const terms = pgTable(
     uniqueIndex("terms_user_language_text_idx").on(table.userId, table.language, sql`lower(${table.text})`),
     index("terms_user_language_created_idx").on(table.userId, table.language, table.createdAt),
     index("terms_user_language_due_idx").on(table.userId, table.language, table.due),
+    // A parent's forms (the term page lists them; the check that a form has no forms of its own).
+    index("terms_parent_idx")
+      .on(table.parentId)
+      .where(sql`${table.parentId} is not null`),
+    check("terms_parent_not_self", sql`${table.parentId} <> ${table.id}`),
   ],
 );
 

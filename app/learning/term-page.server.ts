@@ -24,6 +24,7 @@ import {
 } from "./terms.server";
 import { isStage, type Stage } from "./vocabulary";
 import { PATHS, termPath } from "../http/paths";
+import { familyOf, familyRefusal, linkToParent, termPageProposals, unlinkParent } from "./families.server";
 
 type Context = Readonly<RouterContextProvider>;
 
@@ -42,7 +43,14 @@ export async function termPageData(request: Request, context: Context, id: strin
   const term = await ownTerm(request, id, user.id);
   const now = new Date();
   const db = await getDatabase();
-  const [timeZone, examples] = await Promise.all([learnerTimeZone(db, user.id), examplesOf(db, term.id)]);
+  const [timeZone, examples, family] = await Promise.all([
+    learnerTimeZone(db, user.id),
+    examplesOf(db, term.id),
+    familyOf(db, user.id, term),
+  ]);
+  // Parents to propose: the learner's terms of the same stem (a term with forms is a parent, not a form).
+  const owner = { userId: user.id, language: term.language };
+  const proposals = family.parent || family.forms.length > 0 ? [] : await termPageProposals(db, owner, term.text);
   return {
     term: {
       id: term.id,
@@ -64,6 +72,11 @@ export async function termPageData(request: Request, context: Context, id: strin
       translation: e.translation,
     })),
     confirmDelete: new URL(request.url).searchParams.has("delete"),
+    family: {
+      parent: family.parent,
+      forms: family.forms,
+      proposals: proposals.map((p) => ({ text: p.text, meaning: p.meaning })),
+    },
   };
 }
 
@@ -110,6 +123,24 @@ export async function termPageAction(request: Request, context: Context, id: str
           return redirectWithToast(request, here, toast("stageChanged", { stage: t(`learning:stages.${stage}`) }));
         },
         invalid: () => failed("stage", 400, {}, t("learning:errors.invalidStage")),
+      }),
+      // Word families (ADR 061): this term becomes a form of the parent named (made a term if it is not one).
+      linkParent: intent({
+        schema: z.object({ parent: text().pipe(z.string().trim().min(1).max(200)) }),
+        run: async ({ parent }) => {
+          const owner = { userId: user.id, language: term.language };
+          const linked = await linkToParent(db, owner, { id: term.id }, parent);
+          if (!linked.ok) return failed("linkParent", 409, {}, familyRefusal(t, linked.reason, term.text));
+          return redirectWithToast(request, here, toast("linked", { parent: linked.parent.text }));
+        },
+        invalid: () => failed("linkParent", 400, { parent: "errors.parentMissing" } as FieldErrors),
+      }),
+      unlinkParent: intent({
+        schema: z.object({}),
+        run: async () => {
+          await unlinkParent(db, user.id, term.id);
+          return redirectWithToast(request, here, toast("unlinked"));
+        },
       }),
       addExample: intent({
         schema: exampleSchema(true),

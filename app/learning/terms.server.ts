@@ -2,12 +2,14 @@ import { and, asc, count, desc, eq, ilike, inArray, lte, or, sql, type SQL } fro
 import type { Database } from "../db/db.server";
 import { reviewLogs, termExamples, terms } from "./learning.schema";
 import { applyGrade, cardForStage, GRADES, LEARNED_INTERVAL_DAYS, newCard, stageOf, type GradeName } from "./stage";
+import type { Grade } from "ts-fsrs";
 import { STAGES, type OptionalPartOfSpeech, type PartOfSpeech, type Sort, type Stage } from "./vocabulary";
 
 export type Term = typeof terms.$inferSelect;
 export type TermExample = typeof termExamples.$inferSelect;
 export type TermInput = { text: string; meaning: string; partOfSpeech: OptionalPartOfSpeech; notes: string };
 export type Owner = { userId: string; language: string };
+type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
 export const PAGE_SIZE = 50;
 
@@ -138,8 +140,24 @@ export async function gradeTerm(
       reviewedAt: now,
       scheduledDays: card.scheduledDays,
     });
+    if (term.parentId) await reviewParent(tx, term.parentId, GRADES[grade], now);
     return updated;
   });
+}
+
+/**
+ * A review of a form counts for its family (ADR 061): when the form's parent is due now, it takes the same grade at
+ * the same moment, so the family is not asked twice. A parent not due yet keeps its schedule (FSRS would gain little
+ * from an early review), and one never studied stays new. The parent's grade is not logged: the log keeps what the
+ * learner was shown, which is what FSRS parameters are fitted to and the daily limits count.
+ */
+async function reviewParent(tx: Transaction, parentId: string, grade: Grade, now: Date): Promise<void> {
+  const [parent] = await tx.select().from(terms).where(eq(terms.id, parentId)).for("update").limit(1);
+  if (!parent || parent.state === 0 || parent.due.getTime() > now.getTime()) return;
+  await tx
+    .update(terms)
+    .set({ ...applyGrade(parent, grade, now), updatedAt: now })
+    .where(eq(terms.id, parentId));
 }
 
 /** A manual stage change that keeps the FSRS schedule consistent with the stage. */

@@ -34,6 +34,7 @@ import { defaultDictionary, dictionaryUrl } from "./dictionary";
 import { readDictionary } from "../learning/settings.server";
 import { markTextOpened } from "../learning/welcome.server";
 import { meaningsFor, prefillOf } from "./instant-meanings.server";
+import { familyRefusal, familyStages, linkToParent, unlinkParent, wordFamily } from "../learning/families.server";
 
 type Context = Readonly<RouterContextProvider>;
 
@@ -65,7 +66,8 @@ export async function readerPageData(request: Request, context: Context, id: str
   const shown = pages[pageNumber(query.get("page"), pages.length) - 1]!;
   const onPage = new Set<string>();
   for (let i = shown.firstWord; i <= shown.lastWord; i++) if (matches[i]?.termId) onPage.add(matches[i]!.termId!);
-  const stages = await stagesOf(db, owner, [...onPage]);
+  // A form with no stage of its own yet shows its parent's (ADR 061).
+  const stages = await familyStages(db, owner, await stagesOf(db, owner, [...onPage]));
   for (let i = shown.firstWord; i <= shown.lastWord; i++) {
     const match = matches[i]!;
     if (match.termId && match.start === i) match.stage = stages.get(match.termId) ?? match.stage;
@@ -80,10 +82,12 @@ export async function readerPageData(request: Request, context: Context, id: str
     // A new word's glosses from the dictionaries, offered to fill its meaning (a term has its own).
     selected && !termId ? meaningsFor(db, text.language, requestLocale(context), selected.text) : [],
   ]);
+  const family = selected && (await wordFamily(db, owner, index, { ...selected, term }, words));
   const reader: ReaderView = {
     ...view,
     selected: selected && {
       ...selected,
+      family,
       term: term && {
         id: term.id,
         text: term.text,
@@ -239,6 +243,41 @@ export async function readerPageAction(request: Request, context: Context, id: s
           );
         },
         invalid: () => invalidAction("undoKnown"),
+      }),
+      // Word families (ADR 061): the open word becomes a form of a proposed parent (either made a term if it is not).
+      linkParent: intent({
+        schema: z.object({
+          ...placement,
+          text: word,
+          parent: word,
+          sentence: textField().transform((value) => value.trim().slice(0, 500)),
+        }),
+        run: async ({ text: value, parent, sentence, ...place }) => {
+          const linked = await linkToParent(db, owner, { text: value, sentence }, parent);
+          if (!linked.ok) return failed("linkParent", 409, {}, familyRefusal(t, linked.reason, value));
+          return redirectWithToast(
+            request,
+            backTo(place),
+            translatedToast(t, "success", "learning:toasts.linked", {
+              text: linked.form.text,
+              parent: linked.parent.text,
+            }),
+          );
+        },
+        invalid: () => failed("linkParent", 400, {}, t("reading:errors.wordMissing")),
+      }),
+      unlinkParent: intent({
+        schema: z.object({ ...placement, termId: textField() }),
+        run: async ({ termId, ...place }) => {
+          if (!isId(termId) || !(await unlinkParent(db, user.id, termId))) pageNotFound(request);
+          const term = await findTerm(db, user.id, termId);
+          return redirectWithToast(
+            request,
+            backTo(place),
+            translatedToast(t, "success", "learning:toasts.unlinked", { text: term?.text ?? "" }),
+          );
+        },
+        invalid: () => invalidAction("unlinkParent"),
       }),
       ignore: ignoring("ignore"),
       unignore: ignoring("unignore"),

@@ -1,3 +1,4 @@
+import type { WordFamily } from "../learning/families";
 import type { Stage } from "../learning/vocabulary";
 import type { TextStats, WordStage } from "./match";
 
@@ -12,6 +13,8 @@ export type SelectedWord = {
   sentence: string;
   stage: WordStage;
   term: { id: string; text: string; meaning: string; partOfSpeech: string; stage: Stage } | null;
+  /** Its word family (ADR 061): parent, forms or proposed parents; none on pages that do not offer it. */
+  family?: WordFamily | null;
 };
 
 export type ReaderView = {

@@ -8,6 +8,7 @@ import type { ReactNode } from "react";
 import { ExampleFields, TermFields } from "../learning/term-fields";
 import { ListenButton, useVoice } from "./listen";
 import { WordStageBadge } from "./reading-ui";
+import { WordFamilySection } from "./word-family";
 import { KEY_STAGES, type SelectedWord } from "./view";
 
 type Failure = { intent: string; errors: Record<string, string>; message: string | null } | undefined;
@@ -91,6 +92,17 @@ export function WordPanel({
         <p className="error-text" role="alert">
           {failure.message}
         </p>
+      ) : null}
+      {selected.family ? (
+        <WordFamilySection
+          family={selected.family}
+          word={selected}
+          termId={term?.id ?? null}
+          language={language}
+          action={action}
+          page={page}
+          inPlace={inPlace}
+        />
       ) : null}
       {term ? (
         <>

@@ -4,6 +4,7 @@ import type { Route } from "./+types/($lang).account.terms.$id";
 import { ExampleFields, TermFields } from "../learning/term-fields";
 import { termPageAction, termPageData } from "../learning/term-page.server";
 import { StageBadge } from "../learning/ui";
+import { TermFamily } from "../learning/term-family";
 import { STAGES } from "../learning/vocabulary";
 import { useLocalePath } from "../i18n/use-locale";
 import type { PageHandle } from "../ui/seo";
@@ -72,6 +73,13 @@ export default function TermPage({ loaderData, actionData }: Route.ComponentProp
           ))}
         </ul>
       )}
+
+      <TermFamily
+        language={term.language}
+        family={loaderData.family}
+        error={(errorsFor("linkParent") as Record<string, string> | undefined)?.parent}
+        pending={pending}
+      />
 
       <div className="term-actions">
         <section id="add-example">

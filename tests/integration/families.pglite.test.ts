@@ -1,0 +1,3 @@
+import { defineFamiliesSuite } from "./families-suite";
+
+defineFamiliesSuite("PGlite", async () => ({}));
