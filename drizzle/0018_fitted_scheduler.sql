@@ -1,0 +1,14 @@
+CREATE TABLE "fsrs_parameters" (
+	"user_id" uuid PRIMARY KEY NOT NULL,
+	"parameters" jsonb,
+	"reviews" integer NOT NULL,
+	"fitted_at" timestamp with time zone NOT NULL,
+	"default_log_loss" double precision,
+	"default_rmse" double precision,
+	"fitted_log_loss" double precision,
+	"fitted_rmse" double precision
+);
+--> statement-breakpoint
+ALTER TABLE "learner_settings" ADD COLUMN "desired_retention" double precision DEFAULT 0.9 NOT NULL;--> statement-breakpoint
+ALTER TABLE "fsrs_parameters" ADD CONSTRAINT "fsrs_parameters_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "learner_settings" ADD CONSTRAINT "learner_settings_desired_retention_range" CHECK ("learner_settings"."desired_retention" >= 0.8 and "learner_settings"."desired_retention" <= 0.97);
