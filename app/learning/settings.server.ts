@@ -4,7 +4,7 @@ import { learnerSettings } from "./learning.schema";
 import { DEFAULT_REVIEW_MODES, isReviewMode, parseModes, REVIEW_MODES, type ReviewMode } from "./review-modes";
 import { canonicalTimeZone } from "./time-zone";
 import { LIMITS } from "./daily-limits";
-import { RETENTION, RETENTION_CHOICES } from "./stage";
+import { RETENTION, RETENTION_CHOICES } from "./retention";
 import { z } from "zod";
 import { list, trimmed } from "../http/intents.server";
 
@@ -98,11 +98,20 @@ export const settingsSchema = z
         .refine((modes) => modes.length > 0 && modes.every(isReviewMode), "settings.errors.modes")
         .transform((modes) => REVIEW_MODES.filter((mode) => (modes as string[]).includes(mode))),
     ),
-    // One of the choices the form offers (0.80 to 0.97 in hundredths), as it writes them; none sent (a form from before
+    // One of the choices the form offers: a hundredth from 0.80 to 0.97 ("0.9" is 0.90); none sent (a form from before
     // the setting) keeps the default.
-    desiredRetention: trimmed()
-      .transform((value) => value || RETENTION.default.toFixed(2))
-      .pipe(z.enum(RETENTION_CHOICES, "settings.errors.desiredRetention").transform(Number)),
+    desiredRetention: trimmed().pipe(
+      z.string().transform((value, context) => {
+        if (value === "") return RETENTION.default;
+        const number = /^\d(\.\d+)?$/.test(value) ? Number(value) : NaN;
+        const choice = number.toFixed(2);
+        if (!RETENTION_CHOICES.includes(choice) || Math.abs(Number(choice) - number) > 1e-9) {
+          context.addIssue({ code: "custom", message: "settings.errors.desiredRetention" });
+          return RETENTION.default;
+        }
+        return Number(choice);
+      }),
+    ),
   })
   .transform((value): LearnerSettings => value);
 

@@ -1,5 +1,17 @@
-import { createEmptyCard, fsrs, generatorParameters, Rating, State, type Card, type FSRS, type Grade } from "ts-fsrs";
+import {
+  createEmptyCard,
+  fsrs,
+  generatorParameters,
+  Rating,
+  State,
+  type Card,
+  type FSRS,
+  type Grade,
+} from "ts-fsrs";
 import type { Stage } from "./vocabulary";
+import { RETENTION } from "./retention";
+
+export { RETENTION };
 
 /** A review interval from which a term counts as learned (ADR 005). */
 export const LEARNED_INTERVAL_DAYS = 21;
@@ -19,14 +31,6 @@ export type CardFields = {
 
 /** FSRS-6 with its default parameters and a desired retention of 0.90: every learner's until one is fitted (ADR 062). */
 export const scheduler = fsrs(generatorParameters({ enable_fuzz: false, enable_short_term: true }));
-
-/** The desired retention a learner may choose, and the default (ADR 062). */
-export const RETENTION = { min: 0.8, max: 0.97, default: 0.9 } as const;
-/** The choices the settings offer: every hundredth from 0.80 to 0.97, as the form sends them ("0.80" … "0.97"). */
-export const RETENTION_CHOICES = Array.from({ length: 18 }, (_, i) => (0.8 + i / 100).toFixed(2)) as [
-  string,
-  ...string[],
-];
 
 const schedulers = new Map<string, FSRS>();
 /** Schedulers kept for reuse; beyond this many the map starts again (building one is cheap). */
