@@ -1,13 +1,4 @@
-import {
-  createEmptyCard,
-  fsrs,
-  generatorParameters,
-  Rating,
-  State,
-  type Card,
-  type FSRS,
-  type Grade,
-} from "ts-fsrs";
+import { createEmptyCard, fsrs, generatorParameters, Rating, State, type Card, type FSRS, type Grade } from "ts-fsrs";
 import type { Stage } from "./vocabulary";
 import { RETENTION } from "./retention";
 
