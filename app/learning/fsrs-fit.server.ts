@@ -40,30 +40,42 @@ export async function reviewHistories(
   db: Database,
   userId: string,
 ): Promise<{ histories: History[]; reviews: number }> {
-  const { rows } = (await db.execute(sql`select term_id, rating, state,
-      coalesce(day, (reviewed_at at time zone 'UTC')::date)::text as day
-    from review_logs where user_id = ${userId} and rating between 1 and 4
-    order by term_id, reviewed_at, id`)) as unknown as {
-    rows: { term_id: string; rating: number; state: number; day: string }[];
-  };
   const histories: History[] = [];
   let term = "";
   let current: History | null = null;
   let lastDay = 0;
-  for (const row of rows) {
-    if (row.term_id !== term) {
-      term = row.term_id;
-      current = null;
+  let reviews = 0;
+  // In pages, a turn of the event loop between them: on the embedded database a query runs on the server's thread.
+  let after: { term: string; at: string; id: string } | null = null;
+  for (;;) {
+    const { rows } = (await db.execute(sql`select term_id, rating, state, id, reviewed_at::text as at,
+        coalesce(day, (reviewed_at at time zone 'UTC')::date)::text as day
+      from review_logs where user_id = ${userId} and rating between 1 and 4
+      ${after ? sql`and (term_id, reviewed_at, id) > (${after.term}::uuid, ${after.at}::timestamptz, ${after.id}::uuid)` : sql``}
+      order by term_id, reviewed_at, id
+      limit ${HISTORY_PAGE}`)) as unknown as {
+      rows: { term_id: string; rating: number; state: number; id: string; at: string; day: string }[];
+    };
+    for (const row of rows) {
+      if (row.term_id !== term) {
+        term = row.term_id;
+        current = null;
+      }
+      const day = Date.parse(`${row.day}T00:00:00Z`) / 86_400_000;
+      if (Number(row.state) === 0) {
+        current = [];
+        histories.push(current);
+      } else if (!current) continue;
+      current.push(Number(row.rating), current.length === 0 ? 0 : Math.max(0, Math.round(day - lastDay)));
+      lastDay = day;
     }
-    const day = Date.parse(`${row.day}T00:00:00Z`) / 86_400_000;
-    if (Number(row.state) === 0) {
-      current = [];
-      histories.push(current);
-    } else if (!current) continue;
-    current.push(Number(row.rating), current.length === 0 ? 0 : Math.max(0, Math.round(day - lastDay)));
-    lastDay = day;
+    reviews += rows.length;
+    const last = rows.at(-1);
+    if (!last || rows.length < HISTORY_PAGE) break;
+    after = { term: last.term_id, at: last.at, id: last.id };
+    await new Promise((resolve) => setImmediate(resolve));
   }
-  return { histories: histories.filter((history) => history.length >= 4), reviews: rows.length };
+  return { histories: histories.filter((history) => history.length >= 4), reviews };
 }
 
 /** Where the fsrs-rs binding is, for the worker (resolved from here: the build's or the sources' node_modules). */
@@ -103,6 +115,9 @@ export function fitInWorker(histories: History[], minItems = OPTIMIZER_MIN_ITEMS
     });
   });
 }
+
+/** Review log rows read per query. */
+const HISTORY_PAGE = 2_000;
 
 /** A learner's log is looked at again once it grew by this share since the last look (and by the minimum at least). */
 const REFIT_GROWTH = 0.1;
@@ -158,7 +173,9 @@ export function fitDueLearners(db: Database): Promise<number> {
   running ??= (async () => {
     let fitted = 0;
     try {
-      for (const userId of await learnersToFit(db)) {
+      const due = await learnersToFit(db);
+      if (due.length > 0) log.info("fsrs fit round", { learners: due.length });
+      for (const userId of due) {
         const started = Date.now();
         try {
           const outcome = await fitLearner(db, userId);
@@ -180,8 +197,11 @@ export function fitDueLearners(db: Database): Promise<number> {
   return running;
 }
 
-/** How soon after an import a round of fitting starts (several imports in a row start one). */
-const SOON_MS = 1_000;
+/**
+ * How soon after an import a round of fitting starts: a few seconds, so the learner's first pages after the import are
+ * drawn before it (several imports in a row start one round).
+ */
+export const SOON_MS = 5_000;
 let soon: NodeJS.Timeout | undefined;
 
 /**

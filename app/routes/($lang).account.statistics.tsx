@@ -155,28 +155,30 @@ function SchedulerFit({
       {fit ? (
         <>
           <p>{t("statistics.fitDone", { count: fit.reviews, day: day.format(new Date(fit.at)), retention })}</p>
-          <table className="fit-table">
-            <caption>{t("statistics.fitCaption")}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t("statistics.fitMeasure")}</th>
-                <th scope="col">{t("statistics.fitDefaults")}</th>
-                <th scope="col">{t("statistics.fitYours")}</th>
-              </tr>
-            </thead>
-            <tbody>
-              <tr>
-                <th scope="row">{t("statistics.logLoss")}</th>
-                <td>{figure.format(fit.defaults.logLoss)}</td>
-                <td>{figure.format(fit.fitted.logLoss)}</td>
-              </tr>
-              <tr>
-                <th scope="row">{t("statistics.rmse")}</th>
-                <td>{figure.format(fit.defaults.rmse)}</td>
-                <td>{figure.format(fit.fitted.rmse)}</td>
-              </tr>
-            </tbody>
-          </table>
+          <div className="table-scroll">
+            <table className="fit-table">
+              <caption>{t("statistics.fitCaption")}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">{t("statistics.fitMeasure")}</th>
+                  <th scope="col">{t("statistics.fitDefaults")}</th>
+                  <th scope="col">{t("statistics.fitYours")}</th>
+                </tr>
+              </thead>
+              <tbody>
+                <tr>
+                  <th scope="row">{t("statistics.logLoss")}</th>
+                  <td>{figure.format(fit.defaults.logLoss)}</td>
+                  <td>{figure.format(fit.fitted.logLoss)}</td>
+                </tr>
+                <tr>
+                  <th scope="row">{t("statistics.rmse")}</th>
+                  <td>{figure.format(fit.defaults.rmse)}</td>
+                  <td>{figure.format(fit.fitted.rmse)}</td>
+                </tr>
+              </tbody>
+            </table>
+          </div>
         </>
       ) : (
         <p>{t("statistics.fitPending", { retention })}</p>

@@ -23,8 +23,17 @@ export const TRUE_PARAMETERS: number[] = (() => {
 
 export type SyntheticReview = { rating: number; state: number; day: number };
 
-/** `total` reviews over terms of at most `perTerm` reviews each, starting within `spreadDays` days of day 0. */
-export function syntheticHistory({ total = 10_000, perTerm = 12, spreadDays = 300, seed = 42 } = {}) {
+/**
+ * `total` reviews over terms of at most `perTerm` reviews each, starting within `spreadDays` days of day 0; a term's
+ * reviews stop at `horizonDays` (the history spans a few years, as a learner's does).
+ */
+export function syntheticHistory({
+  total = 10_000,
+  perTerm = 12,
+  spreadDays = 300,
+  horizonDays = 1_500,
+  seed = 42,
+} = {}) {
   let state = seed;
   const random = () => (state = (state * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
   const truth = fsrs(generatorParameters({ w: TRUE_PARAMETERS, enable_short_term: false, enable_fuzz: false }));
@@ -35,7 +44,7 @@ export function syntheticHistory({ total = 10_000, perTerm = 12, spreadDays = 30
     let card = createEmptyCard(new Date(start * DAY));
     let day = start;
     const reviews: SyntheticReview[] = [];
-    for (let i = 0; i < perTerm && count < total; i++) {
+    for (let i = 0; i < perTerm && count < total && day <= horizonDays; i++) {
       let rating: number;
       if (card.state === State.New) {
         const u = random();
