@@ -1,3 +1,4 @@
+import type { FSRS } from "ts-fsrs";
 import { GRADES, scheduler, toCard, type CardFields, type GradeName } from "./stage";
 
 const MINUTE = 60_000;
@@ -5,8 +6,8 @@ const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
 /** How long until the card comes back after each grade given now (FSRS-6, the same scheduler as the review). */
-export function nextIntervals(fields: CardFields, now: Date): Record<GradeName, number> {
-  const preview = scheduler.repeat(toCard(fields), now);
+export function nextIntervals(fields: CardFields, now: Date, by: FSRS = scheduler): Record<GradeName, number> {
+  const preview = by.repeat(toCard(fields), now);
   const out = {} as Record<GradeName, number>;
   for (const [name, grade] of Object.entries(GRADES) as [GradeName, (typeof GRADES)[GradeName]][])
     out[name] = Math.max(0, preview[grade].card.due.getTime() - now.getTime());

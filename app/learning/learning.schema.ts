@@ -133,17 +133,47 @@ export const publicTerms = pgTable(
 );
 
 /** A learner's daily routine: how many new terms and reviews a day, the time zone days are counted in, review modes. */
-export const learnerSettings = pgTable("learner_settings", {
+export const learnerSettings = pgTable(
+  "learner_settings",
+  {
+    userId: uuid("user_id")
+      .primaryKey()
+      .references(() => users.id, { onDelete: "cascade" }),
+    newPerDay: integer("new_per_day").notNull().default(20),
+    reviewsPerDay: integer("reviews_per_day").notNull().default(200),
+    /** An IANA zone; null until the learner (or their browser) names one. */
+    timeZone: text("time_zone"),
+    /** Comma-separated review modes (see review-modes.ts). */
+    reviewModes: text("review_modes").notNull().default("forward"),
+    /** Dictionary URL templates with `{word}` per study language (`{ "de": "https://…/{word}" }`); none: the default. */
+    dictionaries: jsonb("dictionaries").$type<Record<string, string>>().notNull().default({}),
+    /** The probability of recalling a term when it comes due that the scheduler aims for (0.80–0.97, ADR 062). */
+    desiredRetention: doublePrecision("desired_retention").notNull().default(0.9),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    check(
+      "learner_settings_desired_retention_range",
+      sql`${table.desiredRetention} >= 0.8 and ${table.desiredRetention} <= 0.97`,
+    ),
+  ],
+);
+
+/**
+ * FSRS parameters fitted to a learner's own review log (ADR 062), by the background job in app/learning/fsrs-fit:
+ * when, from how many reviews, and how well the defaults and the fitted parameters predict that history (log loss and
+ * RMSE over bins, as fsrs-rs evaluates them). `parameters` is null while the log holds too few reviews for the
+ * optimizer; the review count then still says when to look again.
+ */
+export const fsrsParameters = pgTable("fsrs_parameters", {
   userId: uuid("user_id")
     .primaryKey()
     .references(() => users.id, { onDelete: "cascade" }),
-  newPerDay: integer("new_per_day").notNull().default(20),
-  reviewsPerDay: integer("reviews_per_day").notNull().default(200),
-  /** An IANA zone; null until the learner (or their browser) names one. */
-  timeZone: text("time_zone"),
-  /** Comma-separated review modes (see review-modes.ts). */
-  reviewModes: text("review_modes").notNull().default("forward"),
-  /** Dictionary URL templates with `{word}` per study language (`{ "de": "https://…/{word}" }`); none: the default. */
-  dictionaries: jsonb("dictionaries").$type<Record<string, string>>().notNull().default({}),
-  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  parameters: jsonb("parameters").$type<number[]>(),
+  reviews: integer("reviews").notNull(),
+  fittedAt: timestamp("fitted_at", { withTimezone: true }).notNull(),
+  defaultLogLoss: doublePrecision("default_log_loss"),
+  defaultRmse: doublePrecision("default_rmse"),
+  fittedLogLoss: doublePrecision("fitted_log_loss"),
+  fittedRmse: doublePrecision("fitted_rmse"),
 });

@@ -3,6 +3,7 @@ import { currentStreak } from "../progress/statistics.server";
 import { clozeOf, type Cloze } from "./cloze";
 import { dayMemo, nextDueAfter, nextInQueue, queueOf, today, todaysReviews, type LearnerDay } from "./daily.server";
 import { intervalLabel, nextIntervals } from "./intervals";
+import { learnerScheduler } from "./fsrs-fit.server";
 import {
   charDiff,
   checkAnswer,
@@ -149,11 +150,12 @@ export async function reviewState(
   const given = mode === "typed" && view.revealed ? (view.answer ?? "").slice(0, 200) : null;
   const check = given === null ? null : checkAnswer(term.text, given, term.language);
   const shownAt = view.shownAt ?? now;
-  const [queue, done] = await Promise.all([
+  const [queue, done, by] = await Promise.all([
     queueAt(shownAt),
     kept("todaysReviews", () => todaysReviews(db, owner, day)),
+    kept("scheduler", () => learnerScheduler(db, owner.userId)),
   ]);
-  const intervals = nextIntervals(term, now);
+  const intervals = nextIntervals(term, now, by);
   const labels = Object.fromEntries(
     (Object.keys(GRADES) as GradeName[]).map((grade) => [grade, intervalLabel(intervals[grade], view.locale)]),
   ) as Record<GradeName, string>;

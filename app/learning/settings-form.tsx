@@ -4,12 +4,16 @@ import { Form, useNavigation } from "react-router";
 import { REVIEW_MODES } from "./review-modes";
 import type { SettingsErrors } from "./settings.server";
 import { DailyLimitField, FieldError } from "./ui";
+import { intervalRatio, RETENTION, RETENTION_CHOICES } from "./retention";
+import { useLocale } from "../i18n/use-locale";
 
 export type SettingsValues = {
   newPerDay: string;
   reviewsPerDay: string;
   timeZone: string;
   modes: string[];
+  /** One of RETENTION_CHOICES ("0.90"). */
+  desiredRetention: string;
 };
 
 const noSubscription = () => () => {};
@@ -93,10 +97,53 @@ export function SettingsForm({
         ))}
         <FieldError id="modes-error" error={errors?.modes} />
       </fieldset>
+      <RetentionField value={values.desiredRetention} error={errors?.desiredRetention} />
       <button type="submit" className="button" disabled={pending}>
         {t("settings.save")}
       </button>
     </Form>
+  );
+}
+
+/**
+ * The desired retention: a plain select of the hundredths from 80 % to 97 % (no JavaScript needed), with a sentence on
+ * what a higher or lower one does to the workload, its figures from FSRS's forgetting curve.
+ */
+function RetentionField({ value, error }: { value: string; error?: string }) {
+  const { t } = useTranslation("learning");
+  const locale = useLocale();
+  const percent = new Intl.NumberFormat(locale, { style: "percent" });
+  const high = 0.95;
+  const low = RETENTION.min;
+  const options = RETENTION_CHOICES.includes(value) ? RETENTION_CHOICES : [value, ...RETENTION_CHOICES];
+  return (
+    <>
+      <label htmlFor="desiredRetention">{t("settings.retention")}</label>
+      <select
+        id="desiredRetention"
+        name="desiredRetention"
+        key={value}
+        defaultValue={value}
+        aria-invalid={!!error}
+        aria-describedby={error ? "desiredRetention-hint desiredRetention-error" : "desiredRetention-hint"}
+      >
+        {options.map((choice) => (
+          <option key={choice} value={choice}>
+            {Number.isFinite(Number(choice)) && choice !== "" ? percent.format(Number(choice)) : choice}
+          </option>
+        ))}
+      </select>
+      <p className="hint" id="desiredRetention-hint">
+        {t("settings.retentionHint", {
+          base: RETENTION.default,
+          high,
+          shorter: 1 / intervalRatio(high),
+          low,
+          longer: intervalRatio(low),
+        })}
+      </p>
+      <FieldError id="desiredRetention-error" error={error} />
+    </>
   );
 }
 

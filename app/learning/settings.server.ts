@@ -4,6 +4,7 @@ import { learnerSettings } from "./learning.schema";
 import { DEFAULT_REVIEW_MODES, isReviewMode, parseModes, REVIEW_MODES, type ReviewMode } from "./review-modes";
 import { canonicalTimeZone } from "./time-zone";
 import { LIMITS } from "./daily-limits";
+import { RETENTION, RETENTION_CHOICES } from "./retention";
 import { z } from "zod";
 import { list, trimmed } from "../http/intents.server";
 
@@ -13,6 +14,8 @@ export type LearnerSettings = {
   /** Null until the learner or their browser names one (days are then counted in UTC). */
   timeZone: string | null;
   modes: ReviewMode[];
+  /** The recall probability the scheduler aims for when a term comes due (ADR 062). */
+  desiredRetention: number;
 };
 
 export const DEFAULT_SETTINGS: LearnerSettings = {
@@ -20,6 +23,7 @@ export const DEFAULT_SETTINGS: LearnerSettings = {
   reviewsPerDay: 200,
   timeZone: null,
   modes: DEFAULT_REVIEW_MODES,
+  desiredRetention: RETENTION.default,
 };
 
 export async function readSettings(db: Database, userId: string): Promise<LearnerSettings> {
@@ -30,6 +34,7 @@ export async function readSettings(db: Database, userId: string): Promise<Learne
     reviewsPerDay: row.reviewsPerDay,
     timeZone: row.timeZone,
     modes: parseModes(row.reviewModes),
+    desiredRetention: row.desiredRetention,
   };
 }
 
@@ -39,6 +44,7 @@ export async function saveSettings(db: Database, userId: string, settings: Learn
     reviewsPerDay: settings.reviewsPerDay,
     timeZone: settings.timeZone,
     reviewModes: settings.modes.join(","),
+    desiredRetention: settings.desiredRetention,
     updatedAt: now,
   };
   await db
@@ -60,7 +66,9 @@ export async function adoptTimeZone(db: Database, userId: string, timeZone: stri
 }
 
 /** Field errors as translation keys in the `learning` namespace. */
-export type SettingsErrors = Partial<Record<"newPerDay" | "reviewsPerDay" | "timeZone" | "modes", string>>;
+export type SettingsErrors = Partial<
+  Record<"newPerDay" | "reviewsPerDay" | "timeZone" | "modes" | "desiredRetention", string>
+>;
 
 /** A whole number within limits, written with at most six digits. */
 const wholeNumber = ({ min, max }: { min: number; max: number }, message: string) =>
@@ -89,6 +97,20 @@ export const settingsSchema = z
         .array(z.string())
         .refine((modes) => modes.length > 0 && modes.every(isReviewMode), "settings.errors.modes")
         .transform((modes) => REVIEW_MODES.filter((mode) => (modes as string[]).includes(mode))),
+    ),
+    // One of the choices the form offers: a hundredth from 0.80 to 0.97 ("0.9" is 0.90); none sent (a form from before
+    // the setting) keeps the default.
+    desiredRetention: trimmed().pipe(
+      z.string().transform((value, context) => {
+        if (value === "") return RETENTION.default;
+        const number = /^\d(\.\d+)?$/.test(value) ? Number(value) : NaN;
+        const choice = number.toFixed(2);
+        if (!RETENTION_CHOICES.includes(choice) || Math.abs(Number(choice) - number) > 1e-9) {
+          context.addIssue({ code: "custom", message: "settings.errors.desiredRetention" });
+          return RETENTION.default;
+        }
+        return Number(choice);
+      }),
     ),
   })
   .transform((value): LearnerSettings => value);

@@ -1,5 +1,8 @@
-import { createEmptyCard, fsrs, generatorParameters, Rating, State, type Card, type Grade } from "ts-fsrs";
+import { createEmptyCard, fsrs, generatorParameters, Rating, State, type Card, type FSRS, type Grade } from "ts-fsrs";
 import type { Stage } from "./vocabulary";
+import { RETENTION } from "./retention";
+
+export { RETENTION };
 
 /** A review interval from which a term counts as learned (ADR 005). */
 export const LEARNED_INTERVAL_DAYS = 21;
@@ -17,7 +20,40 @@ export type CardFields = {
   lastReview: Date | null;
 };
 
+/** FSRS-6 with its default parameters and a desired retention of 0.90: every learner's until one is fitted (ADR 062). */
 export const scheduler = fsrs(generatorParameters({ enable_fuzz: false, enable_short_term: true }));
+
+const schedulers = new Map<string, FSRS>();
+/** Schedulers kept for reuse; beyond this many the map starts again (building one is cheap). */
+const MAX_SCHEDULERS = 1_000;
+
+/**
+ * The scheduler of a learner: FSRS-6 with their fitted parameters (or the defaults) aiming at their desired retention.
+ * Parameters ts-fsrs would not accept (a wrong count, a value outside its bounds) fall back to the defaults.
+ */
+export function schedulerFor(parameters: readonly number[] | null, retention: number = RETENTION.default): FSRS {
+  const w = parameters && parameters.length === 21 && parameters.every(Number.isFinite) ? parameters : null;
+  const r = Math.min(
+    RETENTION.max,
+    Math.max(RETENTION.min, Number.isFinite(retention) ? retention : RETENTION.default),
+  );
+  if (!w && r === RETENTION.default) return scheduler;
+  const key = `${r}|${w?.join(",") ?? ""}`;
+  let found = schedulers.get(key);
+  if (!found) {
+    if (schedulers.size >= MAX_SCHEDULERS) schedulers.clear();
+    found = fsrs(
+      generatorParameters({
+        enable_fuzz: false,
+        enable_short_term: true,
+        request_retention: r,
+        ...(w ? { w: [...w] } : {}),
+      }),
+    );
+    schedulers.set(key, found);
+  }
+  return found;
+}
 
 export const GRADES = { again: Rating.Again, hard: Rating.Hard, good: Rating.Good, easy: Rating.Easy } as const;
 export type GradeName = keyof typeof GRADES;
@@ -64,9 +100,9 @@ export function newCard(now: Date): CardFields {
   return fromCard(createEmptyCard(now));
 }
 
-/** FSRS-6 scheduling of one grade. */
-export function applyGrade(fields: CardFields, grade: Grade, now: Date): CardFields {
-  return fromCard(scheduler.next(toCard(fields), now, grade).card);
+/** FSRS-6 scheduling of one grade (by the learner's scheduler, or the default one). */
+export function applyGrade(fields: CardFields, grade: Grade, now: Date, by: FSRS = scheduler): CardFields {
+  return fromCard(by.next(toCard(fields), now, grade).card);
 }
 
 /**
@@ -76,21 +112,21 @@ export function applyGrade(fields: CardFields, grade: Grade, now: Date): CardFie
  * needsreview brings a review card due now; learned is the schedule after Easy with the next review at least 21 days
  * ahead. `lastReview` becomes the moment the new schedule starts from.
  */
-export function cardForStage(fields: CardFields, stage: Stage, now: Date): CardFields {
+export function cardForStage(fields: CardFields, stage: Stage, now: Date, by: FSRS = scheduler): CardFields {
   if (stageOf(fields, now) === stage) return fields;
   const keep = { reps: fields.reps, lapses: fields.lapses };
   switch (stage) {
     case "tolearn":
       return { ...newCard(now), ...keep };
     case "inprogress":
-      return { ...applyGrade(fields, Rating.Again, now), ...keep };
+      return { ...applyGrade(fields, Rating.Again, now, by), ...keep };
     case "needsreview": {
       let card = fields;
-      for (let i = 0; i < 5 && card.state !== State.Review; i++) card = applyGrade(card, Rating.Good, now);
+      for (let i = 0; i < 5 && card.state !== State.Review; i++) card = applyGrade(card, Rating.Good, now, by);
       return { ...card, ...keep, state: State.Review, due: now };
     }
     case "learned": {
-      const graded = applyGrade(fields, Rating.Easy, now);
+      const graded = applyGrade(fields, Rating.Easy, now, by);
       const days = Math.max(graded.scheduledDays, LEARNED_INTERVAL_DAYS);
       return {
         ...graded,

@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, ilike, inArray, lte, or, sql, type SQL } from "drizzle-orm";
 import type { Database } from "../db/db.server";
 import { reviewLogs, termExamples, terms } from "./learning.schema";
+import { learnerScheduler } from "./fsrs-fit.server";
 import { applyGrade, cardForStage, GRADES, LEARNED_INTERVAL_DAYS, newCard, stageOf, type GradeName } from "./stage";
 import type { Grade } from "ts-fsrs";
 import { STAGES, type OptionalPartOfSpeech, type PartOfSpeech, type Sort, type Stage } from "./vocabulary";
@@ -113,6 +114,8 @@ export async function gradeTerm(
   now = new Date(),
   version?: number,
 ): Promise<GradeResult> {
+  // The learner's own scheduler: their fitted parameters and desired retention (ADR 062).
+  const by = await learnerScheduler(db, userId);
   return db.transaction(async (tx) => {
     const [term] = await tx
       .select()
@@ -123,7 +126,7 @@ export async function gradeTerm(
     if (!term) return null;
     const shown = version ?? term.reps;
     if (term.reps !== shown) return "stale";
-    const card = applyGrade(term, GRADES[grade], now);
+    const card = applyGrade(term, GRADES[grade], now, by);
     const [updated] = await tx
       .update(terms)
       .set({ ...card, updatedAt: now })
@@ -168,11 +171,11 @@ export async function setStage(
   stage: Stage,
   now = new Date(),
 ): Promise<boolean> {
-  const term = await findTerm(db, userId, id);
+  const [term, by] = await Promise.all([findTerm(db, userId, id), learnerScheduler(db, userId)]);
   if (!term) return false;
   await db
     .update(terms)
-    .set({ ...cardForStage(term, stage, now), updatedAt: now })
+    .set({ ...cardForStage(term, stage, now, by), updatedAt: now })
     .where(eq(terms.id, id));
   return true;
 }

@@ -38,6 +38,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     reviewsPerDay: String(settings.reviewsPerDay),
     timeZone: settings.timeZone ?? DEFAULT_TIME_ZONE,
     modes: settings.modes,
+    desiredRetention: settings.desiredRetention.toFixed(2),
   };
   return {
     values,
@@ -78,6 +79,7 @@ export async function action({ request, context }: Route.ActionArgs) {
             reviewsPerDay: sent("reviewsPerDay")[0] ?? "",
             timeZone: sent("timeZone")[0] ?? "",
             modes: sent("modes"),
+            desiredRetention: sent("desiredRetention")[0] ?? "",
           };
           return data({ errors: errors as SettingsErrors, values }, { status: 400 });
         },

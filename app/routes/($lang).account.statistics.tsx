@@ -10,6 +10,7 @@ import { STAGES } from "../learning/vocabulary";
 import { BarChart } from "../progress/charts";
 import { parseRange, RANGES } from "../progress/range";
 import { learnerStatistics } from "../progress/statistics.server";
+import { readFit } from "../learning/fsrs-fit.server";
 import type { PageHandle } from "../ui/seo";
 
 export const handle: PageHandle = { title: "titles.statistics" };
@@ -19,10 +20,29 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const range = parseRange(new URL(request.url).searchParams.get("days"));
   if (range === null) throw data(null, { status: 400 });
   const db = await getDatabase();
-  // The learner's zone from their day, which the header's count reads too (from memory between writes).
+  // The learner's zone and settings from their day, which the header's count reads too (from memory between writes).
   const { settings } = await learnerDayOf(context, db, owner, dayMemory(request, user));
-  const statistics = await learnerStatistics(db, user.id, settings.timeZone ?? DEFAULT_TIME_ZONE, range);
-  return { range, locale: requestLocale(context), ...statistics };
+  const [statistics, fit] = await Promise.all([
+    learnerStatistics(db, user.id, settings.timeZone ?? DEFAULT_TIME_ZONE, range),
+    readFit(db, user.id),
+  ]);
+  return {
+    range,
+    locale: requestLocale(context),
+    ...statistics,
+    scheduler: {
+      retention: settings.desiredRetention,
+      fit:
+        fit?.parameters && fit.defaultLogLoss !== null && fit.fittedLogLoss !== null
+          ? {
+              at: fit.fittedAt.toISOString(),
+              reviews: fit.reviews,
+              defaults: { logLoss: fit.defaultLogLoss, rmse: fit.defaultRmse ?? 0 },
+              fitted: { logLoss: fit.fittedLogLoss, rmse: fit.fittedRmse ?? 0 },
+            }
+          : null,
+    },
+  };
 }
 
 /** "23 Nov" in the interface language; days are calendar days, so they are formatted in UTC. */
@@ -33,7 +53,7 @@ function dayLabel(locale: string) {
 
 export default function StatisticsPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("learning");
-  const { range, locale, streak, reviewsPerDay, forecast, retention, stages } = loaderData;
+  const { range, locale, streak, reviewsPerDay, forecast, retention, stages, scheduler } = loaderData;
   const label = dayLabel(locale);
   const percent = new Intl.NumberFormat(locale, { style: "percent" });
   const total = reviewsPerDay.reduce((sum, d) => sum + d.reviews, 0);
@@ -104,6 +124,66 @@ export default function StatisticsPage({ loaderData }: Route.ComponentProps) {
           values: stages.map((d) => d[stage]),
         }))}
       />
+      <SchedulerFit locale={locale} {...scheduler} />
+    </section>
+  );
+}
+
+/**
+ * Which parameters schedule the learner's reviews and, once fitted to their log, how well the defaults and their own
+ * predict that log: log loss and RMSE over bins as fsrs-rs evaluates them (lower is better).
+ */
+function SchedulerFit({
+  locale,
+  retention,
+  fit,
+}: {
+  locale: string;
+  retention: number;
+  fit: {
+    at: string;
+    reviews: number;
+    defaults: { logLoss: number; rmse: number };
+    fitted: { logLoss: number; rmse: number };
+  } | null;
+}) {
+  const { t } = useTranslation("learning");
+  const figure = new Intl.NumberFormat(locale, { minimumFractionDigits: 4, maximumFractionDigits: 4 });
+  const day = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeZone: "UTC" });
+  return (
+    <section className="scheduler-fit" aria-labelledby="scheduler-fit-title">
+      <h2 id="scheduler-fit-title">{t("statistics.fitTitle")}</h2>
+      {fit ? (
+        <>
+          <p>{t("statistics.fitDone", { count: fit.reviews, day: day.format(new Date(fit.at)), retention })}</p>
+          <div className="table-scroll">
+            <table className="fit-table">
+              <caption>{t("statistics.fitCaption")}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">{t("statistics.fitMeasure")}</th>
+                  <th scope="col">{t("statistics.fitDefaults")}</th>
+                  <th scope="col">{t("statistics.fitYours")}</th>
+                </tr>
+              </thead>
+              <tbody>
+                <tr>
+                  <th scope="row">{t("statistics.logLoss")}</th>
+                  <td>{figure.format(fit.defaults.logLoss)}</td>
+                  <td>{figure.format(fit.fitted.logLoss)}</td>
+                </tr>
+                <tr>
+                  <th scope="row">{t("statistics.rmse")}</th>
+                  <td>{figure.format(fit.defaults.rmse)}</td>
+                  <td>{figure.format(fit.fitted.rmse)}</td>
+                </tr>
+              </tbody>
+            </table>
+          </div>
+        </>
+      ) : (
+        <p>{t("statistics.fitPending", { retention })}</p>
+      )}
     </section>
   );
 }

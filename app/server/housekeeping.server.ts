@@ -2,6 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import type { Database } from "../db/db.server";
 import { LINK_LIFETIME_MS } from "../auth/providers/local.server";
 import { LONGEST_RATE_LIMIT_WINDOW_MS } from "../auth/rate-limit.server";
+import { fitDueLearners } from "../learning/fsrs-fit.server";
 import { log } from "./log.server";
 import { scheduleRounds } from "./scheduler.server";
 
@@ -72,7 +73,7 @@ export async function runHousekeeping(db: Database, now = new Date()): Promise<H
 }
 
 /**
- * Runs the housekeeping now and then, off the request path and never in the start-up path: first a few minutes after
+ * Runs the housekeeping (and then the fitting of learners' FSRS parameters) now and then, off the request path and never in the start-up path: first a few minutes after
  * start (at a random point, so instances started together spread out), then every `everyMs`. A database that does not
  * answer only delays it to the next round. The timers do not hold the process open and stop at shutdown.
  */
@@ -86,7 +87,12 @@ export function scheduleHousekeeping(
       try {
         const result = await runHousekeeping(db);
         if (!result) log.debug("housekeeping skipped: another instance holds the lock");
-        else log.info("housekeeping", { ...result, ms: Date.now() - started });
+        else {
+          log.info("housekeeping", { ...result, ms: Date.now() - started });
+          // The instance that tidied up also fits learners' FSRS parameters, in a worker thread (ADR 062).
+          const fitted = await fitDueLearners(db);
+          if (fitted > 0) log.info("fsrs parameters fitted", { learners: fitted });
+        }
       } catch (error) {
         log.warn("housekeeping failed; it is tried again at the next round", { error });
       }

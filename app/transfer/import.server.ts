@@ -5,6 +5,7 @@ import { inIndexOrder } from "../db/index-order.server";
 import { terms } from "../learning/learning.schema";
 import { roomForTerms } from "../learning/limits.server";
 import { applyGrade, newCard, type CardFields } from "../learning/stage";
+import { fitSoon } from "../learning/fsrs-fit.server";
 import type { Owner } from "../learning/terms.server";
 import type { OptionalPartOfSpeech } from "../learning/vocabulary";
 import { exportEnvelope, exportedTerm, looksLikeJsonExport, type ExportedTerm } from "./export-document";
@@ -306,6 +307,9 @@ export async function commitImport(db: Database, owner: Owner, draft: Draft, opt
     return { imported: fresh.length, duplicates };
   });
   if (!result) return { imported: 0, duplicates: 0, problems: parsed.problems.length, fileError: "termLimit" as const };
+  // A review history came in: the learner's FSRS parameters may be fitted now, in the background (ADR 062).
+  if (parsed.candidates.some((candidate) => candidate.reviews?.length || candidate.exported?.reviews.length))
+    fitSoon(db);
   return { ...result, problems: parsed.problems.length, fileError: null };
 }
 

@@ -120,15 +120,28 @@ describe("field schemas", () => {
   test("settings: whole numbers within limits, a known zone, known modes in their order", () => {
     const good = { newPerDay: " 10 ", reviewsPerDay: "100", timeZone: "europe/berlin", modes: ["cloze", "forward"] };
     expect(parseFields(settingsSchema, formFields(form(good)))).toEqual({
-      value: { newPerDay: 10, reviewsPerDay: 100, timeZone: "Europe/Berlin", modes: ["forward", "cloze"] },
+      value: {
+        newPerDay: 10,
+        reviewsPerDay: 100,
+        timeZone: "Europe/Berlin",
+        modes: ["forward", "cloze"],
+        desiredRetention: 0.9,
+      },
       errors: null,
     });
-    const bad = { newPerDay: "1001", reviewsPerDay: "1e3", timeZone: "Mars/Base", modes: ["forward", "zz"] };
+    const bad = {
+      newPerDay: "1001",
+      reviewsPerDay: "1e3",
+      timeZone: "Mars/Base",
+      modes: ["forward", "zz"],
+      desiredRetention: "0.99",
+    };
     expect(parseFields(settingsSchema, formFields(form(bad))).errors).toEqual({
       newPerDay: "settings.errors.newPerDay",
       reviewsPerDay: "settings.errors.reviewsPerDay",
       timeZone: "settings.errors.timeZone",
       modes: "settings.errors.modes",
+      desiredRetention: "settings.errors.desiredRetention",
     });
   });
 });
