@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  boolean,
   check,
   date,
   doublePrecision,
@@ -134,5 +135,7 @@ export const learnerSettings = pgTable("learner_settings", {
   reviewModes: text("review_modes").notNull().default("forward"),
   /** Dictionary URL templates with `{word}` per study language (`{ "de": "https://…/{word}" }`); none: the default. */
   dictionaries: jsonb("dictionaries").$type<Record<string, string>>().notNull().default({}),
+  /** Show readings over the words of Japanese and Chinese texts (furigana, pinyin) in the reader. */
+  showReadings: boolean("show_readings").notNull().default(true),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });

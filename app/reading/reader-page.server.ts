@@ -32,6 +32,7 @@ import { deleteText, findText, ignoreWord, unignoreWord, updateText } from "./te
 import type { ReaderView } from "./view";
 import { defaultDictionary, dictionaryUrl } from "./dictionary";
 import { readDictionary } from "../learning/settings.server";
+import { readShowReadings, saveShowReadings } from "./readings-setting.server";
 import { markTextOpened } from "../learning/welcome.server";
 
 type Context = Readonly<RouterContextProvider>;
@@ -56,6 +57,7 @@ export async function readerPageData(request: Request, context: Context, id: str
   // of the moment: nothing here grows with the number of the learner's terms.
   const words = await segmentedOf(db, text);
   const versions = await versionsOf(db, user.id);
+  const showReadings = words.readings ? await readShowReadings(db, user.id) : false;
   const index = await vocabularyIndex(db, owner, versions.vocabulary);
   const learned = await learnedNow(db, owner, versions.data);
   // The text's statistics need to know only which terms are learned; the words on the page show their exact stage.
@@ -70,7 +72,7 @@ export async function readerPageData(request: Request, context: Context, id: str
     if (match.termId && match.start === i) match.stage = stages.get(match.termId) ?? match.stage;
   }
   const { view, selected, termId } = readerView(
-    { title: text.title, language: text.language, text: words, vocabulary: [], matches },
+    { title: text.title, language: text.language, text: words, vocabulary: [], matches, readings: showReadings },
     query,
   );
   const [term, template] = await Promise.all([
@@ -79,6 +81,7 @@ export async function readerPageData(request: Request, context: Context, id: str
   ]);
   const reader: ReaderView = {
     ...view,
+    readings: { available: !!words.readings, shown: showReadings },
     selected: selected && {
       ...selected,
       term: term && {
@@ -234,6 +237,23 @@ export async function readerPageAction(request: Request, context: Context, id: s
           );
         },
         invalid: () => invalidAction("undoKnown"),
+      }),
+      // Show or hide the readings over the words (furigana, pinyin): the learner's setting, back to the same page.
+      readings: intent({
+        schema: z.object({ ...placement, show: z.enum(["on", "off"]) }),
+        run: async ({ show, page }) => {
+          await saveShowReadings(db, user.id, show === "on");
+          return redirectWithToast(
+            request,
+            `${here}?page=${page}`,
+            translatedToast(
+              t,
+              "success",
+              show === "on" ? "reading:toasts.readingsShown" : "reading:toasts.readingsHidden",
+            ),
+          );
+        },
+        invalid: () => invalidAction("readings"),
       }),
       ignore: ignoring("ignore"),
       unignore: ignoring("unignore"),

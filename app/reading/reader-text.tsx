@@ -1,6 +1,23 @@
 import { useEffect, useEffectEvent, useRef, type ReactNode } from "react";
 import { useNavigate } from "react-router";
+import type { Ruby } from "./readings";
 import type { ViewPiece } from "./view";
+
+/** A word with its readings over it: `<ruby>` with `<rt>` over the runs that have one, the rest as plain text. */
+function WithReadings({ ruby }: { ruby: Ruby }) {
+  return ruby.map(([base, reading], i) =>
+    reading ? (
+      <ruby key={i}>
+        {base}
+        <rp>(</rp>
+        <rt>{reading}</rt>
+        <rp>)</rp>
+      </ruby>
+    ) : (
+      base
+    ),
+  );
+}
 
 /**
  * The words of a page, each marked with its stage. With `wordLink`, each word is a link that opens its panel (shown
@@ -62,8 +79,9 @@ export function ReaderText({
     };
   }, [interactive]);
 
+  const withReadings = paragraphs.some((pieces) => pieces.some((p) => typeof p !== "string" && p.ruby));
   return (
-    <div className="reader-text" lang={language} ref={root}>
+    <div className={withReadings ? "reader-text with-readings" : "reader-text"} lang={language} ref={root}>
       {paragraphs.map((pieces, index) => (
         <div key={index}>
           <p>
@@ -80,11 +98,11 @@ export function ReaderText({
                   aria-describedby={`legend-${piece.stage}`}
                   aria-current={selectedWord === piece.word ? "true" : undefined}
                 >
-                  {piece.text}
+                  {piece.ruby ? <WithReadings ruby={piece.ruby} /> : piece.text}
                 </a>
               ) : (
                 <span key={i} className={`word w-${piece.stage}`}>
-                  {piece.text}
+                  {piece.ruby ? <WithReadings ruby={piece.ruby} /> : piece.text}
                 </span>
               ),
             )}

@@ -1,8 +1,12 @@
 import type { Stage } from "../learning/vocabulary";
 import type { TextStats, WordStage } from "./match";
+import type { Ruby } from "./readings";
 
-/** A word (or a multi-word term, as one unit) on a reading page, or the text between words. */
-export type ViewWord = { text: string; word: number; stage: WordStage; term: boolean };
+/**
+ * A word (or a multi-word term, as one unit) on a reading page, or the text between words; `ruby`: the word with its
+ * readings (furigana, pinyin) when they are shown and it has some.
+ */
+export type ViewWord = { text: string; word: number; stage: WordStage; term: boolean; ruby?: Ruby };
 export type ViewPiece = string | ViewWord;
 
 /** The word whose panel is open: its term when it is one, else what an "add term" form starts from. */
@@ -22,6 +26,8 @@ export type ReaderView = {
   paragraphs: ViewPiece[][];
   stats: TextStats;
   selected: SelectedWord | null;
+  /** Whether the text's language has readings (a toggle shows or hides them), and whether they are shown. */
+  readings?: { available: boolean; shown: boolean };
 };
 
 /** The stage keys 1–4 set from the keyboard, in order. */
