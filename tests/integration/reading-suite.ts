@@ -22,9 +22,7 @@ function wordsIn(html: string, asWritten = false): Map<string, string> {
   const words = new Map<string, string>();
   for (const m of html.matchAll(/<a id="w-\d+" href="[^"]*" class="word w-(\w+)"[^>]*>(.*?)<\/a>/g)) {
     // A word's readings (furigana, pinyin) are not part of it.
-    const text = m[2]!
-      .replace(/<rp>.*?<\/rp>|<rt>.*?<\/rt>|<\/?ruby>/g, "")
-      .replaceAll("&#x27;", "'");
+    const text = m[2]!.replace(/<rp>.*?<\/rp>|<rt>.*?<\/rt>|<\/?ruby>/g, "").replaceAll("&#x27;", "'");
     words.set(asWritten ? text : text.toLowerCase(), m[1]!);
   }
   return words;

@@ -124,9 +124,7 @@ describe("readings in the reader", () => {
     expect(html).toContain('class="reader-text with-readings"');
     // Kana and punctuation get no reading: no <rt> holds anything but hiragana or pinyin.
     for (const [, rt] of html.matchAll(/<rt>([^<]*)<\/rt>/g))
-      expect(rt).toMatch(
-        language === "ja" ? /^[\u3041-\u309f]+$/u : /^[a-zü\u0300-\u036f āáǎàēéěèīíǐìōóǒòūúǔùǖǘǚǜ]+$/u,
-      );
+      expect(rt).toMatch(language === "ja" ? /^[\u3041-\u309f]+$/u : /^[a-zü āáǎàēéěèīíǐìōóǒòūúǔùǖǘǚǜ]+$/u);
     // On a machine loaded beyond its cores (a shared test machine) a request also waits for a core: there, the CPU time
     // the request took is held to the budget.
     const spare = loadavg()[0]! < availableParallelism();
