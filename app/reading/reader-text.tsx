@@ -3,20 +3,23 @@ import { useNavigate } from "react-router";
 import type { Ruby } from "./readings";
 import type { ViewPiece } from "./view";
 
-/** A word with its readings over it: `<ruby>` with `<rt>` over the runs that have one, the rest as plain text. */
+/**
+ * A word with its readings over it: the runs that have one in a `<ruby>` with an `<rt>` after each (one ruby per
+ * stretch of them, the lightest markup), the rest as plain text.
+ */
 function WithReadings({ ruby }: { ruby: Ruby }) {
-  return ruby.map(([base, reading], i) =>
-    reading ? (
-      <ruby key={i}>
-        {base}
-        <rp>(</rp>
-        <rt>{reading}</rt>
-        <rp>)</rp>
-      </ruby>
-    ) : (
-      base
-    ),
-  );
+  const out: ReactNode[] = [];
+  for (let i = 0; i < ruby.length;) {
+    if (!ruby[i]![1]) {
+      out.push(ruby[i++]![0]);
+      continue;
+    }
+    const start = i;
+    const inner: ReactNode[] = [];
+    for (; i < ruby.length && ruby[i]![1]; i++) inner.push(ruby[i]![0], <rt key={i}>{ruby[i]![1]}</rt>);
+    out.push(<ruby key={start}>{inner}</ruby>);
+  }
+  return out;
 }
 
 /**
