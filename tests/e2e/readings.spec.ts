@@ -17,7 +17,9 @@ async function addText(page: Page, javaScriptEnabled: boolean, title: string, bo
   await page.getByLabel(t("en", "reading:form.title"), { exact: true }).fill(title);
   await page.getByLabel(t("en", "reading:form.body"), { exact: true }).fill(body);
   await page.getByRole("button", { name: t("en", "reading:form.create") }).click();
-  await expect(page.locator("h1")).toHaveText(title);
+  // The first text of a language in the server's life waits for its analyser to load (under a second on an idle core,
+  // several on a machine loaded many times over).
+  await expect(page.locator("h1")).toHaveText(title, { timeout: 20_000 });
   if (javaScriptEnabled) await waitForHydration(page);
 }
 
