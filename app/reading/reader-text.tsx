@@ -1,6 +1,6 @@
 import { useEffect, useEffectEvent, useRef, type ReactNode } from "react";
 import { useNavigate } from "react-router";
-import type { Ruby } from "./readings";
+import { unpackRuby, type Ruby } from "./readings";
 import type { ViewPiece } from "./view";
 
 /**
@@ -101,11 +101,11 @@ export function ReaderText({
                   aria-describedby={`legend-${piece.stage}`}
                   aria-current={selectedWord === piece.word ? "true" : undefined}
                 >
-                  {piece.ruby ? <WithReadings ruby={piece.ruby} /> : piece.text}
+                  {piece.ruby ? <WithReadings ruby={unpackRuby(piece.ruby)} /> : piece.text}
                 </a>
               ) : (
                 <span key={i} className={`word w-${piece.stage}`}>
-                  {piece.ruby ? <WithReadings ruby={piece.ruby} /> : piece.text}
+                  {piece.ruby ? <WithReadings ruby={unpackRuby(piece.ruby)} /> : piece.text}
                 </span>
               ),
             )}

@@ -1,6 +1,6 @@
 import { matchWords, statsOf, type TextStats, type VocabularyEntry, type WordMatch } from "./match";
 import { pagesOf, segmenterOf, segmentText, type Segmented } from "./segment";
-import { rubyOf, type Ruby } from "./readings";
+import { packRuby, rubyOf, type Ruby } from "./readings";
 import type { ReaderView, SelectedWord, ViewPiece, ViewWord } from "./view";
 
 // The shipped samples, segmented once. A learner's texts are segmented when written (text-summaries.server.ts).
@@ -119,7 +119,7 @@ function grouped(
       if (typeof next !== "string" && next.word === end) break;
     }
     const unit: ViewWord = { text, word: match.start, stage: match.stage, term: match.termId !== null };
-    if (ruby?.some(([, rt]) => rt)) unit.ruby = ruby;
+    if (ruby?.some(([, rt]) => rt)) unit.ruby = packRuby(ruby);
     out.push(unit);
   }
   return out;

@@ -53,6 +53,18 @@ export function pinyinRuby(word: string, reading: string): Ruby {
   return chars.map((char) => [char, HAN.test(char) ? syllables[next++]! : ""]);
 }
 
+const SEPARATOR = "\u001f";
+
+/** A ruby as one string (runs and readings in turn), light to send with the page: arrays of pairs weigh more. */
+export const packRuby = (ruby: Ruby) => ruby.flat().join(SEPARATOR);
+
+export function unpackRuby(packed: string): Ruby {
+  const parts = packed.split(SEPARATOR);
+  const ruby: Ruby = [];
+  for (let i = 0; i + 1 < parts.length; i += 2) ruby.push([parts[i]!, parts[i + 1]!]);
+  return ruby;
+}
+
 /** The ruby of a word in a language from its stored reading; null when it has nothing to show. */
 export function rubyOf(language: string, word: string, reading: string | null | undefined): Ruby | null {
   if (!reading) return null;

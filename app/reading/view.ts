@@ -1,12 +1,10 @@
 import type { Stage } from "../learning/vocabulary";
 import type { TextStats, WordStage } from "./match";
-import type { Ruby } from "./readings";
-
 /**
  * A word (or a multi-word term, as one unit) on a reading page, or the text between words; `ruby`: the word with its
- * readings (furigana, pinyin) when they are shown and it has some.
+ * readings (furigana, pinyin) when they are shown and it has some, packed (readings.ts' `packRuby`).
  */
-export type ViewWord = { text: string; word: number; stage: WordStage; term: boolean; ruby?: Ruby };
+export type ViewWord = { text: string; word: number; stage: WordStage; term: boolean; ruby?: string };
 export type ViewPiece = string | ViewWord;
 
 /** The word whose panel is open: its term when it is one, else what an "add term" form starts from. */

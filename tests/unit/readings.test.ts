@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dictionaryPaths, JIEBA_ID, KUROMOJI_ID, loadAnalyser } from "../../app/reading/analysers.server";
 import { matchWords } from "../../app/reading/match";
 import { readerView } from "../../app/reading/reader.server";
-import { furigana, pinyinRuby, rubyOf, toHiragana } from "../../app/reading/readings";
+import { furigana, packRuby, pinyinRuby, rubyOf, toHiragana, unpackRuby } from "../../app/reading/readings";
 import {
   parseSegmentation,
   segmentationNow,
@@ -64,6 +64,8 @@ describe("pinyin", () => {
       ["股", "gǔ"],
     ]);
     expect(rubyOf("zh", "ABC", null)).toBeNull();
+    const ruby = pinyinRuby("A股", "gǔ");
+    expect(unpackRuby(packRuby(ruby))).toEqual(ruby);
   });
 });
 
@@ -80,7 +82,14 @@ describe("with the analysers installed", () => {
 
   it("cuts Japanese into IPADIC's words, a verb with its endings as one word", () => {
     expect(segmenterOf("ja")).toBe(KUROMOJI_ID);
-    expect(segmentText("ja", "昨日、友達と水を飲みました。").words).toEqual(["昨日", "友達", "と", "水", "を", "飲みました"]);
+    expect(segmentText("ja", "昨日、友達と水を飲みました。").words).toEqual([
+      "昨日",
+      "友達",
+      "と",
+      "水",
+      "を",
+      "飲みました",
+    ]);
     expect(segmentText("ja", "東京に住んでいます。").words).toEqual(["東京", "に", "住んでいます"]);
     expect(wordsOf("ja", "飲みました")).toEqual(["飲みました"]);
   });
@@ -129,7 +138,11 @@ describe("with the analysers installed", () => {
     expect(matches.map((m) => m.stage)).toEqual(["new", "new", "new", "tolearn"]);
     const shown = readerView({ title: "t", language: "ja", text, vocabulary: [], matches }, new URLSearchParams());
     const verb = shown.view.paragraphs[0]!.find((piece) => typeof piece !== "string" && piece.term);
-    expect(verb).toMatchObject({ text: "飲みました", ruby: [["飲", "の"], ["みました", ""]] });
+    expect(verb).toMatchObject({ text: "飲みました" });
+    expect(unpackRuby((verb as { ruby: string }).ruby)).toEqual([
+      ["飲", "の"],
+      ["みました", ""],
+    ]);
     const hidden = readerView(
       { title: "t", language: "ja", text, vocabulary: [], matches, readings: false },
       new URLSearchParams(),
