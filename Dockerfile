@@ -27,7 +27,16 @@ RUN npm ci --omit=dev --no-audit --no-fund \
     -o \( -iname "*.md" ! -iname "licen*" \) \) -delete \
  && find node_modules/@electric-sql/pglite/dist node_modules/drizzle-orm -type f -name "*.cjs" -delete \
  && rm -rf node_modules/stripe/cjs \
- && node scripts/trim-package-exports.ts node_modules/drizzle-orm
+ && node scripts/trim-package-exports.ts node_modules/drizzle-orm \
+ && mkdir -p /readings/jieba \
+ && mv node_modules/kuromoji/dict /readings/ipadic \
+ && mv node_modules/@node-rs/jieba/dict.txt /readings/jieba/dict.txt \
+ && rm -rf node_modules/@node-rs/jieba/idf.txt node_modules/kuromoji/test node_modules/kuromoji/demo \
+    node_modules/kuromoji/build node_modules/kuromoji/example node_modules/pinyin-pro/dist/esm \
+ && find node_modules/zlibjs/bin -type f ! -name gunzip.min.js -delete
+# The analysers' dictionaries (IPADIC for kuromoji, jieba's; 22 MiB) leave the app image for /readings, an image of its
+# own below (ADR 063): without them the reader cuts Japanese and Chinese with Intl.Segmenter and shows no readings.
+# kuromoji's tests and browser build, jieba's keyword weights and zlibjs' other builds are never loaded on Node.
 
 # --- build: full install (scripts enabled: the `node` devDependency needs its preinstall) and build ---
 FROM node:24-bookworm-slim AS build
@@ -88,6 +97,13 @@ COPY app/learning/cloze.ts app/learning/vocabulary.ts ./app/learning/
 COPY scripts/db-backup.ts scripts/db-move-to-postgres.ts scripts/dict-import.ts ./scripts/
 RUN mkdir -p /data && chown node:node /data
 
+# --- readings: the dictionaries of the Japanese and Chinese analysers alone (ipadic/, jieba/), for /readings (ADR 063) --
+#   docker build --target readings -t polyglot-readings .
+#   docker run ... --mount type=image,source=polyglot-readings,destination=/readings polyglot
+# (Docker Engine 28+; or copy them out once into a volume or directory mounted at /readings.)
+FROM scratch AS readings
+COPY --from=deps /readings/ /
+
 # --- runtime ---------------------------------------------------------------------------------------------
 FROM scratch AS runtime
 COPY --from=runtime-files / /
@@ -97,6 +113,7 @@ ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
     HOST=0.0.0.0 \
     DATA_DIR=/data \
     DATA_TEMPLATE_DIR=/app/data-template \
+    READINGS_DIR=/readings \
     NODE_COMPILE_CACHE=/app/compile-cache
 WORKDIR /app
 VOLUME /data

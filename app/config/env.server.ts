@@ -68,6 +68,8 @@ const schema = z
       message: "holds no embedded database (pglite/PG_VERSION): make one with `node scripts/data-template.ts DIR`",
     }),
     DATABASE_URL: optionalUrl,
+    /** Where the Japanese and Chinese analysers' dictionaries lie (`ipadic/`, `jieba/dict.txt`); none: their packages. */
+    READINGS_DIR: optionalString,
     SMTP_URL: optionalUrl,
     MAIL_FROM: optionalString,
     AUTH_PROVIDER: z.preprocess(

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  boolean,
   check,
   type AnyPgColumn,
   date,
@@ -149,6 +150,8 @@ export const learnerSettings = pgTable(
     dictionaries: jsonb("dictionaries").$type<Record<string, string>>().notNull().default({}),
     /** The probability of recalling a term when it comes due that the scheduler aims for (0.80–0.97, ADR 062). */
     desiredRetention: doublePrecision("desired_retention").notNull().default(0.9),
+    /** Show readings over the words of Japanese and Chinese texts (furigana, pinyin) in the reader. */
+    showReadings: boolean("show_readings").notNull().default(true),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [

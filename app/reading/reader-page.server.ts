@@ -32,6 +32,7 @@ import { deleteText, findText, ignoreWord, unignoreWord, updateText } from "./te
 import type { ReaderView } from "./view";
 import { defaultDictionary, dictionaryUrl } from "./dictionary";
 import { readDictionary } from "../learning/settings.server";
+import { readShowReadings, saveShowReadings } from "./readings-setting.server";
 import { markTextOpened } from "../learning/welcome.server";
 import { meaningsFor, prefillOf } from "./instant-meanings.server";
 import { familyRefusal, familyStages, linkToParent, unlinkParent, wordFamily } from "../learning/families.server";
@@ -58,6 +59,7 @@ export async function readerPageData(request: Request, context: Context, id: str
   // of the moment: nothing here grows with the number of the learner's terms.
   const words = await segmentedOf(db, text);
   const versions = await versionsOf(db, user.id);
+  const showReadings = words.readings ? await readShowReadings(db, user.id) : false;
   const index = await vocabularyIndex(db, owner, versions.vocabulary);
   const learned = await learnedNow(db, owner, versions.data);
   // The text's statistics need to know only which terms are learned; the words on the page show their exact stage.
@@ -73,7 +75,7 @@ export async function readerPageData(request: Request, context: Context, id: str
     if (match.termId && match.start === i) match.stage = stages.get(match.termId) ?? match.stage;
   }
   const { view, selected, termId } = readerView(
-    { title: text.title, language: text.language, text: words, vocabulary: [], matches },
+    { title: text.title, language: text.language, text: words, vocabulary: [], matches, readings: showReadings },
     query,
   );
   const [term, template, meanings] = await Promise.all([
@@ -85,6 +87,7 @@ export async function readerPageData(request: Request, context: Context, id: str
   const family = selected && (await wordFamily(db, owner, index, { ...selected, term }, words));
   const reader: ReaderView = {
     ...view,
+    readings: { available: !!words.readings, shown: showReadings },
     selected: selected && {
       ...selected,
       family,
@@ -278,6 +281,23 @@ export async function readerPageAction(request: Request, context: Context, id: s
           );
         },
         invalid: () => invalidAction("unlinkParent"),
+      }),
+      // Show or hide the readings over the words (furigana, pinyin): the learner's setting, back to the same page.
+      readings: intent({
+        schema: z.object({ ...placement, show: z.enum(["on", "off"]) }),
+        run: async ({ show, page }) => {
+          await saveShowReadings(db, user.id, show === "on");
+          return redirectWithToast(
+            request,
+            `${here}?page=${page}`,
+            translatedToast(
+              t,
+              "success",
+              show === "on" ? "reading:toasts.readingsShown" : "reading:toasts.readingsHidden",
+            ),
+          );
+        },
+        invalid: () => invalidAction("readings"),
       }),
       ignore: ignoring("ignore"),
       unignore: ignoring("unignore"),

@@ -1,6 +1,26 @@
 import { useEffect, useEffectEvent, useRef, type ReactNode } from "react";
 import { useNavigate } from "react-router";
+import { unpackRuby, type Ruby } from "./readings";
 import type { ViewPiece } from "./view";
+
+/**
+ * A word with its readings over it: the runs that have one in a `<ruby>` with an `<rt>` after each (one ruby per
+ * stretch of them, the lightest markup), the rest as plain text.
+ */
+function WithReadings({ ruby }: { ruby: Ruby }) {
+  const out: ReactNode[] = [];
+  for (let i = 0; i < ruby.length;) {
+    if (!ruby[i]![1]) {
+      out.push(ruby[i++]![0]);
+      continue;
+    }
+    const start = i;
+    const inner: ReactNode[] = [];
+    for (; i < ruby.length && ruby[i]![1]; i++) inner.push(ruby[i]![0], <rt key={i}>{ruby[i]![1]}</rt>);
+    out.push(<ruby key={start}>{inner}</ruby>);
+  }
+  return out;
+}
 
 /**
  * The words of a page, each marked with its stage. With `wordLink`, each word is a link that opens its panel (shown
@@ -62,8 +82,9 @@ export function ReaderText({
     };
   }, [interactive]);
 
+  const withReadings = paragraphs.some((pieces) => pieces.some((p) => typeof p !== "string" && p.ruby));
   return (
-    <div className="reader-text" lang={language} ref={root}>
+    <div className={withReadings ? "reader-text with-readings" : "reader-text"} lang={language} ref={root}>
       {paragraphs.map((pieces, index) => (
         <div key={index}>
           <p>
@@ -80,11 +101,11 @@ export function ReaderText({
                   aria-describedby={`legend-${piece.stage}`}
                   aria-current={selectedWord === piece.word ? "true" : undefined}
                 >
-                  {piece.text}
+                  {piece.ruby ? <WithReadings ruby={unpackRuby(piece.ruby)} /> : piece.text}
                 </a>
               ) : (
                 <span key={i} className={`word w-${piece.stage}`}>
-                  {piece.text}
+                  {piece.ruby ? <WithReadings ruby={unpackRuby(piece.ruby)} /> : piece.text}
                 </span>
               ),
             )}

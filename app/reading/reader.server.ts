@@ -1,13 +1,16 @@
 import { matchWords, statsOf, type TextStats, type VocabularyEntry, type WordMatch } from "./match";
-import { pagesOf, segmentText, type Segmented } from "./segment";
-import type { ReaderView, SelectedWord, ViewPiece } from "./view";
+import { pagesOf, segmenterOf, segmentText, type Segmented } from "./segment";
+import { packRuby, rubyOf, type Ruby } from "./readings";
+import type { ReaderView, SelectedWord, ViewPiece, ViewWord } from "./view";
 
 // The shipped samples, segmented once. A learner's texts are segmented when written (text-summaries.server.ts).
 const segmentedTexts = new Map<string, Segmented>();
 const CACHED_TEXTS = 50;
 
 /** A sample text's words and sentences, from memory when it was segmented before. */
-export function segmented(key: string, language: string, body: string): Segmented {
+export function segmented(sample: string, language: string, body: string): Segmented {
+  // Segmented again once the language's analyser is loaded.
+  const key = `${sample}:${segmenterOf(language)}`;
   let found = segmentedTexts.get(key);
   if (found) return found;
   found = segmentText(language, body);
@@ -41,7 +44,15 @@ export function pageNumber(value: string | null, pages: number): number {
  * page). `lookupTerm` gives the term of the selected word, if it is one.
  */
 export function readerView(
-  input: { title: string; language: string; text: Segmented; vocabulary: VocabularyEntry[]; matches?: WordMatch[] },
+  input: {
+    title: string;
+    language: string;
+    text: Segmented;
+    vocabulary: VocabularyEntry[];
+    matches?: WordMatch[];
+    /** Show each word's reading over it, when the text has readings. */
+    readings?: boolean;
+  },
   query: URLSearchParams,
 ): { view: Omit<ReaderView, "selected">; selected: Omit<SelectedWord, "term"> | null; termId: string | null } {
   const { language, text } = input;
@@ -49,7 +60,10 @@ export function readerView(
   const pages = pagesOf(text);
   const page = pageNumber(query.get("page"), pages.length);
   const current = pages[page - 1]!;
-  const paragraphs = current.paragraphs.map(({ sentences }) => sentences.flatMap((s) => grouped(s.pieces, matches)));
+  const readings = input.readings === false ? null : (text.readings ?? null);
+  const paragraphs = current.paragraphs.map(({ sentences }) =>
+    sentences.flatMap((s) => grouped(s.pieces, matches, readings && { language, readings })),
+  );
 
   let selected: Omit<SelectedWord, "term"> | null = null;
   let termId: string | null = null;
@@ -74,9 +88,18 @@ export function readerView(
   };
 }
 
-/** The words of a multi-word match joined into one piece, with the spaces between them. */
-function grouped(pieces: Segmented["paragraphs"][0][0]["pieces"], matches: WordMatch[]): ViewPiece[] {
+/**
+ * The words of a multi-word match joined into one piece, with the spaces between them; with `readings`, each piece
+ * that has any carries its ruby (the readings of its words, nothing over what lies between them).
+ */
+function grouped(
+  pieces: Segmented["paragraphs"][0][0]["pieces"],
+  matches: WordMatch[],
+  readings: { language: string; readings: (string | null)[] } | null = null,
+): ViewPiece[] {
   const out: ViewPiece[] = [];
+  const rubyFor = (piece: { text: string; word: number }): Ruby =>
+    (readings && rubyOf(readings.language, piece.text, readings.readings[piece.word])) ?? [[piece.text, ""]];
   for (let i = 0; i < pieces.length; i++) {
     const piece = pieces[i]!;
     if (typeof piece === "string") {
@@ -85,15 +108,19 @@ function grouped(pieces: Segmented["paragraphs"][0][0]["pieces"], matches: WordM
     }
     const match = matches[piece.word]!;
     let text = piece.text;
+    const ruby = readings ? rubyFor(piece) : null;
     const end = match.start + match.length - 1;
     while (match.length > 1 && i + 1 < pieces.length) {
       const next = pieces[i + 1]!;
       if (typeof next !== "string" && next.word > end) break;
       text += typeof next === "string" ? next : next.text;
+      ruby?.push(...(typeof next === "string" ? [[next, ""] as [string, string]] : rubyFor(next)));
       i++;
       if (typeof next !== "string" && next.word === end) break;
     }
-    out.push({ text, word: match.start, stage: match.stage, term: match.termId !== null });
+    const unit: ViewWord = { text, word: match.start, stage: match.stage, term: match.termId !== null };
+    if (ruby?.some(([, rt]) => rt)) unit.ruby = packRuby(ruby);
+    out.push(unit);
   }
   return out;
 }

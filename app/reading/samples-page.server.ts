@@ -10,6 +10,7 @@ import { localePath } from "../i18n/locales";
 import { studyLanguageName } from "../learning/study-language";
 import { redirectWithToast, translatedToast } from "../toasts/toast.server";
 import type { Database } from "../db/db.server";
+import { analyserReady } from "./analysers.server";
 import { matchIndexed } from "./match";
 import { texts } from "./reading.schema";
 import { readerView, segmented } from "./reader.server";
@@ -54,6 +55,7 @@ async function copyOf(db: Database, userId: string, sample: { language: string; 
 export async function samplePageData(request: Request, context: Context, slug: string | undefined) {
   const sample = findSample(slug);
   if (!sample) pageNotFound(request);
+  await analyserReady(sample.language);
   const text = segmented(`sample:${sample.slug}`, sample.language, sample.body);
   const user = context.get(userContext);
   let learner: { copy: string | null } | null = null;

@@ -1,6 +1,8 @@
 /**
  * Words of a text found by the platform (`Intl.Segmenter`, granularity `word`, in the text's language), so scripts
- * written without spaces (Chinese, Japanese, Thai) split into words too. Punctuation and numbers are not words.
+ * written without spaces (Chinese, Japanese, Thai) split into words too. Punctuation and numbers are not words. Where
+ * the server has an analyser for a language (Japanese, Chinese: analysers.server.ts), it finds the words instead, with
+ * their readings; sentences are still the platform's.
  */
 
 /** A run of text that is not a word (spaces, punctuation, numbers), or a word with its position in the whole text. */
@@ -13,7 +15,27 @@ export type Segmented = {
   words: string[];
   /** `gaps[i]`: only white space (or nothing) lies between word i and word i + 1 in one sentence. */
   joined: boolean[];
+  /** Each word's reading (kana, pinyin), null where it has none; null when the analyser gives none (readings.ts). */
+  readings?: (string | null)[] | null;
 };
+
+/** A word an analyser found in a line: where it starts in the line, its text, and its reading (null when none). */
+export type AnalysedWord = { index: number; text: string; reading: string | null };
+
+/** A server-side analyser of one language's words (the platform's segmenter is the fallback, named `intl`). */
+export type Analyser = { id: string; words(line: string): AnalysedWord[] };
+
+export const PLATFORM_SEGMENTER = "intl";
+const analysers = new Map<string, Analyser>();
+
+/** Installs (or, with null, removes) the analyser of a language. */
+export function setAnalyser(language: string, analyser: Analyser | null): void {
+  if (analyser) analysers.set(language, analyser);
+  else analysers.delete(language);
+}
+
+/** What segments a language's texts now: its analyser's id, or the platform's segmenter. */
+export const segmenterOf = (language: string) => analysers.get(language)?.id ?? PLATFORM_SEGMENTER;
 
 const wordSegmenters = new Map<string, Intl.Segmenter>();
 const sentenceSegmenters = new Map<string, Intl.Segmenter>();
@@ -33,12 +55,20 @@ const SPACE_ONLY = /^\s*$/u;
 /** Lower case by the rules of the language (Turkish İ → i, I → ı). */
 export const lowerFor = (language: string, text: string) => text.toLocaleLowerCase(language);
 
-/** A segment is a word when the segmenter says so and it holds letters but no digits (numbers, times are not words). */
-const isWord = (segment: Intl.SegmentData) =>
-  segment.isWordLike === true && LETTER.test(segment.segment) && !DIGIT.test(segment.segment);
+/** A word holds letters but no digits (numbers, times are not words). */
+const isWordText = (text: string) => LETTER.test(text) && !DIGIT.test(text);
 
-/** The words of a short text (a term), lower-cased. */
+/** A segment is a word when the segmenter says so and it holds letters but no digits (numbers, times are not words). */
+const isWord = (segment: Intl.SegmentData) => segment.isWordLike === true && isWordText(segment.segment);
+
+/** The words of a short text (a term), lower-cased, cut as the language's texts are. */
 export function wordsOf(language: string, text: string): string[] {
+  const analyser = analysers.get(language);
+  if (analyser)
+    return analyser
+      .words(text)
+      .filter((word) => isWordText(word.text))
+      .map((word) => lowerFor(language, word.text));
   const words: string[] = [];
   for (const segment of segmenter(wordSegmenters, language, "word").segment(text))
     if (isWord(segment)) words.push(lowerFor(language, segment.segment));
@@ -52,20 +82,47 @@ export function wordsOf(language: string, text: string): string[] {
  */
 export type Offsets = number[][][];
 
+/** A text's segmentation: who made it, its offsets, and each word's reading when the analyser gives readings. */
+export type Segmentation = { by: string; offsets: Offsets; readings: (string | null)[] | null };
+
+/** How a segmentation is stored in `texts.segments`: the platform's as its bare offsets (as ever), others as JSON. */
+export const storedSegmentation = (found: Segmentation) =>
+  JSON.stringify(found.by === PLATFORM_SEGMENTER ? found.offsets : found);
+
+export function parseSegmentation(stored: string): Segmentation {
+  const value = JSON.parse(stored) as Offsets | Segmentation;
+  return Array.isArray(value) ? { by: PLATFORM_SEGMENTER, offsets: value, readings: null } : value;
+}
+
+type Found = { index: number; segment: string; reading: string | null; word: boolean };
+
 /**
  * Segments a text line by line, pausing (`yield`) after each line. The segmenters run once over the whole body, each
  * through one iterator: every call of `segment()` clones an ICU break iterator that only a garbage collection frees, on
  * the main thread, and a call per line and per sentence left thousands of them to free at once (a turn of the event loop
  * of ~100 ms after a long text of short lines). A line break ends every sentence and every word, so the sentences and
  * words found in the whole body are those found line by line; a sentence is cut to its line without its surrounding
- * white space, as when each line was segmented alone.
+ * white space, as when each line was segmented alone. A language's analyser, when installed, finds the words of each
+ * line instead of the platform's word segmenter.
  */
-function* offsetsOf(language: string, body: string): Generator<void, Offsets> {
+function* offsetsOf(language: string, body: string): Generator<void, Segmentation> {
+  const analyser = analysers.get(language);
   const paragraphs: Offsets = [];
+  const readings: (string | null)[] = [];
+  let anyReading = false;
   const sentences = segmenter(sentenceSegmenters, language, "sentence").segment(body)[Symbol.iterator]();
-  const words = segmenter(wordSegmenters, language, "word").segment(body)[Symbol.iterator]();
+  const platformWords = analyser ? null : segmenter(wordSegmenters, language, "word").segment(body)[Symbol.iterator]();
+  let lineWords: Found[] = [];
+  let nextInLine = 0;
+  const nextWord = (): Found | undefined => {
+    if (!platformWords) return lineWords[nextInLine++];
+    const next = platformWords.next();
+    return next.done
+      ? undefined
+      : { index: next.value.index, segment: next.value.segment, reading: null, word: isWord(next.value) };
+  };
+  let word = platformWords ? nextWord() : undefined;
   let sentence = sentences.next();
-  let word = words.next();
   const lineBreak = /\r?\n/g;
   for (let lineStart = 0; lineStart <= body.length;) {
     const found = lineBreak.exec(body);
@@ -76,15 +133,28 @@ function* offsetsOf(language: string, body: string): Generator<void, Offsets> {
       const trimmed = line.trim();
       const base = lineStart + line.indexOf(trimmed);
       const top = base + trimmed.length;
+      if (analyser) {
+        lineWords = analyser.words(line).map((w) => ({
+          index: lineStart + w.index,
+          segment: w.text,
+          reading: w.reading,
+          word: isWordText(w.text),
+        }));
+        nextInLine = 0;
+        word = nextWord();
+      }
       const paragraph: number[][] = [];
       for (; !sentence.done && sentence.value.index < top; sentence = sentences.next()) {
         const start = Math.max(sentence.value.index, base);
         const end = Math.min(sentence.value.index + sentence.value.segment.length, top);
         if (end <= start) continue;
         const spans = [start, end - start];
-        for (; !word.done && word.value.index < end; word = words.next())
-          if (word.value.index >= start && isWord(word.value))
-            spans.push(word.value.index - start, Math.min(word.value.segment.length, end - word.value.index));
+        for (; word && word.index < end; word = nextWord())
+          if (word.index >= start && word.word) {
+            spans.push(word.index - start, Math.min(word.segment.length, end - word.index));
+            readings.push(word.reading);
+            if (word.reading !== null) anyReading = true;
+          }
         paragraph.push(spans);
       }
       paragraphs.push(paragraph);
@@ -92,11 +162,11 @@ function* offsetsOf(language: string, body: string): Generator<void, Offsets> {
     lineStart = next;
     yield;
   }
-  return paragraphs;
+  return { by: analyser?.id ?? PLATFORM_SEGMENTER, offsets: paragraphs, readings: anyReading ? readings : null };
 }
 
-/** The offsets of a text at once (short texts, tests). */
-export function segmentOffsetsNow(language: string, body: string): Offsets {
+/** The segmentation of a text at once (short texts, tests). */
+export function segmentationNow(language: string, body: string): Segmentation {
   const steps = offsetsOf(language, body);
   for (;;) {
     const step = steps.next();
@@ -104,11 +174,14 @@ export function segmentOffsetsNow(language: string, body: string): Offsets {
   }
 }
 
+/** The offsets of a text at once (short texts, tests). */
+export const segmentOffsetsNow = (language: string, body: string): Offsets => segmentationNow(language, body).offsets;
+
 /**
- * The offsets of a text, letting other requests run every few milliseconds: a long text of short lines takes the
+ * The segmentation of a text, letting other requests run every few milliseconds: a long text of short lines takes the
  * segmenter half a second.
  */
-export async function segmentOffsets(language: string, body: string, sliceMs = 10): Promise<Offsets> {
+export async function segmentationOf(language: string, body: string, sliceMs = 10): Promise<Segmentation> {
   const steps = offsetsOf(language, body);
   let sliceStart = performance.now();
   for (;;) {
@@ -121,8 +194,17 @@ export async function segmentOffsets(language: string, body: string, sliceMs = 1
   }
 }
 
+/** The offsets of a text, with pauses (see `segmentation`). */
+export const segmentOffsets = async (language: string, body: string, sliceMs = 10): Promise<Offsets> =>
+  (await segmentationOf(language, body, sliceMs)).offsets;
+
 /** A text as paragraphs of sentences of pieces, every word numbered from 0, from its body and stored offsets. */
-export function segmentedFrom(language: string, body: string, offsets: Offsets): Segmented {
+export function segmentedFrom(
+  language: string,
+  body: string,
+  offsets: Offsets,
+  readings: (string | null)[] | null = null,
+): Segmented {
   const words: string[] = [];
   const joined: boolean[] = [];
   const paragraphs: Paragraph[] = offsets.map((paragraph) =>
@@ -148,7 +230,7 @@ export function segmentedFrom(language: string, body: string, offsets: Offsets):
       return { text: sentenceText.trim(), pieces };
     }),
   );
-  return { paragraphs, words, joined };
+  return { paragraphs, words, joined, readings };
 }
 
 /** Only the words of a text and what lies between them, from its stored offsets: what matching needs, nothing more. */
@@ -171,7 +253,8 @@ export function wordsFrom(language: string, body: string, offsets: Offsets): Pic
 
 /** A text as paragraphs (its non-empty lines) of sentences of pieces, every word numbered from 0. */
 export function segmentText(language: string, body: string): Segmented {
-  return segmentedFrom(language, body, segmentOffsetsNow(language, body));
+  const { offsets, readings } = segmentationNow(language, body);
+  return segmentedFrom(language, body, offsets, readings);
 }
 
 export const WORDS_PER_PAGE = 500;

@@ -4,7 +4,17 @@ import type { Owner } from "../learning/terms.server";
 import { log } from "../server/log.server";
 import { matchIndexed, type TextStats } from "./match";
 import { texts } from "./reading.schema";
-import { segmentedFrom, segmentOffsets, wordsFrom, type Offsets, type Segmented } from "./segment";
+import { analyserReady } from "./analysers.server";
+import {
+  parseSegmentation,
+  segmentationOf,
+  segmentedFrom,
+  segmenterOf,
+  storedSegmentation,
+  wordsFrom,
+  type Segmentation,
+  type Segmented,
+} from "./segment";
 import { keep, pauser, vocabularyIndex } from "./vocabulary-index.server";
 
 /**
@@ -17,35 +27,46 @@ type TextRow = { id: string; language: string; body: string; updatedAt: Date; se
 
 /** The stored form of a text's segmentation and its number of words. */
 export async function segmentsOf(language: string, body: string): Promise<{ segments: string; wordCount: number }> {
-  const offsets = await segmentOffsets(language, body);
+  await analyserReady(language);
+  const found = await segmentationOf(language, body);
   let wordCount = 0;
-  for (const paragraph of offsets) for (const sentence of paragraph) wordCount += (sentence.length - 2) / 2;
-  return { segments: JSON.stringify(offsets), wordCount };
+  for (const paragraph of found.offsets) for (const sentence of paragraph) wordCount += (sentence.length - 2) / 2;
+  return { segments: storedSegmentation(found), wordCount };
 }
 
 const SEGMENTED_KEPT = 16;
 const segmentedTexts = new Map<string, Segmented>();
 
-/** A text's stored offsets; segmented and stored now when it has none yet. */
-async function offsetsOf(db: Database, text: TextRow): Promise<Offsets> {
-  let stored = text.segments;
-  if (stored === null) {
-    const { segments, wordCount } = await segmentsOf(text.language, text.body);
-    stored = segments;
-    await db
-      .update(texts)
-      .set({ segments, wordCount })
-      .where(and(eq(texts.id, text.id), eq(texts.updatedAt, text.updatedAt), isNull(texts.segments)));
-  }
-  return JSON.parse(stored) as Offsets;
+/**
+ * A text's stored segmentation; segmented and stored now when it has none yet, or when another segmenter made it than
+ * the one its language has now (a Japanese text cut by Intl.Segmenter before the analyser was installed).
+ */
+async function offsetsOf(db: Database, text: TextRow): Promise<Segmentation> {
+  await analyserReady(text.language);
+  const stored = text.segments === null ? null : parseSegmentation(text.segments);
+  if (stored && stored.by === segmenterOf(text.language)) return stored;
+  const { segments, wordCount } = await segmentsOf(text.language, text.body);
+  await db
+    .update(texts)
+    .set({ segments, wordCount })
+    .where(
+      and(
+        eq(texts.id, text.id),
+        eq(texts.updatedAt, text.updatedAt),
+        text.segments === null ? isNull(texts.segments) : eq(texts.segments, text.segments),
+      ),
+    );
+  return parseSegmentation(segments);
 }
 
 /** A text's words and sentences from its stored offsets; segmented and stored now when it has none yet. */
 export async function segmentedOf(db: Database, text: TextRow): Promise<Segmented> {
-  const key = `${text.id}:${text.updatedAt.getTime()}`;
+  await analyserReady(text.language);
+  const key = `${text.id}:${text.updatedAt.getTime()}:${segmenterOf(text.language)}`;
   const kept = segmentedTexts.get(key);
   if (kept) return kept;
-  const segmented = segmentedFrom(text.language, text.body, await offsetsOf(db, text));
+  const { offsets, readings } = await offsetsOf(db, text);
+  const segmented = segmentedFrom(text.language, text.body, offsets, readings);
   return keep(segmentedTexts, key, segmented, SEGMENTED_KEPT);
 }
 
@@ -159,7 +180,7 @@ async function countTexts(db: Database, owner: Owner, entry: Summaries, ids: str
       .from(texts)
       .where(and(eq(texts.userId, owner.userId), inArray(texts.id, ids.slice(at, at + TEXTS_PER_QUERY))));
     for (const row of rows) {
-      const offsets = await offsetsOf(db, row);
+      const { offsets } = await offsetsOf(db, row);
       await pause();
       const segmented = wordsFrom(row.language, row.body, offsets);
       const matches = matchIndexed(index, segmented);

@@ -1,9 +1,11 @@
 import type { WordFamily } from "../learning/families";
 import type { Stage } from "../learning/vocabulary";
 import type { TextStats, WordStage } from "./match";
-
-/** A word (or a multi-word term, as one unit) on a reading page, or the text between words. */
-export type ViewWord = { text: string; word: number; stage: WordStage; term: boolean };
+/**
+ * A word (or a multi-word term, as one unit) on a reading page, or the text between words; `ruby`: the word with its
+ * readings (furigana, pinyin) when they are shown and it has some, packed (readings.ts' `packRuby`).
+ */
+export type ViewWord = { text: string; word: number; stage: WordStage; term: boolean; ruby?: string };
 export type ViewPiece = string | ViewWord;
 
 /** The word whose panel is open: its term when it is one, else what an "add term" form starts from. */
@@ -25,6 +27,8 @@ export type ReaderView = {
   paragraphs: ViewPiece[][];
   stats: TextStats;
   selected: SelectedWord | null;
+  /** Whether the text's language has readings (a toggle shows or hides them), and whether they are shown. */
+  readings?: { available: boolean; shown: boolean };
 };
 
 /** The stage keys 1–4 set from the keyboard, in order. */

@@ -5,6 +5,7 @@ import { inIndexOrder } from "../db/index-order.server";
 import { terms } from "../learning/learning.schema";
 import { stageSql, type Owner } from "../learning/terms.server";
 import type { Stage } from "../learning/vocabulary";
+import { analyserReady } from "./analysers.server";
 import { addToIndex, emptyIndex, type VocabularyIndex } from "./match";
 import { ignoredWords } from "./reading.schema";
 
@@ -72,6 +73,8 @@ export function vocabularyIndex(db: Database, owner: Owner, version: number): Pr
 }
 
 async function buildIndex(db: Database, owner: Owner): Promise<VocabularyIndex> {
+  // Terms are cut into words as the language's texts are: by its analyser, once loaded.
+  await analyserReady(owner.language);
   const index = emptyIndex(owner.language);
   const pause = pauser();
   // Along the index of the terms' lower-cased texts (unique per learner and language): no sort, no full scan.

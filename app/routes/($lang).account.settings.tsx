@@ -21,17 +21,19 @@ import { studyLanguageName } from "../learning/study-language";
 import { canonicalTimeZone, DEFAULT_TIME_ZONE, timeZoneOptions } from "../learning/time-zone";
 import { redirectWithToast, translatedToast } from "../toasts/toast.server";
 import type { PageHandle } from "../ui/seo";
-import { badRequest, dispatchIntents, intent, text } from "../http/intents.server";
+import { badRequest, dispatchIntents, flag, intent, text } from "../http/intents.server";
 import { PATHS } from "../http/paths";
+import { readShowReadings, saveShowReadings } from "../reading/readings-setting.server";
 
 export const handle: PageHandle = { title: "titles.settings" };
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { user, owner } = requireLearner(context);
   const db = await getDatabase();
-  const [settings, dictionary] = await Promise.all([
+  const [settings, dictionary, showReadings] = await Promise.all([
     readSettings(db, user.id),
     readDictionary(db, user.id, owner.language),
+    readShowReadings(db, user.id),
   ]);
   const values: SettingsValues = {
     newPerDay: String(settings.newPerDay),
@@ -44,6 +46,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     values,
     zones: timeZoneOptions(settings.timeZone),
     zoneChosen: settings.timeZone !== null,
+    showReadings,
     dictionary: {
       template: dictionary ?? "",
       placeholder: defaultDictionary(owner.language),
@@ -93,6 +96,14 @@ export async function action({ request, context }: Route.ActionArgs) {
             return data({ errors: null, values: null, dictionaryError: parsed.error, dictionary }, { status: 400 });
           await saveDictionary(db, user.id, owner.language, parsed.template);
           return saved("dictionarySaved");
+        },
+      }),
+      // Readings over Japanese and Chinese words in the reader (the reader has the same switch).
+      readings: intent({
+        schema: z.object({ showReadings: flag() }),
+        run: async ({ showReadings }) => {
+          await saveShowReadings(db, user.id, showReadings);
+          return saved("readingsSaved");
         },
       }),
       browserTimeZone: intent({
@@ -163,6 +174,26 @@ export default function SettingsPage({ loaderData, actionData }: Route.Component
         ) : null}
         <button type="submit" className="button">
           {t("settings.saveDictionary")}
+        </button>
+      </Form>
+      <h2 id="readings-title">{t("settings.readingsTitle")}</h2>
+      <Form method="post" className="stack" aria-labelledby="readings-title">
+        <input type="hidden" name="intent" value="readings" />
+        <label className="checkbox">
+          <input
+            type="checkbox"
+            name="showReadings"
+            defaultChecked={loaderData.showReadings}
+            aria-describedby="readings-hint"
+            key={String(loaderData.showReadings)}
+          />{" "}
+          {t("settings.showReadings")}
+        </label>
+        <p className="hint" id="readings-hint">
+          {t("settings.readingsHint")}
+        </p>
+        <button type="submit" className="button">
+          {t("settings.saveReadings")}
         </button>
       </Form>
     </section>

@@ -103,6 +103,16 @@ export default function ReaderPage({ loaderData, actionData }: Route.ComponentPr
       <h1 lang={reader.language}>{reader.title}</h1>
       <TextStatsLine stats={reader.stats} />
       <StageLegend />
+      {reader.readings?.available ? (
+        <Form method="post" className="inline-form readings-toggle">
+          <input type="hidden" name="intent" value="readings" />
+          <input type="hidden" name="page" value={page} />
+          <input type="hidden" name="show" value={reader.readings.shown ? "off" : "on"} />
+          <button type="submit" className="button button-small button-secondary" disabled={pending}>
+            {t(reader.readings.shown ? "readings.hide" : "readings.show")}
+          </button>
+        </Form>
+      ) : null}
       {actionData?.message && actionData.intent !== "addTerm" && !selected ? (
         <p className="error-text" role="alert">
           {actionData.message}

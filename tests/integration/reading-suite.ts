@@ -20,8 +20,9 @@ const plain = (html: string) =>
 /** The classes of the word links of a reader page: `text → stage`, the text lower-cased unless `asWritten`. */
 function wordsIn(html: string, asWritten = false): Map<string, string> {
   const words = new Map<string, string>();
-  for (const m of html.matchAll(/<a id="w-\d+" href="[^"]*" class="word w-(\w+)"[^>]*>([^<]+)<\/a>/g)) {
-    const text = m[2]!.replaceAll("&#x27;", "'");
+  for (const m of html.matchAll(/<a id="w-\d+" href="[^"]*" class="word w-(\w+)"[^>]*>(.*?)<\/a>/g)) {
+    // A word's readings (furigana, pinyin) are not part of it.
+    const text = m[2]!.replace(/<rt>.*?<\/rt>|<\/?ruby>|<!-- -->/g, "").replaceAll("&#x27;", "'");
     words.set(asWritten ? text : text.toLowerCase(), m[1]!);
   }
   return words;
@@ -269,12 +270,15 @@ export function defineReadingSuite(databaseName: string, databaseEnv: () => Prom
       await study("zh");
       await deniz.request("/account/terms/new", { method: "POST", form: { text: "冰淇淋", partOfSpeech: "noun" } });
       const zh = await addText(deniz, "冰淇淋", "我喜欢吃冰淇淋。");
-      expect(Object.fromEntries(wordsIn((await deniz.page(`/account/texts/${zh}`)).html))).toEqual({
+      const zhPage = (await deniz.page(`/account/texts/${zh}`)).html;
+      // Cut into words by jieba, each with its pinyin.
+      expect(Object.fromEntries(wordsIn(zhPage))).toEqual({
         我: "new",
         喜欢: "new",
         吃: "new",
         冰淇淋: "tolearn",
       });
+      expect(zhPage).toContain("<ruby>喜<rt>xǐ</rt>欢<rt>huan</rt></ruby>");
     });
 
     it("ignores a word so it counts as known and is no longer highlighted, and highlights it again", async () => {

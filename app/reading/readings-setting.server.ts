@@ -1,0 +1,20 @@
+import { eq } from "drizzle-orm";
+import type { Database } from "../db/db.server";
+import { learnerSettings } from "../learning/learning.schema";
+
+/** Whether the learner sees readings (furigana, pinyin) over the words of Japanese and Chinese texts: yes by default. */
+export async function readShowReadings(db: Database, userId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ showReadings: learnerSettings.showReadings })
+    .from(learnerSettings)
+    .where(eq(learnerSettings.userId, userId))
+    .limit(1);
+  return row?.showReadings ?? true;
+}
+
+export async function saveShowReadings(db: Database, userId: string, showReadings: boolean, now = new Date()) {
+  await db
+    .insert(learnerSettings)
+    .values({ userId, showReadings, updatedAt: now })
+    .onConflictDoUpdate({ target: learnerSettings.userId, set: { showReadings, updatedAt: now } });
+}
