@@ -2,11 +2,11 @@
  * FSRS parameters fitted to a learner (ADR 062): on a history drawn from known parameters the fitted ones predict it
  * better than the defaults; fitting 10,000 reviews runs in a worker thread while the event loop keeps turning; the job
  * picks learners at the optimizer's minimum, stores parameters with the date and the reviews used, and grading then
- * schedules with them and with the learner's desired retention. On PGlite, with the real native binding.
+ * schedules with them and with the learner's desired retention. On PGlite and PostgreSQL, with the real native binding.
  */
 import { rmSync } from "node:fs";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createEmptyCard, Rating } from "ts-fsrs";
 import type { Database } from "../../app/db/db.server";
 import { openDatabase, type DatabaseHandle } from "../../app/db/open.server.ts";
@@ -22,6 +22,7 @@ import { fitHistories, OPTIMIZER_MIN_ITEMS } from "../../app/learning/fsrs-fit.w
 import { DEFAULT_SETTINGS, saveSettings } from "../../app/learning/settings.server";
 import { applyGrade, scheduler, schedulerFor } from "../../app/learning/stage";
 import { createTerm, findTerm, gradeTerm } from "../../app/learning/terms.server";
+import { createDatabase } from "../../scripts/support/postgres.ts";
 import { PROJECT_ROOT } from "../support/server-process.ts";
 import { asHistories, syntheticHistory, TRUE_PARAMETERS, type SyntheticReview } from "../support/synthetic-reviews.ts";
 import { tempDir } from "../support/temp.ts";
@@ -95,19 +96,36 @@ describe("fitting FSRS parameters to a learner's history", () => {
   });
 });
 
-describe("the fitting job and the learner's scheduler, on PGlite", () => {
-  let handle: DatabaseHandle;
+const DATABASES: [string, () => Promise<DatabaseHandle & { cleanup?: () => void }>][] = [
+  [
+    "PGlite",
+    async () => {
+      const dataDir = tempDir("fsrs-fit");
+      const handle = await openDatabase({ dataDir, migrationsFolder: MIGRATIONS });
+      return { ...handle, cleanup: () => rmSync(dataDir, { recursive: true, force: true }) };
+    },
+  ],
+  [
+    "PostgreSQL",
+    async () => {
+      const databaseUrl = await createDatabase(inject("pgUrl"), `fsrs_fit_${process.pid}_${Date.now()}`);
+      return openDatabase({ databaseUrl, dataDir: "", migrationsFolder: MIGRATIONS });
+    },
+  ],
+];
+
+describe.each(DATABASES)("the fitting job and the learner's scheduler, on %s", (_name, open) => {
+  let handle: DatabaseHandle & { cleanup?: () => void };
   let db: Database;
-  const dataDir = tempDir("fsrs-fit");
   let learners = 0;
 
   beforeAll(async () => {
-    handle = await openDatabase({ dataDir, migrationsFolder: MIGRATIONS });
+    handle = await open();
     db = handle.db;
   });
   afterAll(async () => {
     await handle?.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    handle?.cleanup?.();
   });
 
   async function learnerWith(terms: SyntheticReview[][], now = new Date()) {
