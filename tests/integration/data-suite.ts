@@ -475,7 +475,7 @@ export function defineDataSuite(databaseName: string, databaseEnv: () => Promise
       const { rows } = await app.db.execute(sql`select user_id from terms where id = ${termId}`);
       const userId = String(rows[0]!.user_id);
       const db = app.db as unknown as Database;
-      const dayIn = (zone: string, at: Date) => new Intl.DateTimeFormat("en-CA", { timeZone: zone }).format(at);
+      const dayIn = (zone: string, moment: Date) => new Intl.DateTimeFormat("en-CA", { timeZone: zone }).format(moment);
       const noonTomorrow = new Date(
         Date.UTC(new Date(now).getUTCFullYear(), new Date(now).getUTCMonth(), new Date(now).getUTCDate() + 1, 12),
       );
