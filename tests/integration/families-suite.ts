@@ -130,6 +130,21 @@ export function defineFamiliesSuite(databaseName: string, databaseEnv: () => Pro
       expect(wordsIn((await alice.page(`/account/texts/${id}`)).html).get("Hunde")).toBe("inprogress");
     });
 
+    it("proposes a dictionary's lemma for an irregular form no stemmer finds (ging → gehen)", async () => {
+      await app.db.execute(sql`insert into dictionary_entries
+        (source, from_language, to_language, headword, headword_key, lemma, lemma_key, glosses)
+        values ('family-test', 'de', 'en', 'ging', 'ging', 'gehen', 'gehen', '["went"]'::jsonb),
+               ('family-test', 'de', 'en', 'gehen', 'gehen', null, null, '["to go"]'::jsonb)`);
+      try {
+        const id = await addText(alice, "Ging", "Er ging nach Hause.");
+        const reader = (await alice.page(`/account/texts/${id}`)).html;
+        const panel = (await alice.page(`/account/texts/${id}?page=1&word=${wordNumber(reader, "ging")}`)).html;
+        expect(panel).toMatch(/<button type="submit" value="gehen"[^>]*name="parent">Form of “gehen”<\/button>/);
+      } finally {
+        await app.db.execute(sql`delete from dictionary_entries where source = 'family-test'`);
+      }
+    });
+
     it("links on the term page too, to a proposed term or a typed basic form; a form keeps a meaning of its own", async () => {
       const katze = await addTerm(alice, "Katze", "cat");
       const katzen = await addTerm(alice, "Katzen", "cats (plural)");

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { familyStage, linkRefusal, MAX_PROPOSALS, proposeParents, stemKey } from "../../app/learning/families";
-import { lemmaCandidates } from "../../app/learning/lemmas.server";
 import { stemmerFor } from "../../app/learning/stemmers.server";
 import { STAGES } from "../../app/learning/vocabulary";
 
@@ -62,10 +61,6 @@ describe("word families: proposing a parent", () => {
     expect(stemKey("de", " HUND ", de)).toBe("hund");
     expect(stemKey("tr", "İstanbul'da", stemmerFor("tr")!)).not.toContain("İ");
     expect(stemKey("de", "a", de)).toBeNull();
-  });
-
-  it("the dictionary hook answers nothing until the app has a dictionary", async () => {
-    expect(await lemmaCandidates("de", "ging")).toEqual([]);
   });
 });
 
