@@ -283,7 +283,7 @@ describe("page titles", () => {
 
   for (const { file, source } of pages) {
     it(`${file} declares a translated title`, () => {
-      const key = /export const handle: PageHandle = \{ title: "([^"]+)"/.exec(source)?.[1];
+      const key = /export const handle: PageHandle[^=]* = \{\s*title: "([^"]+)"/.exec(source)?.[1];
       expect(key, "handle.title").toBeDefined();
       const full = key!.includes(":") ? key! : `common:${key}`;
       expect(en.has(full), `${full} in en`).toBe(true);
