@@ -78,8 +78,11 @@ export async function reviewHistories(
   return { histories: histories.filter((history) => history.length >= 4), reviews };
 }
 
+/** fsrs-rs built for linux-x64 (glibc), an optional dependency: elsewhere fitting is skipped with a warning. */
+export const FSRS_NATIVE_BUILD = "@open-spaced-repetition/binding-linux-x64-gnu";
+
 /** Where the fsrs-rs binding is, for the worker (resolved from here: the build's or the sources' node_modules). */
-const bindingPath = () => createRequire(import.meta.url).resolve("@open-spaced-repetition/binding");
+const bindingPath = () => createRequire(import.meta.url).resolve(FSRS_NATIVE_BUILD);
 
 /**
  * Fits in a worker thread: the optimizer and the evaluation run there, so the server's event loop goes on answering.

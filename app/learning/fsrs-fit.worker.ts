@@ -1,10 +1,38 @@
 /**
  * The fitting itself, run in a worker thread (never on the server's event loop): FSRS parameters computed from a
- * learner's review histories by fsrs-rs (`@open-spaced-repetition/binding`), and how well the default and the fitted
+ * learner's review histories by fsrs-rs (its native build, `@open-spaced-repetition/binding-linux-x64-gnu`), and how
+ * well the default and the fitted
  * parameters predict those histories. The worker's code is `fitHistories`' own source (see fsrs-fit.server.ts), so it
  * must use nothing from outside its body but its arguments.
  */
-import type * as Binding from "@open-spaced-repetition/binding";
+
+/**
+ * What the fitting uses of fsrs-rs's Node binding, as its own declarations (MIT, open-spaced-repetition/ts-fsrs,
+ * packages/binding, 0.5.0) say. The app loads the native build directly (ADR 062): the package that would choose the
+ * build for the platform names builds for other platforms that were never published at its version, so a lock file
+ * with it cannot be installed by `npm ci`.
+ */
+export namespace Binding {
+  export interface FSRSBindingReview {
+    readonly rating: number;
+    readonly deltaT: number;
+  }
+  export interface FSRSBindingItem {
+    longTermReviewCnt(): number;
+  }
+  export interface ModelEvaluation {
+    logLoss: number;
+    rmseBins: number;
+  }
+}
+export type Binding = {
+  FSRSBindingReview: new (rating: number, deltaT: number) => Binding.FSRSBindingReview;
+  FSRSBindingItem: new (reviews: Binding.FSRSBindingReview[]) => Binding.FSRSBindingItem;
+  FSRSBinding: new (parameters?: number[]) => {
+    evaluate(trainSet: Binding.FSRSBindingItem[]): Binding.ModelEvaluation;
+  };
+  computeParameters(trainSet: Binding.FSRSBindingItem[], options?: { enableShortTerm: boolean }): Promise<number[]>;
+};
 
 /**
  * One term's reviews since it was new, flattened: rating (1–4), then the days since the review before (0 for the
@@ -30,11 +58,7 @@ export type FitOutcome =
  */
 export const OPTIMIZER_MIN_ITEMS = 64;
 
-export async function fitHistories(
-  binding: typeof Binding,
-  histories: History[],
-  minItems: number,
-): Promise<FitOutcome> {
+export async function fitHistories(binding: Binding, histories: History[], minItems: number): Promise<FitOutcome> {
   const started = performance.now();
   const items: Binding.FSRSBindingItem[] = [];
   for (const history of histories) {

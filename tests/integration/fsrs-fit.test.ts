@@ -5,6 +5,7 @@
  * schedules with them and with the learner's desired retention. On PGlite and PostgreSQL, with the real native binding.
  */
 import { rmSync } from "node:fs";
+import { createRequire } from "node:module";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createEmptyCard, Rating } from "ts-fsrs";
@@ -17,8 +18,9 @@ import {
   learnersToFit,
   readFit,
   reviewHistories,
+  FSRS_NATIVE_BUILD,
 } from "../../app/learning/fsrs-fit.server";
-import { fitHistories, OPTIMIZER_MIN_ITEMS } from "../../app/learning/fsrs-fit.worker";
+import { fitHistories, OPTIMIZER_MIN_ITEMS, type Binding } from "../../app/learning/fsrs-fit.worker";
 import { DEFAULT_SETTINGS, saveSettings } from "../../app/learning/settings.server";
 import { applyGrade, scheduler, schedulerFor } from "../../app/learning/stage";
 import { createTerm, findTerm, gradeTerm } from "../../app/learning/terms.server";
@@ -65,7 +67,7 @@ describe("fitting FSRS parameters to a learner's history", () => {
     const wallMs = performance.now() - started;
     if (!outcome.fitted) throw new Error("not fitted");
     // The same fit on this thread, for contrast: what the worker spares the server's loop.
-    const binding = await import("@open-spaced-repetition/binding");
+    const binding = createRequire(import.meta.url)(FSRS_NATIVE_BUILD) as Binding;
     const here = await loopDuring(() => fitHistories(binding, histories, OPTIMIZER_MIN_ITEMS));
     console.info(
       `fitting 10,000 reviews (${outcome.items} items): ${Math.round(wallMs)} ms in all, ${Math.round(outcome.ms)} ms ` +
