@@ -165,8 +165,30 @@ function useTrackingParamsCleanup() {
   }, [search]);
 }
 
+/**
+ * A signed-in learner's device keeps today's review for offline use (ADR 065): the module that registers the service
+ * worker and stores the cards loads only once the page is interactive and the browser is idle, so it is no part of
+ * any page's first load; visitors never load it.
+ */
+function useOfflineReview(signedIn: boolean, locale: RootData["locale"]) {
+  useEffect(() => {
+    if (!signedIn) return;
+    const start = () =>
+      void import("./learning/offline-device.client")
+        .then(({ startOfflineDevice }) => startOfflineDevice(locale))
+        .catch(() => {});
+    if ("requestIdleCallback" in window) {
+      const id = window.requestIdleCallback(start, { timeout: 3_000 });
+      return () => window.cancelIdleCallback(id);
+    }
+    const timer = setTimeout(start, 1_000);
+    return () => clearTimeout(timer);
+  }, [signedIn, locale]);
+}
+
 export default function App({ loaderData }: Route.ComponentProps) {
   useTrackingParamsCleanup();
+  useOfflineReview(loaderData.user !== null, loaderData.locale);
   return (
     <HoneypotProvider {...loaderData.honeypot}>
       <Outlet />

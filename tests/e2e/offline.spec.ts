@@ -1,0 +1,198 @@
+/**
+ * The review on a train (issue 27, ADR 065): the service worker, the cards and grades stored on the device, the sync
+ * when the server answers again, sign-out clearing the device, the offline page. Offline for real: every request of
+ * the browser context, the service worker's included, fails as with no network.
+ */
+import { AxeBuilder } from "@axe-core/playwright";
+import type { BrowserContext, Page } from "@playwright/test";
+import { forwardedFor } from "./mail";
+import { expect, openAccountMenu, signInFresh, t, test, waitForHydration } from "./support";
+
+test.use({ extraHTTPHeaders: forwardedFor() });
+
+const WCAG_21_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
+const CACHE = "polyglot-offline-v1";
+
+type StoredGrade = { key: string; owner: string; termId: string; version: number; grade: string; at: number };
+
+async function addTerms(page: Page, count: number, prefix: string): Promise<void> {
+  for (let i = 0; i < count; i++) {
+    const response = await page.request.post("/account/terms/new", {
+      form: { text: `${prefix}${i}`, meaning: `meaning ${i}`, partOfSpeech: "noun", notes: "" },
+      headers: { Origin: new URL(page.url()).origin },
+      maxRedirects: 0,
+    });
+    expect(`${response.status()} ${response.headers()["location"]}`, `term ${i}`).toMatch(
+      /^30[23] \/account\/terms\/[\w-]+$/,
+    );
+  }
+}
+
+/** Online, the device module stores the deck, the offline review page and its assets once the page is idle. */
+async function waitUntilStored(page: Page): Promise<void> {
+  await expect
+    .poll(
+      () =>
+        page.evaluate(async (cache) => {
+          const stored = await (await caches.open(cache)).match("/offline-meta.json");
+          return !!stored && navigator.serviceWorker.controller !== null;
+        }, CACHE),
+      { timeout: 20_000 },
+    )
+    .toBe(true);
+}
+
+async function goOffline(context: BrowserContext): Promise<void> {
+  await context.route("**/*", (route) => route.abort("internetdisconnected"));
+  await context.setOffline(true);
+}
+
+async function goOnline(context: BrowserContext): Promise<void> {
+  await context.unrouteAll({ behavior: "ignoreErrors" });
+  await context.setOffline(false);
+}
+
+const storedGrades = (page: Page) =>
+  page.evaluate(
+    () =>
+      new Promise<StoredGrade[]>((resolve, reject) => {
+        const open = indexedDB.open("polyglot-offline");
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const db = open.result;
+          if (!db.objectStoreNames.contains("grades")) return resolve([]);
+          const request = db.transaction("grades").objectStore("grades").getAll();
+          request.onsuccess = () => {
+            db.close();
+            resolve(request.result as StoredGrade[]);
+          };
+        };
+      }),
+  );
+
+async function gradeOffline(page: Page, count: number): Promise<void> {
+  for (let i = 0; i < count; i++) {
+    await page.getByRole("button", { name: t("en", "learning:review.show") }).click();
+    await page.getByRole("button", { name: new RegExp(`^${t("en", "learning:review.grades.good")}`) }).click();
+  }
+}
+
+async function expectNoAxeViolations(page: Page): Promise<void> {
+  for (const colorScheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme });
+    const { violations } = await new AxeBuilder({ page }).withTags(WCAG_21_AA).analyze();
+    expect(violations.map((violation) => violation.id)).toEqual([]);
+  }
+}
+
+type ExportDocument = { terms: { text: string; reviews: { reviewedAt: string }[] }[] };
+const exportedReviews = async (page: Page) => {
+  const response = await page.request.get("/account/export?format=json");
+  expect(response.status()).toBe(200);
+  const document = (await response.json()) as ExportDocument;
+  return document.terms.flatMap((term) => term.reviews.map((review) => `${term.text}@${review.reviewedAt}`)).sort();
+};
+
+test("reviews ten cards offline across a reload, syncs them once with their times, and sign-out clears the device", async ({
+  page,
+  context,
+  javaScriptEnabled,
+  consoleGuard,
+}) => {
+  test.skip(!javaScriptEnabled, "the offline review needs JavaScript");
+  test.setTimeout(120_000);
+  // Offline, the browser reports every refused request.
+  consoleGuard.allow(/ERR_INTERNET_DISCONNECTED|Failed to fetch manifest patches/);
+  await signInFresh(page, true, "offline");
+  await addTerms(page, 12, "zug");
+
+  await page.goto("/account/review");
+  await waitForHydration(page);
+  await waitUntilStored(page);
+
+  await goOffline(context);
+  // The review's address leads to the stored review, which says it is offline.
+  await page.goto("/account/review");
+  await expect(page).toHaveURL(/\/account\/review\/offline$/);
+  const status = page.locator(".offline-status");
+  await expect(status).toContainText(t("en", "offline.reviewOffline"));
+  await gradeOffline(page, 5);
+  await expect(status).toContainText(t("en", "offline.waiting_other", { count: 5 }));
+  await expectNoAxeViolations(page);
+
+  // A reload offline goes on with the next stored card; nothing graded comes back.
+  await page.reload();
+  await expect(status).toContainText(t("en", "offline.waiting_other", { count: 5 }));
+  await gradeOffline(page, 5);
+  await expect(status).toContainText(t("en", "offline.waiting_other", { count: 10 }));
+  const grades = await storedGrades(page);
+  expect(grades).toHaveLength(10);
+  expect(new Set(grades.map((grade) => grade.termId)).size).toBe(10);
+  // The terms' texts, as the export names them.
+  const textOf = new Map(
+    await page.evaluate(
+      () =>
+        new Promise<[string, string][]>((resolve) => {
+          const open = indexedDB.open("polyglot-offline");
+          open.onsuccess = () => {
+            const request = open.result.transaction("deck").objectStore("deck").get("current");
+            request.onsuccess = () => {
+              const deck = request.result as { cards: { id: string; answer: { text: string } }[] };
+              open.result.close();
+              resolve(deck.cards.map((card) => [card.id, card.answer.text]));
+            };
+          };
+        }),
+    ),
+  );
+
+  // Any other page: the translated offline page, not the browser's error.
+  await page.goto("/account/statistics");
+  await expect(page.locator("h1")).toHaveText(t("en", "offline.title"));
+  await expectNoAxeViolations(page);
+
+  await goOnline(context);
+  await page.goto("/account/review/offline");
+  await expect(status).toContainText(t("en", "offline.allSent"));
+  await expect.poll(() => storedGrades(page)).toEqual([]);
+  const expected = grades.map((grade) => `${textOf.get(grade.termId)}@${new Date(grade.at).toISOString()}`).sort();
+  expect(await exportedReviews(page)).toEqual(expected);
+
+  // The same grades sent again change nothing.
+  const again = await page.request.post("/account/review/sync", {
+    form: {
+      owner: grades[0]!.owner,
+      grades: JSON.stringify(grades.map(({ termId, version, grade, at }) => ({ termId, version, grade, at }))),
+    },
+    headers: { Origin: new URL(page.url()).origin },
+  });
+  expect(await again.json()).toEqual({ outcomes: new Array(10).fill("duplicate") });
+  expect(await exportedReviews(page)).toEqual(expected);
+
+  // Sign-out: the device's cards, grades and pages go.
+  await page.goto("/account/home");
+  await waitForHydration(page);
+  await openAccountMenu(page, "en");
+  await page
+    .locator("header")
+    .getByRole("button", { name: t("en", "nav.signOut") })
+    .click();
+  await expect(page).toHaveURL(/\/$/);
+  expect(await page.evaluate(async () => (await indexedDB.databases()).map((db) => db.name))).toEqual([]);
+  expect(await page.evaluate(() => caches.keys())).toEqual([]);
+});
+
+test("without JavaScript nothing is registered and the review works as before", async ({
+  page,
+  context,
+  javaScriptEnabled,
+}) => {
+  test.skip(javaScriptEnabled, "the page without JavaScript");
+  await signInFresh(page, false, "offline-nojs");
+  await addTerms(page, 1, "rail");
+  await page.goto("/account/review");
+  await expect(page.locator("h1")).toHaveText(t("en", "learning:review.title"));
+  await page.getByRole("button", { name: t("en", "learning:review.show") }).click();
+  await expect(page).toHaveURL(/reveal=1/);
+  expect(context.serviceWorkers()).toEqual([]);
+});
