@@ -2,8 +2,8 @@
  * Polyglot's service worker (docs/decisions/065-offline-review.md): pages always come from the network; only when the
  * network fails does it answer from what the signed-in learner's device stored (app/learning/offline-device.client.ts fills
  * the cache): the offline review page for the review, else the translated offline page. Hashed assets are served from
- * the cache once stored. It never stores a page by itself, never answers a POST, and in basic-HTML mode (the server
- * marks such pages) it unregisters itself.
+ * the cache once stored. It never stores a page by itself, and in basic-HTML mode (the server marks such pages) it
+ * unregisters itself.
  */
 const CACHE = "polyglot-offline-v1";
 /** Where the device module keeps the paths of the stored pages: `{ review, offline }`. */
@@ -17,11 +17,12 @@ self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim(
 
 self.addEventListener("fetch", (event) => {
   const request = event.request;
-  if (request.method !== "GET") return;
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
-  if (request.mode === "navigate") event.respondWith(page(request, url));
-  else if (url.pathname.startsWith("/assets/")) event.respondWith(asset(request));
+  // A form sent offline (sign-out, a setting) gets the offline page too, never the browser's error.
+  if (request.mode === "navigate") return event.respondWith(page(request, url));
+  if (request.method !== "GET") return;
+  if (url.pathname.startsWith("/assets/")) event.respondWith(asset(request));
   else if (PUBLIC_FILES.includes(url.pathname)) event.respondWith(fetch(request).catch(() => storedCopy(request)));
 });
 
@@ -52,9 +53,10 @@ async function page(request, url) {
     const cache = await caches.open(CACHE);
     const meta = await cache.match(META);
     const paths = meta ? await meta.json() : {};
-    const stored = await cache.match(url.origin + url.pathname);
+    const get = request.method === "GET";
+    const stored = get && (await cache.match(url.origin + url.pathname));
     if (stored) return stored;
-    if (paths.review && REVIEW.test(url.pathname)) return Response.redirect(paths.review, 303);
+    if (get && paths.review && REVIEW.test(url.pathname)) return Response.redirect(paths.review, 303);
     const offline = paths.offline && (await cache.match(paths.offline));
     if (offline) return offline;
     throw error;

@@ -1,6 +1,15 @@
 import { i18next } from "../i18n/i18n.client";
 import { localePath, type Locale } from "../i18n/locales";
-import { CACHE, clearDevice, META, pendingGrades, readDeck, syncGrades, writeDeck } from "./offline-store.client";
+import {
+  CACHE,
+  clearDevice,
+  META,
+  PUBLIC_FILES,
+  pendingGrades,
+  readDeck,
+  syncGrades,
+  writeDeck,
+} from "./offline-store.client";
 import type { OfflineDeck } from "./offline-review.server";
 
 /**
@@ -23,8 +32,12 @@ export async function startOfflineDevice(locale: Locale): Promise<void> {
     return;
   }
   await navigator.serviceWorker.register("/sw.js", { scope: "/" });
-  await refresh(locale);
+  refreshing = refresh(locale);
+  await refreshing;
 }
+
+/** The refresh under way: sign-out waits for it, so nothing is stored again after the device was cleared. */
+let refreshing: Promise<void> | null = null;
 
 async function unregister(): Promise<void> {
   for (const registration of await navigator.serviceWorker.getRegistrations()) await registration.unregister();
@@ -53,8 +66,6 @@ export async function refresh(locale: Locale): Promise<void> {
   await storePages(locale);
 }
 
-/** Files of the public folder the stored pages show (icons) or the browser asks for. */
-const PUBLIC_FILES = ["/favicon.svg", "/favicon-32.png", "/apple-touch-icon.png", "/site.webmanifest"];
 const ASSET = /\/assets\/[^"'`\s?#\\]+\.(?:js|css)/g;
 const IMPORT = /["'`](?:\.\/|\/?assets\/)([^"'`\s?#\\/]+\.js)["'`]/g;
 
@@ -81,7 +92,6 @@ async function storePages(locale: Locale): Promise<void> {
         .catch(() => undefined),
     ),
   );
-  await cache.put(META, Response.json({ review, offline }));
   const otherLanguage = new RegExp(`^i18n-(?!${locale}-)`);
   const queue = [...assets];
   while (queue.length > 0 && assets.size < 300) {
@@ -101,6 +111,8 @@ async function storePages(locale: Locale): Promise<void> {
       }
     }
   }
+  // Last: the worker sends the review to the stored page only once everything it loads is stored.
+  await cache.put(META, Response.json({ review, offline }));
 }
 
 let watching = false;
@@ -147,18 +159,22 @@ function submitNatively(form: HTMLFormElement, submitter: HTMLElement | null): v
  * chooses to keep them (and stay signed in) or to discard them. Then the device's copy is cleared.
  */
 async function beforeSignOut(): Promise<boolean> {
+  await refreshing?.catch(() => undefined);
   const deck = await readDeck().catch(() => null);
+  let offline = false;
   if (deck) {
     let left: number;
     try {
       left = (await syncGrades(deck.owner)).left;
     } catch {
+      offline = true;
       left = (await pendingGrades(deck.owner)).length;
     }
     if (left > 0 && !(await confirmDiscard(left))) return false;
   }
-  await clearDevice();
-  await unregister();
+  // Offline the worker stays, with the offline page only, to answer the sign-out's own failed request.
+  await clearDevice(offline);
+  if (!offline) await unregister();
   return true;
 }
 

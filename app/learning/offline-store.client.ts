@@ -12,6 +12,8 @@ export const DATABASE = "polyglot-offline";
 export const CACHE = "polyglot-offline-v1";
 export const META = "/offline-meta.json";
 export const SYNC_PATH = "/account/review/sync";
+/** Files of the public folder the stored pages show (icons) or the browser asks for (public/sw.js lists them too). */
+export const PUBLIC_FILES = ["/favicon.svg", "/favicon-32.png", "/apple-touch-icon.png", "/site.webmanifest"];
 
 export type StoredGrade = OfflineGrade & { key: string; owner: string };
 
@@ -109,11 +111,27 @@ export async function syncGrades(owner: string): Promise<SyncResult> {
   return result;
 }
 
-/** Sign-out: the stored cards, grades, pages and assets go. */
-export async function clearDevice(): Promise<void> {
+/**
+ * Sign-out: the stored cards, grades, pages and assets go. Offline (`keepOfflinePage`), the sign-out itself cannot
+ * reach the server: only the offline page (and its icons) stays, so the browser shows it rather than its own error.
+ */
+export async function clearDevice(keepOfflinePage = false): Promise<void> {
   await new Promise<void>((resolve) => {
     const request = indexedDB.deleteDatabase(DATABASE);
     request.onsuccess = request.onerror = request.onblocked = () => resolve();
   });
-  if ("caches" in window) for (const name of await caches.keys()) await caches.delete(name);
+  if (!("caches" in window)) return;
+  const meta = keepOfflinePage ? await caches.match(META) : undefined;
+  const offline = meta ? new URL(((await meta.clone().json()) as { offline: string }).offline, location.href) : null;
+  for (const name of await caches.keys()) {
+    if (!offline || name !== CACHE) {
+      await caches.delete(name);
+      continue;
+    }
+    const cache = await caches.open(name);
+    for (const request of await cache.keys()) {
+      const path = new URL(request.url).pathname;
+      if (path !== META && path !== offline.pathname && !PUBLIC_FILES.includes(path)) await cache.delete(request);
+    }
+  }
 }

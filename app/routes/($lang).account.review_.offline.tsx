@@ -92,10 +92,15 @@ export default function OfflineReviewPage({ loaderData }: Route.ComponentProps) 
   }, [cardKey, revealed]);
 
   async function grade(current: OfflineCard, name: GradeName) {
+    // Stored (committed) before the next card shows: a tab closed right after loses nothing.
     await storeGrade(owner, { termId: current.id, version: current.version, grade: name, at: moment() });
+    // One render: the next card's front, never the graded card's front again.
+    setStored((last) =>
+      last ? { ...last, graded: new Set(last.graded).add(keyOf(current)), pending: last.pending + 1 } : last,
+    );
     setRevealed(false);
     setTyped(null);
-    await load();
+    setNow(moment());
     if (sync.state === "online") void trySync();
   }
 

@@ -15,10 +15,13 @@ const CACHE = "polyglot-offline-v1";
 
 type StoredGrade = { key: string; owner: string; termId: string; version: number; grade: string; at: number };
 
-async function addTerms(page: Page, count: number, prefix: string): Promise<void> {
+async function addTerms(page: Page, count: number, prefix: string, withExamples = false): Promise<void> {
   for (let i = 0; i < count; i++) {
+    const example: Record<string, string> = withExamples
+      ? { sentence: `We took the ${prefix}${i} home.`, translation: `example ${i}` }
+      : {};
     const response = await page.request.post("/account/terms/new", {
-      form: { text: `${prefix}${i}`, meaning: `meaning ${i}`, partOfSpeech: "noun", notes: "" },
+      form: { text: `${prefix}${i}`, meaning: `meaning ${i}`, partOfSpeech: "noun", notes: "", ...example },
       headers: { Origin: new URL(page.url()).origin },
       maxRedirects: 0,
     });
@@ -28,18 +31,35 @@ async function addTerms(page: Page, count: number, prefix: string): Promise<void
   }
 }
 
-/** Online, the device module stores the deck, the offline review page and its assets once the page is idle. */
-async function waitUntilStored(page: Page): Promise<void> {
+/**
+ * Online, the device module stores the deck, the offline review page and its assets once the page is idle: waits for
+ * a deck of `cards` cards (an earlier page may have stored an older one) and the stored pages.
+ */
+async function waitUntilStored(page: Page, cards: number): Promise<void> {
   await expect
     .poll(
       () =>
-        page.evaluate(async (cache) => {
-          const stored = await (await caches.open(cache)).match("/offline-meta.json");
-          return !!stored && navigator.serviceWorker.controller !== null;
-        }, CACHE),
+        page.evaluate(
+          async ({ cache }) => {
+            const stored = await (await caches.open(cache)).match("/offline-meta.json");
+            const deck = await new Promise<{ cards: unknown[] } | undefined>((resolve) => {
+              const open = indexedDB.open("polyglot-offline");
+              open.onsuccess = () => {
+                if (!open.result.objectStoreNames.contains("deck")) return resolve(undefined);
+                const request = open.result.transaction("deck").objectStore("deck").get("current");
+                request.onsuccess = () => {
+                  open.result.close();
+                  resolve(request.result as { cards: unknown[] } | undefined);
+                };
+              };
+            });
+            return !!stored && navigator.serviceWorker.controller !== null ? (deck?.cards.length ?? -1) : -1;
+          },
+          { cache: CACHE },
+        ),
       { timeout: 20_000 },
     )
-    .toBe(true);
+    .toBe(cards);
 }
 
 async function goOffline(context: BrowserContext): Promise<void> {
@@ -74,6 +94,7 @@ async function gradeOffline(page: Page, count: number): Promise<void> {
   for (let i = 0; i < count; i++) {
     await page.getByRole("button", { name: t("en", "learning:review.show") }).click();
     await page.getByRole("button", { name: new RegExp(`^${t("en", "learning:review.grades.good")}`) }).click();
+    await expect(page.getByRole("group", { name: t("en", "learning:review.gradeLegend") })).toBeHidden();
   }
 }
 
@@ -108,7 +129,7 @@ test("reviews ten cards offline across a reload, syncs them once with their time
 
   await page.goto("/account/review");
   await waitForHydration(page);
-  await waitUntilStored(page);
+  await waitUntilStored(page, 12);
 
   await goOffline(context);
   // The review's address leads to the stored review, which says it is offline.
@@ -195,4 +216,113 @@ test("without JavaScript nothing is registered and the review works as before", 
   await page.getByRole("button", { name: t("en", "learning:review.show") }).click();
   await expect(page).toHaveURL(/reveal=1/);
   expect(context.serviceWorkers()).toEqual([]);
+});
+
+test("all four review modes work offline, typed answers checked on the device", async ({
+  page,
+  context,
+  javaScriptEnabled,
+  consoleGuard,
+}) => {
+  test.skip(!javaScriptEnabled, "the offline review needs JavaScript");
+  test.setTimeout(120_000);
+  consoleGuard.allow(/ERR_INTERNET_DISCONNECTED|Failed to fetch manifest patches/);
+  await signInFresh(page, true, "offline-modes");
+  await page.goto("/account/settings");
+  await waitForHydration(page);
+  for (const box of await page.locator('input[name="modes"]').all()) await box.setChecked(true);
+  await page.getByLabel(t("en", "learning:settings.newPerDay")).fill("60");
+  await page.getByLabel(t("en", "learning:settings.timeZone")).selectOption("UTC");
+  await page.getByRole("button", { name: t("en", "learning:settings.save") }).click();
+  await expect(page.getByRole("status")).toContainText(t("en", "learning:toasts.settingsSaved.title"));
+  await addTerms(page, 40, "wagon", true);
+  await page.goto("/account/review");
+  await waitForHydration(page);
+  await waitUntilStored(page, 40);
+
+  await goOffline(context);
+  await page.goto("/account/review");
+  await expect(page).toHaveURL(/\/account\/review\/offline$/);
+  const card = page.locator(".review-card");
+  const seen = new Set<string>();
+  for (let i = 0; i < 40 && seen.size < 4; i++) {
+    const mode = (await card.locator(".review-mode").textContent())!;
+    const name = (["forward", "reverse", "typed", "cloze"] as const).find(
+      (candidate) => t("en", `learning:review.modes.${candidate}`) === mode,
+    )!;
+    if (name === "typed") {
+      // The meaning "meaning N" asks for "wagonN"; capitals differ only: the device's check says "close", as the server's.
+      const meaning = (await card.locator(".review-meaning").textContent())!;
+      const answer = `WAGON${meaning.replace("meaning ", "")}`;
+      await page.getByLabel(t("en", "learning:review.typeTheTerm")).fill(answer);
+      await page.getByRole("button", { name: t("en", "learning:review.check") }).click();
+      await expect(card.locator(".answer-check")).toHaveText(t("en", "learning:review.checks.close", { answer }));
+      await expect(card).toContainText(
+        t("en", "learning:review.suggested", { grade: t("en", "learning:review.grades.hard") }),
+      );
+      if (!seen.has("typed")) await expectNoAxeViolations(page);
+    } else {
+      await page.getByRole("button", { name: t("en", "learning:review.show") }).click();
+      if (name === "cloze") await expect(card.locator(".cloze-gap")).toHaveText(/^wagon\d+$/);
+      else await expect(card.locator(".review-answer")).toContainText(name === "forward" ? "meaning" : "wagon");
+    }
+    seen.add(name);
+    await page.getByRole("button", { name: new RegExp(`^${t("en", "learning:review.grades.good")}`) }).click();
+    await expect(page.getByRole("group", { name: t("en", "learning:review.gradeLegend") })).toBeHidden();
+  }
+  expect([...seen].sort()).toEqual(["cloze", "forward", "reverse", "typed"]);
+});
+
+test("signing out offline says how many grades wait and keeps them until the learner discards them", async ({
+  page,
+  context,
+  javaScriptEnabled,
+  consoleGuard,
+}) => {
+  test.skip(!javaScriptEnabled, "the offline review needs JavaScript");
+  test.setTimeout(90_000);
+  consoleGuard.allow(/ERR_INTERNET_DISCONNECTED|Failed to fetch manifest patches/);
+  await signInFresh(page, true, "offline-signout");
+  await addTerms(page, 3, "tram");
+  await page.goto("/account/review");
+  await waitForHydration(page);
+  await waitUntilStored(page, 3);
+
+  await goOffline(context);
+  await page.goto("/account/review");
+  await gradeOffline(page, 2);
+  await expect(page.locator(".offline-status")).toContainText(t("en", "offline.waiting_other", { count: 2 }));
+  await expect(page.getByRole("button", { name: t("en", "learning:review.show") })).toBeFocused();
+
+  await openAccountMenu(page, "en");
+  await page
+    .locator("header")
+    .getByRole("button", { name: t("en", "nav.signOut") })
+    .click();
+  const dialog = page.getByRole("dialog", { name: t("en", "offline.signOutTitle") });
+  await expect(dialog).toContainText(t("en", "offline.signOutWaiting_other", { count: 2 }));
+  await expectNoAxeViolations(page);
+  await dialog.getByRole("button", { name: t("en", "offline.keep") }).click();
+  await expect(dialog).toBeHidden();
+  expect(await storedGrades(page)).toHaveLength(2);
+
+  // The menu is still open.
+  await page
+    .locator("header")
+    .getByRole("button", { name: t("en", "nav.signOut") })
+    .click();
+  await dialog.getByRole("button", { name: t("en", "offline.discard_other") }).click();
+  // The sign-out itself cannot reach the server: the offline page says so; the grades and cards are gone.
+  await expect(page.locator("h1")).toHaveText(t("en", "offline.title"));
+  expect(await page.evaluate(async () => (await indexedDB.databases()).map((db) => db.name))).toEqual([]);
+  const kept = await page.evaluate(async () =>
+    (await Promise.all((await caches.keys()).map(async (name) => (await caches.open(name)).keys())))
+      .flat()
+      .map((request) => new URL(request.url).pathname)
+      .sort(),
+  );
+  expect(kept.filter((path) => !/^\/(favicon|apple-touch-icon|site\.webmanifest)/.test(path))).toEqual([
+    "/offline",
+    "/offline-meta.json",
+  ]);
 });
