@@ -135,3 +135,19 @@ export async function clearDevice(keepOfflinePage = false): Promise<void> {
     }
   }
 }
+
+/**
+ * A grade whose form could not reach the server (the network dropped in the middle of the review): kept like one given
+ * offline, if the device holds cards for this learner and the form names a card and its version. True when kept.
+ */
+export async function keepUnsentGrade(form: FormData): Promise<boolean> {
+  const deck = await readDeck().catch(() => null);
+  const termId = form.get("termId");
+  const version = Number(form.get("version"));
+  const grade = form.get("grade");
+  if (!deck || typeof termId !== "string" || !Number.isInteger(version) || typeof grade !== "string") return false;
+  if (!["again", "hard", "good", "easy"].includes(grade)) return false;
+  if (!deck.cards.some((card) => card.id === termId && card.version === version)) return false;
+  await storeGrade(deck.owner, { termId, version, grade: grade as OfflineGrade["grade"], at: Date.now() });
+  return true;
+}

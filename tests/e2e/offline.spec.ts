@@ -326,3 +326,33 @@ test("signing out offline says how many grades wait and keeps them until the lea
     "/offline-meta.json",
   ]);
 });
+
+test("a grade the network drops in the middle of the review is kept, and the review goes on from the stored cards", async ({
+  page,
+  context,
+  javaScriptEnabled,
+  consoleGuard,
+}) => {
+  test.skip(!javaScriptEnabled, "the offline review needs JavaScript");
+  test.setTimeout(90_000);
+  consoleGuard.allow(/ERR_INTERNET_DISCONNECTED|Failed to fetch manifest patches/);
+  await signInFresh(page, true, "offline-drop");
+  await addTerms(page, 3, "metro");
+  await page.goto("/account/review");
+  await waitForHydration(page);
+  await waitUntilStored(page, 3);
+  await page.getByRole("button", { name: t("en", "learning:review.show") }).click();
+  await expect(page).toHaveURL(/reveal=1/);
+
+  await goOffline(context);
+  // With JavaScript the grade buttons carry their shortcut: "3 · Good".
+  await page.getByRole("button", { name: new RegExp(`\\b${t("en", "learning:review.grades.good")}\\b`) }).click();
+  await expect(page).toHaveURL(/\/account\/review\/offline$/);
+  const status = page.locator(".offline-status");
+  await expect(status).toContainText(t("en", "offline.waiting_one", { count: 1 }));
+  await expect(page.locator(".review-progress .hint")).toHaveText(
+    t("en", "learning:review.remaining_other", { count: 2 }),
+  );
+  await gradeOffline(page, 2);
+  await expect(status).toContainText(t("en", "offline.waiting_other", { count: 3 }));
+});
