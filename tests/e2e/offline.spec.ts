@@ -356,3 +356,24 @@ test("a grade the network drops in the middle of the review is kept, and the rev
   await gradeOffline(page, 2);
   await expect(status).toContainText(t("en", "offline.waiting_other", { count: 3 }));
 });
+
+test("switching to basic HTML unregisters the worker, so it never controls a basic page", async ({
+  page,
+  javaScriptEnabled,
+}) => {
+  test.skip(!javaScriptEnabled, "the worker is registered with JavaScript only");
+  test.setTimeout(90_000);
+  await signInFresh(page, true, "offline-basic");
+  await addTerms(page, 1, "bus");
+  await page.goto("/account/review");
+  await waitForHydration(page);
+  await waitUntilStored(page, 1);
+  await page.getByRole("button", { name: t("en", "footer.basicMode") }).click();
+  await expect(page.getByRole("button", { name: t("en", "footer.fullMode") })).toBeVisible();
+  expect(await page.evaluate(() => navigator.serviceWorker.controller)).toBeNull();
+  expect(await page.evaluate(async () => (await navigator.serviceWorker.getRegistrations()).length)).toBe(0);
+  // The grades and cards stay: only the worker goes.
+  expect(await page.evaluate(async () => (await indexedDB.databases()).map((db) => db.name))).toEqual([
+    "polyglot-offline",
+  ]);
+});
