@@ -31,6 +31,7 @@ export async function startOfflineDevice(locale: Locale): Promise<void> {
     await unregister();
     return;
   }
+  if (signingOut) return;
   await navigator.serviceWorker.register("/sw.js", { scope: "/" });
   refreshing = refresh(locale);
   await refreshing;
@@ -38,6 +39,8 @@ export async function startOfflineDevice(locale: Locale): Promise<void> {
 
 /** The refresh under way: sign-out waits for it, so nothing is stored again after the device was cleared. */
 let refreshing: Promise<void> | null = null;
+/** Set while signing out: no refresh starts or stores anything any more. */
+let signingOut = false;
 
 async function unregister(): Promise<void> {
   for (const registration of await navigator.serviceWorker.getRegistrations()) await registration.unregister();
@@ -55,13 +58,14 @@ async function fetchDeck(locale: Locale): Promise<OfflineDeck | null> {
 /** Online and opening the app: waiting grades go first, then today's cards and the pages are stored afresh. */
 export async function refresh(locale: Locale): Promise<void> {
   let deck = await fetchDeck(locale);
-  if (!deck) return;
+  if (!deck || signingOut) return;
   try {
     const synced = await syncGrades(deck.owner);
     if (synced.sent + synced.elsewhere > 0) deck = (await fetchDeck(locale)) ?? deck;
   } catch {
     // Unreachable again: the grades stay for the next visit.
   }
+  if (signingOut) return;
   await writeDeck(deck);
   await storePages(locale);
 }
@@ -111,13 +115,14 @@ async function storePages(locale: Locale): Promise<void> {
       }
     }
   }
+  if (signingOut) return;
   // Last: the worker sends the review to the stored page only once everything it loads is stored.
   await cache.put(META, Response.json({ review, offline }));
 }
 
 let watching = false;
 
-/** Sign-out and the switch to basic HTML, caught before they leave the page. */
+/** The switch to basic HTML, caught before it leaves the page. */
 function watchForms(): void {
   if (watching) return;
   watching = true;
@@ -127,18 +132,20 @@ function watchForms(): void {
       const form = event.target as HTMLFormElement;
       if (form.dataset.offlineChecked) return;
       const action = new URL(form.action, window.location.href).pathname;
-      const signOut = /\/logout$/.test(action);
-      const basic = action === "/basic-mode" && new FormData(form).get("mode") === "basic";
-      if (!signOut && !basic) return;
+      // Sign-out is caught by the root, even before this module has loaded (signOutWith).
+      if (action !== "/basic-mode" || new FormData(form).get("mode") !== "basic") return;
       event.preventDefault();
       event.stopImmediatePropagation();
       const submitter = event.submitter;
-      void (signOut ? beforeSignOut() : unregister().then(() => true)).then((go) => {
-        if (go) submitNatively(form, submitter);
-      });
+      void unregister().then(() => submitNatively(form, submitter));
     },
     true,
   );
+}
+
+/** The sign-out form, caught by the root: grades sent (or kept, or discarded), the device cleared, then sent. */
+export async function signOutWith(form: HTMLFormElement, submitter: HTMLElement | null): Promise<void> {
+  if (await beforeSignOut()) submitNatively(form, submitter);
 }
 
 /** The form as the browser sends it without JavaScript (a whole page load), with the pressed button's value. */
@@ -159,6 +166,7 @@ function submitNatively(form: HTMLFormElement, submitter: HTMLElement | null): v
  * chooses to keep them (and stay signed in) or to discard them. Then the device's copy is cleared.
  */
 async function beforeSignOut(): Promise<boolean> {
+  signingOut = true;
   await refreshing?.catch(() => undefined);
   const deck = await readDeck().catch(() => null);
   let offline = false;
@@ -170,7 +178,10 @@ async function beforeSignOut(): Promise<boolean> {
       offline = true;
       left = (await pendingGrades(deck.owner)).length;
     }
-    if (left > 0 && !(await confirmDiscard(left))) return false;
+    if (left > 0 && !(await confirmDiscard(left))) {
+      signingOut = false;
+      return false;
+    }
   }
   // Offline the worker stays, with the offline page only, to answer the sign-out's own failed request.
   await clearDevice(offline);

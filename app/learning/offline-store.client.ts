@@ -78,13 +78,25 @@ async function forget(keys: string[]): Promise<void> {
 }
 
 export type SyncResult = { sent: number; elsewhere: number; left: number };
+/** Fired on `window` when grades were sent, with the SyncResult as its detail. */
+export const SYNCED_EVENT = "polyglot:offline-synced";
 
 /**
  * Sends the learner's waiting grades, a hundred at a time, oldest first; every answered grade is forgotten (each
  * outcome is final) and its card leaves the stored deck. Throws when the server cannot be reached (also with nothing
  * to send: the page tells the learner whether they are online): the grades stay.
  */
-export async function syncGrades(owner: string): Promise<SyncResult> {
+export function syncGrades(owner: string): Promise<SyncResult> {
+  // One sync at a time in a page (the page and the module refreshing the device both ask): a second call shares it.
+  inFlight ??= sendGrades(owner).finally(() => {
+    inFlight = null;
+  });
+  return inFlight;
+}
+
+let inFlight: Promise<SyncResult> | null = null;
+
+async function sendGrades(owner: string): Promise<SyncResult> {
   const result: SyncResult = { sent: 0, elsewhere: 0, left: 0 };
   let waiting = await pendingGrades(owner);
   // With nothing to send, one empty request still tells whether the server answers.
@@ -108,6 +120,8 @@ export async function syncGrades(owner: string): Promise<SyncResult> {
     waiting = waiting.slice(batch.length);
   } while (waiting.length > 0);
   result.left = (await pendingGrades(owner)).length;
+  // Whoever sent them (the page or the module that refreshes the device), the offline page tells the learner.
+  if (result.sent + result.elsewhere > 0) window.dispatchEvent(new CustomEvent(SYNCED_EVENT, { detail: result }));
   return result;
 }
 

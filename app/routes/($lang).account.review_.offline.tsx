@@ -9,7 +9,14 @@ import type { OfflineCard, OfflineDeck } from "../learning/offline-review.server
 import { ReviewAnswer, ReviewPrompt } from "../learning/review-card";
 import { charDiff, checkAnswer, SUGGESTED_GRADE } from "../learning/review-modes";
 import type { GradeName } from "../learning/stage";
-import { pendingGrades, readDeck, storeGrade, syncGrades } from "../learning/offline-store.client";
+import {
+  pendingGrades,
+  readDeck,
+  storeGrade,
+  syncGrades,
+  SYNCED_EVENT,
+  type SyncResult,
+} from "../learning/offline-store.client";
 import type { PageHandle } from "../ui/seo";
 
 export const handle: PageHandle = { title: "learning:review.title" };
@@ -58,12 +65,9 @@ export default function OfflineReviewPage({ loaderData }: Route.ComponentProps) 
 
   const trySync = useCallback(async () => {
     try {
-      const result = await syncGrades(owner);
-      setSync((last) => ({
-        state: "online",
-        sent: last.sent + result.sent,
-        elsewhere: last.elsewhere + result.elsewhere,
-      }));
+      // What was sent is counted from the event below, whoever sent it.
+      await syncGrades(owner);
+      setSync((last) => ({ ...last, state: "online" }));
     } catch {
       setSync((last) => ({ ...last, state: "offline" }));
     }
@@ -73,10 +77,17 @@ export default function OfflineReviewPage({ loaderData }: Route.ComponentProps) 
   useEffect(() => {
     void Promise.resolve().then(load).then(trySync);
     const again = () => void trySync();
+    const synced = (event: Event) => {
+      const { sent, elsewhere } = (event as CustomEvent<SyncResult>).detail;
+      setSync((last) => ({ state: "online", sent: last.sent + sent, elsewhere: last.elsewhere + elsewhere }));
+      void load();
+    };
+    window.addEventListener(SYNCED_EVENT, synced);
     window.addEventListener("online", again);
     const timer = setInterval(again, SYNC_EVERY_MS);
     return () => {
       window.removeEventListener("online", again);
+      window.removeEventListener(SYNCED_EVENT, synced);
       clearInterval(timer);
     };
   }, [load, trySync]);

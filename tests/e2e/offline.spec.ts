@@ -377,3 +377,46 @@ test("switching to basic HTML unregisters the worker, so it never controls a bas
     "polyglot-offline",
   ]);
 });
+
+test("a card graded elsewhere while offline keeps the grade given first: the offline one is dropped and the learner told", async ({
+  page,
+  context,
+  javaScriptEnabled,
+  consoleGuard,
+}) => {
+  test.skip(!javaScriptEnabled, "the offline review needs JavaScript");
+  test.setTimeout(90_000);
+  consoleGuard.allow(/ERR_INTERNET_DISCONNECTED|Failed to fetch manifest patches/);
+  await signInFresh(page, true, "offline-elsewhere");
+  await addTerms(page, 2, "ferry");
+  await page.goto("/account/review");
+  await waitForHydration(page);
+  await waitUntilStored(page, 2);
+
+  await goOffline(context);
+  await page.goto("/account/review");
+  await gradeOffline(page, 1);
+  const [grade] = await storedGrades(page);
+  // Meanwhile another device grades the same card at the same version (the API requests bypass the offline browser).
+  const elsewhere = await page.request.post("/account/review", {
+    form: { termId: grade!.termId, version: String(grade!.version), grade: "again" },
+    headers: { Origin: new URL(page.url()).origin },
+    maxRedirects: 0,
+  });
+  expect(elsewhere.status()).toBe(303);
+
+  // Back online on the next visit (the open page would send at once, on the browser's "online" event).
+  await page.goto("about:blank");
+  await goOnline(context);
+  await page.goto("/account/review/offline");
+  const status = page.locator(".offline-status");
+  await expect(status).toContainText(t("en", "offline.elsewhere_one", { count: 1 }));
+  await expectNoAxeViolations(page);
+  expect(await storedGrades(page)).toEqual([]);
+  const response = await page.request.get("/account/export?format=json");
+  const document = (await response.json()) as {
+    terms: { text: string; reviews: { rating: number; reviewedAt: string }[] }[];
+  };
+  // One review, the one given first (Again = 1), not the offline Good.
+  expect(document.terms.flatMap((term) => term.reviews.map((review) => review.rating))).toEqual([1]);
+});
