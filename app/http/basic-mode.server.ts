@@ -16,8 +16,11 @@ export function basicModeHeader(mode: BasicMode): Promise<string> {
 export const basicModeMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
   const chosen = await readCookie<string>(basicModeCookie, request);
   const saveData = request.headers.get("Save-Data")?.trim().toLowerCase() === "on";
-  context.set(basicModeContext, isBasicMode(chosen) ? chosen === "basic" : saveData);
+  const basic = isBasicMode(chosen) ? chosen === "basic" : saveData;
+  context.set(basicModeContext, basic);
   const response = await next();
   response.headers.append("Vary", "Save-Data");
+  // The offline review's service worker (public/sw.js) never controls a basic page: seeing this, it unregisters.
+  if (basic) response.headers.set("X-Basic-Mode", "1");
   return response;
 };

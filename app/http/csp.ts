@@ -43,6 +43,8 @@ function policy(scripts: string, extraConnect: string[], extraFormAction: string
     "img-src 'self' data:",
     "font-src 'self'",
     `connect-src ${["'self'", ...extraConnect].join(" ")}`,
+    // The offline review's service worker (public/sw.js), and nothing else, may run as a worker.
+    "worker-src 'self'",
     "object-src 'none'",
     "base-uri 'self'",
     `form-action ${["'self'", ...extraFormAction].join(" ")}`,

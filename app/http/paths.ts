@@ -35,6 +35,10 @@ export const PATHS = {
   /** The shipped sample texts, a demo of the reader for everyone. */
   sampleTexts: "/texts",
   review: "/account/review",
+  /** The review from the cards stored on the device, where the service worker sends the review offline (ADR 065). */
+  offlineReview: "/account/review/offline",
+  /** What the service worker shows for any other page offline. */
+  offline: "/offline",
   statistics: "/account/statistics",
   import: "/account/import",
   /** The data export (`?format=json` or `?format=csv`). */

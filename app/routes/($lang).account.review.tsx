@@ -6,7 +6,7 @@ import type { Route } from "./+types/($lang).account.review";
 import { getDatabase } from "../db/db.server";
 import { pageNotFound } from "../http/errors";
 import { getInstance, requestLocale } from "../i18n/i18n.server";
-import { localePath } from "../i18n/locales";
+import { localePath, splitLocale } from "../i18n/locales";
 import { isId } from "../learning/ids";
 import { requireLearner } from "../learning/learner.server";
 import { dayMemory, learnerDayOf } from "../learning/daily.server";
@@ -101,6 +101,38 @@ export async function action({ request, context }: Route.ActionArgs) {
     // The grade form names no intent; any other form is a grade that is not one.
     { fallback: "grade", unknown: invalidGrade, invalid: invalidGrade },
   );
+}
+
+/** A request the network dropped (not an answer of the server): `fetch` rejects with a TypeError. */
+const unreachable = (error: unknown) => error instanceof TypeError;
+
+/** The stored review (ADR 065): the service worker answers it from the device while the network is gone. */
+function continueOffline(): Promise<never> {
+  window.location.assign(localePath(splitLocale(window.location.pathname).locale, PATHS.offlineReview));
+  return new Promise<never>(() => undefined);
+}
+
+/** With JavaScript, a grade the network drops is kept on the device and the review goes on from the stored cards. */
+export async function clientAction({ request, serverAction }: Route.ClientActionArgs) {
+  const form = await request.clone().formData();
+  try {
+    return await serverAction();
+  } catch (error) {
+    if (!unreachable(error) || !("caches" in window)) throw error;
+    const { keepUnsentGrade } = await import("../learning/offline-store.client");
+    await keepUnsentGrade(form).catch(() => false);
+    return continueOffline();
+  }
+}
+
+/** The next card or the answer, when the network is gone: the stored review instead of an error page. */
+export async function clientLoader({ serverLoader }: Route.ClientLoaderArgs) {
+  try {
+    return await serverLoader();
+  } catch (error) {
+    if (!unreachable(error) || !navigator.serviceWorker?.controller) throw error;
+    return continueOffline();
+  }
 }
 
 export default function ReviewPage({ loaderData, actionData }: Route.ComponentProps) {

@@ -204,6 +204,7 @@ describe("every route that takes a body reads it through the bounded reader", ()
         "/:lang?/account/profile",
         "/:lang?/account/profile/delete",
         "/:lang?/account/review",
+        "/:lang?/account/review/sync",
         "/:lang?/account/settings",
         "/:lang?/account/terms/:id",
         "/:lang?/account/terms/new",
@@ -225,8 +226,10 @@ describe("every route that takes a body reads it through the bounded reader", ()
     );
   });
 
-  // The catch-all and the webhook (404 while payments are not configured, as here) are checked on their own below.
-  const cases = [...routes.values()].filter((pattern) => pattern !== "/:lang?/*" && pattern !== "/webhooks/stripe");
+  // The catch-all, the webhook (404 while payments are not configured, as here) and the offline review's sync (a
+  // device's JSON endpoint, no page) are checked on their own below.
+  const ownChecks = new Set(["/:lang?/*", "/webhooks/stripe", "/:lang?/account/review/sync"]);
+  const cases = [...routes.values()].filter((pattern) => !ownChecks.has(pattern));
   it.each(cases)("%s: a chunked body past the limit is refused with 413, whatever comes after", async (pattern) => {
     const target = concrete(pattern);
     const limit = target === "/account/import" ? 5 * 1024 * 1024 : 64 * 1024;
@@ -248,6 +251,14 @@ describe("every route that takes a body reads it through the bounded reader", ()
       expect(response.headers["content-type"], target).toMatch(/^text\/html/);
       expect(response.body, target).toContain(`<html lang="${lang}"`);
     }
+  });
+
+  it("answers the offline review's sync with 413, 415 or 400 as the other routes do, without a page", async () => {
+    expect(
+      (await post("/de/account/review/sync", "application/x-www-form-urlencoded", "x".repeat(70 * 1024), true)).status,
+    ).toBe(413);
+    expect((await post("/de/account/review/sync", "application/json", "[]")).status).toBe(415);
+    expect((await post("/de/account/review/sync", "text/plain", "grades=[]")).status).toBe(415);
   });
 
   it("answers the catch-all's POST with the 404 page, whatever the body", async () => {

@@ -1,0 +1,185 @@
+import { and, asc, eq, inArray, lt } from "drizzle-orm";
+import { z } from "zod";
+import type { Database } from "../db/db.server";
+import { clozeOf } from "./cloze";
+import { today } from "./daily.server";
+import { intervalLabel, nextIntervals } from "./intervals";
+import { reviewLogs, termExamples, terms } from "./learning.schema";
+import type { ReviewCard } from "./review-page.server";
+import { modeFor } from "./review-modes";
+import { readSettings } from "./settings.server";
+import { GRADES, stageOf, type GradeName } from "./stage";
+import { stemmerFor } from "./stemmers.server";
+import { gradeTerm, type Owner, type Term, type TermExample } from "./terms.server";
+
+/**
+ * The offline review (ADR 065): today's cards sent to the learner's device while online, and the grades given offline
+ * sent back and applied at the moment they were given.
+ */
+
+/** A card as the device keeps it: answer included (the device hides it until revealed), with when it is due. */
+export type OfflineCard = ReviewCard & { due: number };
+export type OfflineDeck = { owner: string; language: string; fetchedAt: number; dayEnd: number; cards: OfflineCard[] };
+
+// FSRS card states (ts-fsrs' State), as daily.server counts them.
+const NEW = 0;
+const REVIEW = 2;
+/** However large the learner's daily limits, a device keeps at most this many cards. */
+export const OFFLINE_CARDS_MAX = 500;
+
+/**
+ * Today's cards in the order the review shows them (soonest due first) within what is left of today's limits: the
+ * learning steps always, new terms and reviews while some are left. Each in the mode its turn gives now.
+ */
+export async function offlineDeck(db: Database, owner: Owner, locale: string, now = new Date()): Promise<OfflineDeck> {
+  const settings = await readSettings(db, owner.userId);
+  const day = await today(db, owner.userId, settings, now);
+  const rows = await db
+    .select()
+    .from(terms)
+    .where(and(eq(terms.userId, owner.userId), eq(terms.language, owner.language), lt(terms.due, day.end)))
+    .orderBy(asc(terms.due), asc(terms.createdAt))
+    .limit(OFFLINE_CARDS_MAX * 2);
+  let newLeft = day.newLeft;
+  let reviewsLeft = day.reviewsLeft;
+  const chosen = rows
+    .filter((term) => {
+      if (term.state === NEW) return newLeft-- > 0;
+      if (term.state === REVIEW) return reviewsLeft-- > 0;
+      return true;
+    })
+    .slice(0, OFFLINE_CARDS_MAX);
+  const examples = chosen.length
+    ? await db
+        .select()
+        .from(termExamples)
+        .where(
+          inArray(
+            termExamples.termId,
+            chosen.map((term) => term.id),
+          ),
+        )
+        .orderBy(asc(termExamples.createdAt))
+    : [];
+  const byTerm = new Map<string, TermExample[]>();
+  for (const example of examples) byTerm.set(example.termId, [...(byTerm.get(example.termId) ?? []), example]);
+  return {
+    owner: owner.userId,
+    language: owner.language,
+    fetchedAt: now.getTime(),
+    dayEnd: day.end.getTime(),
+    cards: chosen.map((term) => offlineCard(term, byTerm.get(term.id) ?? [], settings.modes, locale, now)),
+  };
+}
+
+/** The same card the review page draws (reviewState), revealed, without a typed answer: the device checks that. */
+function offlineCard(
+  term: Term,
+  examples: TermExample[],
+  modes: Parameters<typeof modeFor>[1],
+  locale: string,
+  now: Date,
+): OfflineCard {
+  const stem = stemmerFor(term.language);
+  const gapped = examples.flatMap((example) => {
+    const cloze = clozeOf(example.sentence, term.text, term.language, stem);
+    return cloze ? [{ example, cloze }] : [];
+  });
+  const hasMeaning = term.meaning.trim() !== "";
+  const mode = modeFor(term, modes, { cloze: gapped.length > 0, meaning: hasMeaning });
+  const clozeMissing = gapped.length === 0 && modeFor(term, modes, { cloze: true, meaning: hasMeaning }) === "cloze";
+  const chosen = mode === "cloze" ? gapped[term.reps % gapped.length]! : null;
+  // The intervals as they are at the time the device stores the card: close enough for a label ("1 day").
+  const intervals = nextIntervals(term, now);
+  return {
+    id: term.id,
+    version: term.reps,
+    due: term.due.getTime(),
+    mode,
+    language: term.language,
+    partOfSpeech: term.partOfSpeech,
+    stage: stageOf(term, now),
+    prompt: {
+      text: mode === "forward" ? term.text : null,
+      meaning: mode === "reverse" || mode === "typed" ? term.meaning : null,
+      cloze: chosen ? { before: chosen.cloze.before, after: chosen.cloze.after } : null,
+      hint: chosen ? chosen.example.translation || term.meaning : "",
+    },
+    clozeMissing,
+    answer: {
+      text: term.text,
+      gapAnswer: chosen ? chosen.cloze.answer : null,
+      meaning: term.meaning,
+      notes: term.notes,
+      examples: examples
+        .filter((e) => e.id !== chosen?.example.id)
+        .map((e) => ({ id: e.id, sentence: e.sentence, translation: e.translation })),
+      typed: null,
+    },
+    suggested: null,
+    intervals: Object.fromEntries(
+      (Object.keys(GRADES) as GradeName[]).map((grade) => [grade, intervalLabel(intervals[grade], locale)]),
+    ) as Record<GradeName, string>,
+  };
+}
+
+/** How long a grade given offline stays good for: older ones are dropped (the schedule has moved on). */
+export const OFFLINE_GRADE_MAX_AGE_MS = 30 * 86_400_000;
+/** Grades per sync request (the device sends more in turns). */
+export const SYNC_BATCH = 100;
+
+export const offlineGradesSchema = z
+  .array(
+    z.object({
+      termId: z.uuid(),
+      version: z.number().int().min(0).max(999_999_999),
+      grade: z.enum(Object.keys(GRADES) as [GradeName, ...GradeName[]]),
+      at: z.number().int().positive(),
+    }),
+  )
+  .max(SYNC_BATCH);
+export type OfflineGrade = z.infer<typeof offlineGradesSchema>[number];
+
+/**
+ * What became of a grade: applied; already applied (the same grade sent again); the card was graded elsewhere first
+ * (the grade that reached the server first for a version wins: ADR 065); the term is gone, or the grade too old.
+ * Every outcome is final: the device forgets the grade.
+ */
+export type SyncOutcome = "applied" | "duplicate" | "elsewhere" | "gone" | "expired";
+
+/**
+ * Applies grades given offline, in the order they were given, each at its own moment and in a transaction of its own
+ * (gradeTerm), each only if the card is still at the version the learner saw. A moment in the future (a device clock
+ * ahead) counts as now.
+ */
+export async function applyOfflineGrades(
+  db: Database,
+  userId: string,
+  grades: OfflineGrade[],
+  now = new Date(),
+): Promise<SyncOutcome[]> {
+  const order = grades.map((grade, index) => ({ grade, index })).sort((a, b) => a.grade.at - b.grade.at);
+  const outcomes: SyncOutcome[] = new Array(grades.length);
+  for (const { grade, index } of order) {
+    if (grade.at < now.getTime() - OFFLINE_GRADE_MAX_AGE_MS) {
+      outcomes[index] = "expired";
+      continue;
+    }
+    const at = new Date(Math.min(grade.at, now.getTime()));
+    const result = await gradeTerm(db, userId, grade.termId, grade.grade, at, grade.version);
+    if (result === null) outcomes[index] = "gone";
+    else if (result !== "stale") outcomes[index] = "applied";
+    else outcomes[index] = (await alreadyApplied(db, grade.termId, at)) ? "duplicate" : "elsewhere";
+  }
+  return outcomes;
+}
+
+/** Whether this term has a review at exactly this moment: the same offline grade, applied by an earlier sync. */
+async function alreadyApplied(db: Database, termId: string, at: Date): Promise<boolean> {
+  const [row] = await db
+    .select({ id: reviewLogs.id })
+    .from(reviewLogs)
+    .where(and(eq(reviewLogs.termId, termId), eq(reviewLogs.reviewedAt, at)))
+    .limit(1);
+  return row !== undefined;
+}

@@ -1,0 +1,167 @@
+import type { OfflineDeck, OfflineGrade, SyncOutcome } from "./offline-review.server";
+
+/**
+ * What the learner's device keeps for the offline review (ADR 065): today's cards (IndexedDB `deck`), the grades given
+ * offline (`grades`, keyed by learner, term and the card's version: the idempotency key, so a card's grade is kept
+ * once), and the pages and assets the service worker answers with offline (Cache Storage). Everything is kept per
+ * learner; sign-out clears it all.
+ */
+
+export const DATABASE = "polyglot-offline";
+/** The service worker's cache (public/sw.js names it too). */
+export const CACHE = "polyglot-offline-v1";
+export const META = "/offline-meta.json";
+export const SYNC_PATH = "/account/review/sync";
+/** Files of the public folder the stored pages show (icons) or the browser asks for (public/sw.js lists them too). */
+export const PUBLIC_FILES = ["/favicon.svg", "/favicon-32.png", "/apple-touch-icon.png", "/site.webmanifest"];
+
+export type StoredGrade = OfflineGrade & { key: string; owner: string };
+
+const gradeKey = (owner: string, termId: string, version: number) => `${owner}:${termId}:${version}`;
+
+function open(): Promise<IDBDatabase> {
+  return new Promise((resolve, reject) => {
+    const request = indexedDB.open(DATABASE, 1);
+    request.onupgradeneeded = () => {
+      const db = request.result;
+      db.createObjectStore("deck");
+      db.createObjectStore("grades", { keyPath: "key" }).createIndex("owner", "owner");
+    };
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+}
+
+async function run<T>(
+  store: "deck" | "grades",
+  mode: IDBTransactionMode,
+  work: (store: IDBObjectStore) => IDBRequest<T> | void,
+): Promise<T | undefined> {
+  const db = await open();
+  try {
+    return await new Promise<T | undefined>((resolve, reject) => {
+      const transaction = db.transaction(store, mode);
+      const request = work(transaction.objectStore(store));
+      // Resolved once the transaction is committed: a grade stored survives the tab closing right after.
+      transaction.oncomplete = () => resolve(request ? request.result : undefined);
+      transaction.onerror = () => reject(transaction.error);
+      transaction.onabort = () => reject(transaction.error);
+    });
+  } finally {
+    db.close();
+  }
+}
+
+export async function readDeck(): Promise<OfflineDeck | null> {
+  return ((await run<OfflineDeck>("deck", "readonly", (store) => store.get("current"))) as OfflineDeck) ?? null;
+}
+
+export async function writeDeck(deck: OfflineDeck): Promise<void> {
+  await run("deck", "readwrite", (store) => store.put(deck, "current"));
+}
+
+/** The learner's grades waiting to be sent, in the order they were given. */
+export async function pendingGrades(owner: string): Promise<StoredGrade[]> {
+  const all = (await run<StoredGrade[]>("grades", "readonly", (store) => store.index("owner").getAll(owner))) ?? [];
+  return all.sort((a, b) => a.at - b.at);
+}
+
+export async function storeGrade(owner: string, grade: OfflineGrade): Promise<void> {
+  const record: StoredGrade = { ...grade, owner, key: gradeKey(owner, grade.termId, grade.version) };
+  await run("grades", "readwrite", (store) => store.put(record));
+}
+
+async function forget(keys: string[]): Promise<void> {
+  await run("grades", "readwrite", (store) => {
+    for (const key of keys) store.delete(key);
+  });
+}
+
+export type SyncResult = { sent: number; elsewhere: number; left: number };
+/** Fired on `window` when grades were sent, with the SyncResult as its detail. */
+export const SYNCED_EVENT = "polyglot:offline-synced";
+
+/**
+ * Sends the learner's waiting grades, a hundred at a time, oldest first; every answered grade is forgotten (each
+ * outcome is final) and its card leaves the stored deck. Throws when the server cannot be reached (also with nothing
+ * to send: the page tells the learner whether they are online): the grades stay.
+ */
+export function syncGrades(owner: string): Promise<SyncResult> {
+  // One sync at a time in a page (the page and the module refreshing the device both ask): a second call shares it.
+  inFlight ??= sendGrades(owner).finally(() => {
+    inFlight = null;
+  });
+  return inFlight;
+}
+
+let inFlight: Promise<SyncResult> | null = null;
+
+async function sendGrades(owner: string): Promise<SyncResult> {
+  const result: SyncResult = { sent: 0, elsewhere: 0, left: 0 };
+  let waiting = await pendingGrades(owner);
+  // With nothing to send, one empty request still tells whether the server answers.
+  do {
+    const batch = waiting.slice(0, 100);
+    const body = new URLSearchParams({
+      owner,
+      grades: JSON.stringify(batch.map(({ termId, version, grade, at }) => ({ termId, version, grade, at }))),
+    });
+    const response = await fetch(SYNC_PATH, { method: "POST", body, credentials: "same-origin" });
+    // Signed out meanwhile, or another learner signed in: the grades stay for their learner.
+    if (response.redirected || response.status === 409) break;
+    if (!response.ok) throw new Error(`sync answered ${response.status}`);
+    const { outcomes } = (await response.json()) as { outcomes: SyncOutcome[] };
+    await forget(batch.map((grade) => grade.key));
+    result.sent += outcomes.filter((outcome) => outcome === "applied" || outcome === "duplicate").length;
+    result.elsewhere += outcomes.filter((outcome) => outcome === "elsewhere").length;
+    const done = new Set(batch.map((grade) => `${grade.termId}:${grade.version}`));
+    const deck = await readDeck();
+    if (deck) await writeDeck({ ...deck, cards: deck.cards.filter((card) => !done.has(`${card.id}:${card.version}`)) });
+    waiting = waiting.slice(batch.length);
+  } while (waiting.length > 0);
+  result.left = (await pendingGrades(owner)).length;
+  // Whoever sent them (the page or the module that refreshes the device), the offline page tells the learner.
+  if (result.sent + result.elsewhere > 0) window.dispatchEvent(new CustomEvent(SYNCED_EVENT, { detail: result }));
+  return result;
+}
+
+/**
+ * Sign-out: the stored cards, grades, pages and assets go. Offline (`keepOfflinePage`), the sign-out itself cannot
+ * reach the server: only the offline page (and its icons) stays, so the browser shows it rather than its own error.
+ */
+export async function clearDevice(keepOfflinePage = false): Promise<void> {
+  await new Promise<void>((resolve) => {
+    const request = indexedDB.deleteDatabase(DATABASE);
+    request.onsuccess = request.onerror = request.onblocked = () => resolve();
+  });
+  if (!("caches" in window)) return;
+  const meta = keepOfflinePage ? await caches.match(META) : undefined;
+  const offline = meta ? new URL(((await meta.clone().json()) as { offline: string }).offline, location.href) : null;
+  for (const name of await caches.keys()) {
+    if (!offline || name !== CACHE) {
+      await caches.delete(name);
+      continue;
+    }
+    const cache = await caches.open(name);
+    for (const request of await cache.keys()) {
+      const path = new URL(request.url).pathname;
+      if (path !== META && path !== offline.pathname && !PUBLIC_FILES.includes(path)) await cache.delete(request);
+    }
+  }
+}
+
+/**
+ * A grade whose form could not reach the server (the network dropped in the middle of the review): kept like one given
+ * offline, if the device holds cards for this learner and the form names a card and its version. True when kept.
+ */
+export async function keepUnsentGrade(form: FormData): Promise<boolean> {
+  const deck = await readDeck().catch(() => null);
+  const termId = form.get("termId");
+  const version = Number(form.get("version"));
+  const grade = form.get("grade");
+  if (!deck || typeof termId !== "string" || !Number.isInteger(version) || typeof grade !== "string") return false;
+  if (!["again", "hard", "good", "easy"].includes(grade)) return false;
+  if (!deck.cards.some((card) => card.id === termId && card.version === version)) return false;
+  await storeGrade(deck.owner, { termId, version, grade: grade as OfflineGrade["grade"], at: Date.now() });
+  return true;
+}
