@@ -1,6 +1,6 @@
 import { createEmptyCard, fsrs, generatorParameters, Rating, State, type Card, type FSRS, type Grade } from "ts-fsrs";
 import type { Stage } from "./vocabulary";
-import { RETENTION } from "./retention";
+import { RETENTION } from "./retention.ts";
 
 export { RETENTION };
 
