@@ -169,43 +169,20 @@ function useTrackingParamsCleanup() {
   }, [search]);
 }
 
-/**
- * A signed-in learner's device keeps today's review for offline use (ADR 065): the module that registers the service
- * worker and stores the cards loads only once the page is interactive and the browser is idle, so it is no part of
- * any page's first load; visitors never load it.
- */
+/** A signed-in learner's device keeps today's review for offline use (ADR 065): its code loads after hydration. */
 function useOfflineReview(signedIn: boolean, locale: RootData["locale"]) {
   useEffect(() => {
     if (!signedIn) return;
-    const device = () => import("./learning/offline-device.client");
-    const start = () =>
-      void device()
-        .then(({ startOfflineDevice }) => startOfflineDevice(locale))
-        .catch(() => {});
-    // Sign-out sends the device's grades and clears it first, even when pressed before the module has loaded.
-    const signOut = (event: SubmitEvent) => {
-      const form = event.target as HTMLFormElement;
-      if (form.dataset.offlineChecked || !/\/logout$/.test(new URL(form.action, location.href).pathname)) return;
-      event.preventDefault();
-      event.stopImmediatePropagation();
-      const submitter = event.submitter;
-      void device()
-        .then(({ signOutWith }) => signOutWith(form, submitter))
-        .catch(() => HTMLFormElement.prototype.submit.call(form));
-    };
-    window.addEventListener("submit", signOut, true);
-    const stop = () => window.removeEventListener("submit", signOut, true);
-    if ("requestIdleCallback" in window) {
-      const id = window.requestIdleCallback(start, { timeout: 3_000 });
-      return () => {
-        stop();
-        window.cancelIdleCallback(id);
-      };
-    }
-    const timer = setTimeout(start, 1_000);
+    let stop: (() => void) | undefined;
+    let left = false;
+    void import("./learning/offline-boot.client")
+      .then(({ bootOfflineReview }) => {
+        if (!left) stop = bootOfflineReview(locale);
+      })
+      .catch(() => {});
     return () => {
-      stop();
-      clearTimeout(timer);
+      left = true;
+      stop?.();
     };
   }, [signedIn, locale]);
 }
