@@ -1,16 +1,13 @@
 import { and, asc, eq, inArray, lt } from "drizzle-orm";
 import { z } from "zod";
 import type { Database } from "../db/db.server";
-import { clozeOf } from "./cloze";
 import { today } from "./daily.server";
-import { intervalLabel, nextIntervals } from "./intervals";
+import { learnerScheduler } from "./fsrs-fit.server";
 import { reviewLogs, termExamples, terms } from "./learning.schema";
-import type { ReviewCard } from "./review-page.server";
-import { modeFor } from "./review-modes";
+import { intervalLabels, reviewCard, type ReviewCard } from "./review-page.server";
 import { readSettings } from "./settings.server";
-import { GRADES, stageOf, type GradeName } from "./stage";
-import { stemmerFor } from "./stemmers.server";
-import { gradeTerm, type Owner, type Term, type TermExample } from "./terms.server";
+import { GRADES, type GradeName } from "./stage";
+import { gradeTerm, type Owner, type TermExample } from "./terms.server";
 
 /**
  * The offline review (ADR 065): today's cards sent to the learner's device while online, and the grades given offline
@@ -32,7 +29,7 @@ export const OFFLINE_CARDS_MAX = 500;
  * learning steps always, new terms and reviews while some are left. Each in the mode its turn gives now.
  */
 export async function offlineDeck(db: Database, owner: Owner, locale: string, now = new Date()): Promise<OfflineDeck> {
-  const settings = await readSettings(db, owner.userId);
+  const [settings, by] = await Promise.all([readSettings(db, owner.userId), learnerScheduler(db, owner.userId)]);
   const day = await today(db, owner.userId, settings, now);
   const rows = await db
     .select()
@@ -68,58 +65,14 @@ export async function offlineDeck(db: Database, owner: Owner, locale: string, no
     language: owner.language,
     fetchedAt: now.getTime(),
     dayEnd: day.end.getTime(),
-    cards: chosen.map((term) => offlineCard(term, byTerm.get(term.id) ?? [], settings.modes, locale, now)),
-  };
-}
-
-/** The same card the review page draws (reviewState), revealed, without a typed answer: the device checks that. */
-function offlineCard(
-  term: Term,
-  examples: TermExample[],
-  modes: Parameters<typeof modeFor>[1],
-  locale: string,
-  now: Date,
-): OfflineCard {
-  const stem = stemmerFor(term.language);
-  const gapped = examples.flatMap((example) => {
-    const cloze = clozeOf(example.sentence, term.text, term.language, stem);
-    return cloze ? [{ example, cloze }] : [];
-  });
-  const hasMeaning = term.meaning.trim() !== "";
-  const mode = modeFor(term, modes, { cloze: gapped.length > 0, meaning: hasMeaning });
-  const clozeMissing = gapped.length === 0 && modeFor(term, modes, { cloze: true, meaning: hasMeaning }) === "cloze";
-  const chosen = mode === "cloze" ? gapped[term.reps % gapped.length]! : null;
-  // The intervals as they are at the time the device stores the card: close enough for a label ("1 day").
-  const intervals = nextIntervals(term, now);
-  return {
-    id: term.id,
-    version: term.reps,
-    due: term.due.getTime(),
-    mode,
-    language: term.language,
-    partOfSpeech: term.partOfSpeech,
-    stage: stageOf(term, now),
-    prompt: {
-      text: mode === "forward" ? term.text : null,
-      meaning: mode === "reverse" || mode === "typed" ? term.meaning : null,
-      cloze: chosen ? { before: chosen.cloze.before, after: chosen.cloze.after } : null,
-      hint: chosen ? chosen.example.translation || term.meaning : "",
-    },
-    clozeMissing,
-    answer: {
-      text: term.text,
-      gapAnswer: chosen ? chosen.cloze.answer : null,
-      meaning: term.meaning,
-      notes: term.notes,
-      examples: examples
-        .filter((e) => e.id !== chosen?.example.id)
-        .map((e) => ({ id: e.id, sentence: e.sentence, translation: e.translation })),
-      typed: null,
-    },
-    suggested: null,
-    intervals: Object.fromEntries(
-      (Object.keys(GRADES) as GradeName[]).map((grade) => [grade, intervalLabel(intervals[grade], locale)]),
-    ) as Record<GradeName, string>,
+    // The same card the review page draws, revealed, without a typed answer: the device checks that.
+    cards: chosen.map((term) => ({
+      ...reviewCard(term, byTerm.get(term.id) ?? [], settings.modes, now, intervalLabels(term, now, by, locale), {
+        revealed: true,
+        answer: undefined,
+      }),
+      due: term.due.getTime(),
+    })),
   };
 }
 

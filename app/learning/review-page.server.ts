@@ -13,10 +13,11 @@ import {
   type DiffPart,
   type ReviewMode,
 } from "./review-modes";
+import type { FSRS } from "ts-fsrs";
 import { GRADES, type GradeName } from "./stage";
 import { readSettings } from "./settings.server";
 import { stemmerFor } from "./stemmers.server";
-import { examplesOf, stageOf, type Owner } from "./terms.server";
+import { examplesOf, stageOf, type Owner, type Term, type TermExample } from "./terms.server";
 import { momentFormatter } from "./time-zone.server";
 import { DEFAULT_TIME_ZONE } from "./time-zone";
 import type { Stage } from "./vocabulary";
@@ -137,61 +138,84 @@ export async function reviewState(
           : null,
     };
   }
-  const stem = stemmerFor(term.language);
   const examples = await kept(`examples:${term.id}`, () => examplesOf(db, term.id));
-  const gapped = examples
-    .map((example) => ({ example, cloze: clozeOf(example.sentence, term.text, term.language, stem) }))
-    .filter((entry): entry is { example: (typeof examples)[number]; cloze: Cloze } => entry.cloze !== null);
-  const hasMeaning = term.meaning.trim() !== "";
-  const mode = modeFor(term, settings.modes, { cloze: gapped.length > 0, meaning: hasMeaning });
-  const clozeMissing =
-    gapped.length === 0 && modeFor(term, settings.modes, { cloze: true, meaning: hasMeaning }) === "cloze";
-  const chosen = mode === "cloze" ? gapped[term.reps % gapped.length]! : null;
-  const given = mode === "typed" && view.revealed ? (view.answer ?? "").slice(0, 200) : null;
-  const check = given === null ? null : checkAnswer(term.text, given, term.language);
   const shownAt = view.shownAt ?? now;
   const [queue, done, by] = await Promise.all([
     queueAt(shownAt),
     kept("todaysReviews", () => todaysReviews(db, owner, day)),
     kept("scheduler", () => learnerScheduler(db, owner.userId)),
   ]);
-  const intervals = nextIntervals(term, now, by);
-  const labels = Object.fromEntries(
-    (Object.keys(GRADES) as GradeName[]).map((grade) => [grade, intervalLabel(intervals[grade], view.locale)]),
-  ) as Record<GradeName, string>;
   return {
     // The card on screen is always counted, even when it came due between the front and the back.
     remaining: Math.max(1, queue.dueNow),
     done: done.reviewed,
     at: shownAt.getTime(),
-    card: {
-      id: term.id,
-      version: term.reps,
-      mode,
-      language: term.language,
-      partOfSpeech: term.partOfSpeech,
-      stage: stageOf(term, now),
-      prompt: {
-        text: mode === "forward" ? term.text : null,
-        meaning: mode === "reverse" || mode === "typed" ? term.meaning : null,
-        cloze: chosen ? { before: chosen.cloze.before, after: chosen.cloze.after } : null,
-        hint: chosen ? chosen.example.translation || term.meaning : "",
-      },
-      clozeMissing,
-      answer: view.revealed
-        ? {
-            text: term.text,
-            gapAnswer: chosen ? chosen.cloze.answer : null,
-            meaning: term.meaning,
-            notes: term.notes,
-            examples: examples
-              .filter((e) => e.id !== chosen?.example.id)
-              .map((e) => ({ id: e.id, sentence: e.sentence, translation: e.translation })),
-            typed: given === null ? null : { given, check: check!, diff: charDiff(term.text, given) },
-          }
-        : null,
-      suggested: check ? SUGGESTED_GRADE[check] : null,
-      intervals: labels,
+    card: reviewCard(term, examples, settings.modes, now, intervalLabels(term, now, by, view.locale), {
+      revealed: view.revealed,
+      answer: view.answer,
+    }),
+  };
+}
+
+/** When the card comes back after each grade, by the learner's scheduler, in the interface language. */
+export function intervalLabels(term: Term, now: Date, by: FSRS, locale: string): Record<GradeName, string> {
+  const intervals = nextIntervals(term, now, by);
+  return Object.fromEntries(
+    (Object.keys(GRADES) as GradeName[]).map((grade) => [grade, intervalLabel(intervals[grade], locale)]),
+  ) as Record<GradeName, string>;
+}
+
+/**
+ * The card as the review draws it, for the review page and the offline deck alike: its mode (cloze only when an
+ * example contains the term), the front, and once revealed the answer; a typed answer, when one was given (`answer`
+ * is undefined for the offline deck: the device checks it), is checked and compared.
+ */
+export function reviewCard(
+  term: Term,
+  examples: readonly TermExample[],
+  modes: readonly ReviewMode[],
+  now: Date,
+  intervals: Record<GradeName, string>,
+  view: { revealed: boolean; answer: string | null | undefined },
+): ReviewCard {
+  const stem = stemmerFor(term.language);
+  const gapped = examples
+    .map((example) => ({ example, cloze: clozeOf(example.sentence, term.text, term.language, stem) }))
+    .filter((entry): entry is { example: TermExample; cloze: Cloze } => entry.cloze !== null);
+  const hasMeaning = term.meaning.trim() !== "";
+  const mode = modeFor(term, modes, { cloze: gapped.length > 0, meaning: hasMeaning });
+  const clozeMissing = gapped.length === 0 && modeFor(term, modes, { cloze: true, meaning: hasMeaning }) === "cloze";
+  const chosen = mode === "cloze" ? gapped[term.reps % gapped.length]! : null;
+  const given =
+    mode === "typed" && view.revealed && view.answer !== undefined ? (view.answer ?? "").slice(0, 200) : null;
+  const check = given === null ? null : checkAnswer(term.text, given, term.language);
+  return {
+    id: term.id,
+    version: term.reps,
+    mode,
+    language: term.language,
+    partOfSpeech: term.partOfSpeech,
+    stage: stageOf(term, now),
+    prompt: {
+      text: mode === "forward" ? term.text : null,
+      meaning: mode === "reverse" || mode === "typed" ? term.meaning : null,
+      cloze: chosen ? { before: chosen.cloze.before, after: chosen.cloze.after } : null,
+      hint: chosen ? chosen.example.translation || term.meaning : "",
     },
+    clozeMissing,
+    answer: view.revealed
+      ? {
+          text: term.text,
+          gapAnswer: chosen ? chosen.cloze.answer : null,
+          meaning: term.meaning,
+          notes: term.notes,
+          examples: examples
+            .filter((e) => e.id !== chosen?.example.id)
+            .map((e) => ({ id: e.id, sentence: e.sentence, translation: e.translation })),
+          typed: given === null ? null : { given, check: check!, diff: charDiff(term.text, given) },
+        }
+      : null,
+    suggested: check ? SUGGESTED_GRADE[check] : null,
+    intervals,
   };
 }
