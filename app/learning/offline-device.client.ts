@@ -1,5 +1,6 @@
 import { i18next } from "../i18n/i18n.client";
 import { localePath, type Locale } from "../i18n/locales";
+import { STORED_COPY_HEADER } from "../toasts/toast";
 import {
   CACHE,
   clearDevice,
@@ -84,7 +85,7 @@ async function storePages(locale: Locale): Promise<void> {
   const offline = localePath(locale, OFFLINE_PAGE_PATH);
   const assets = new Set<string>();
   for (const path of [review, offline]) {
-    const response = await fetch(path, { credentials: "same-origin" });
+    const response = await fetch(path, { credentials: "same-origin", headers: { [STORED_COPY_HEADER]: "1" } });
     if (!response.ok || response.redirected) return;
     await cache.put(path, response.clone());
     for (const match of (await response.text()).matchAll(ASSET)) assets.add(match[0]);

@@ -3,7 +3,7 @@ import type { TFunction } from "i18next";
 import { createContext, redirect, type MiddlewareFunction } from "react-router";
 import { readCookie, signedCookie } from "../http/cookies.server";
 import { safeTarget } from "../http/navigation";
-import { MAX_TOASTS, type Toast, type ToastType } from "./toast";
+import { MAX_TOASTS, STORED_COPY_HEADER, type Toast, type ToastType } from "./toast";
 
 /** The cookie carrying the toasts of the next page. */
 export const TOAST_COOKIE = "toast";
@@ -56,8 +56,12 @@ export async function redirectWithToast(
   return redirect(safeTarget(to) ?? "/", { headers });
 }
 
-/** Hands the queued toasts to the page and clears the cookie, unless the response queues new ones. */
+/**
+ * Hands the queued toasts to the page and clears the cookie, unless the response queues new ones or the request is for
+ * a stored copy (STORED_COPY_HEADER), which leaves them for the page the learner sees next.
+ */
 export const toastMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
+  if (request.headers.has(STORED_COPY_HEADER)) return next();
   const toasts = await pendingToasts(request);
   context.set(toastContext, toasts);
   const response = await next();

@@ -10,3 +10,10 @@ export type Toast = {
 
 export const TOAST_DURATION_MS = 5000;
 export const MAX_TOASTS = 5;
+
+/**
+ * Sent by a request for a stored copy of a page (the offline review's shell, fetched in the background): it neither
+ * shows nor takes the toasts waiting for the learner's next page, which would otherwise be spent on a page nobody sees
+ * and kept in the copy.
+ */
+export const STORED_COPY_HEADER = "X-Stored-Copy";

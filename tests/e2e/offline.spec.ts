@@ -420,3 +420,31 @@ test("a card graded elsewhere while offline keeps the grade given first: the off
   // One review, the one given first (Again = 1), not the offline Good.
   expect(document.terms.flatMap((term) => term.reviews.map((review) => review.rating))).toEqual([1]);
 });
+
+test("storing the offline copies leaves the toast of the learner's next page waiting", async ({
+  page,
+  javaScriptEnabled,
+}) => {
+  test.skip(!javaScriptEnabled, "the device stores its copies with JavaScript only");
+  // The device's background fetch of the offline review page names itself a stored copy.
+  const stored = page.waitForRequest((request) => new URL(request.url()).pathname === "/account/review/offline");
+  await signInFresh(page, javaScriptEnabled, "stored-copy");
+  expect((await stored).headers()["x-stored-copy"]).toBe("1");
+
+  // A change that queues a toast for the next page; its redirect not followed, the toast waits in its cookie.
+  const saved = await page.request.post("/preferences", {
+    form: { intent: "studyLanguage", studyLanguage: "es", redirectTo: "/account/home" },
+    headers: { Origin: new URL(page.url()).origin },
+    maxRedirects: 0,
+  });
+  expect(saved.status()).toBe(302);
+  const title = t("en", "learning:toasts.studyLanguageSaved.title");
+  // A stored copy fetched now neither shows the toast nor spends it.
+  for (const path of ["/offline", "/account/review/offline"]) {
+    const copy = await page.request.get(path, { headers: { "X-Stored-Copy": "1" } });
+    expect(copy.status()).toBe(200);
+    expect(await copy.text()).not.toContain('class="toast toast-');
+  }
+  await page.goto("/account/home");
+  await expect(page.getByRole("status")).toContainText(title);
+});

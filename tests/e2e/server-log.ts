@@ -12,7 +12,7 @@ const MARGIN_MS = 1_000;
  * failures as well, since they carry no time (a crash, a stack trace).
  */
 export default class ServerLogReporter implements Reporter {
-  private failed: { title: string; from: number; to: number }[] = [];
+  private failed: { title: string; from: number; to: number; error: string }[] = [];
 
   onTestEnd(test: TestCase, result: TestResult) {
     if (test.outcome() !== "unexpected") return;
@@ -21,6 +21,7 @@ export default class ServerLogReporter implements Reporter {
       title: test.titlePath().filter(Boolean).join(" › "),
       from,
       to: from + result.duration + 2 * MARGIN_MS,
+      error: firstLine(result.error?.message ?? ""),
     });
   }
 
@@ -30,7 +31,7 @@ export default class ServerLogReporter implements Reporter {
     try {
       lines = readFileSync(SERVER_LOG, "utf8").split("\n").filter(Boolean);
     } catch {
-      return;
+      lines = [];
     }
     const timed = lines.map((text) => ({ text, time: timeOf(text) }));
     for (const failure of this.failed) {
@@ -41,11 +42,20 @@ export default class ServerLogReporter implements Reporter {
         `\nServer log while "${failure.title}" ran (${during.length} lines; all of it in ${SERVER_LOG}):\n${during.join("\n")}`,
       );
     }
+    // The failures once more, last, so that a log cut to its tail still names them.
+    console.log(`\n${this.failed.length} failed (server logs above):`);
+    for (const failure of this.failed) console.log(`  ✘ ${failure.title}\n      ${failure.error}`);
   }
 
   printsToStdio() {
     return false;
   }
+}
+
+function firstLine(message: string): string {
+  // eslint-disable-next-line no-control-regex
+  const plain = message.replace(/\u001b\[[0-9;]*m/g, "");
+  return plain.split("\n").find((line) => line.trim()) ?? "";
 }
 
 function timeOf(line: string): number | null {
