@@ -39,7 +39,7 @@ import { ErrorPage } from "./ui/error-page";
 import { DefaultLayout } from "./ui/layouts";
 import { InlineStylesheet } from "./ui/inline-stylesheet";
 import { LanguageLinks } from "./ui/seo";
-import { toastContext, toastMiddleware } from "./toasts/toast.server";
+import { takeToasts, toastMiddleware } from "./toasts/toast.server";
 import { colorScheme } from "./theme/theme";
 import { readTheme } from "./theme/theme.server";
 import type { StalenessHandle } from "./edge/staleness";
@@ -104,7 +104,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     origin: env.APP_URL,
     year: new Date().getFullYear(),
     user: user ? { email: user.email } : null,
-    toasts: context.get(toastContext),
+    toasts: takeToasts(context),
     honeypot: await honeypotInputProps(),
     analytics: analyticsAllowed ? browserAnalytics() : null,
     webAnalyticsSrc: analyticsAllowed ? (env.WEB_ANALYTICS_SRC ?? null) : null,

@@ -13,7 +13,7 @@ import type { PageHandle } from "../ui/seo";
 import type { StalenessHandle } from "../edge/staleness";
 import { readForm } from "../http/request-body.server";
 import { PATHS } from "../http/paths";
-import { toastContext } from "../toasts/toast.server";
+import { waitingToasts } from "../toasts/toast.server";
 
 /** The sign-in form, and whether a learner is signed in. */
 export const handle: PageHandle & StalenessHandle = {
@@ -26,7 +26,7 @@ export const handle: PageHandle & StalenessHandle = {
 export async function loader({ request, context }: Route.LoaderArgs) {
   const another = new URL(request.url).searchParams.has("another");
   // A refused address comes back in its toast: the form is shown again with it, whatever was sent before.
-  const refused = context.get(toastContext).find((toast) => toast.field?.name === "email");
+  const refused = waitingToasts(context).find((toast) => toast.field?.name === "email");
   const invalid = refused?.field ? { value: refused.field.value, message: refused.description } : null;
   return { sent: another || invalid ? null : await sentNotice(request), invalid, delivery: linkDelivery };
 }

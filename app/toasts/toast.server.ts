@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { TFunction } from "i18next";
-import { createContext, redirect, type MiddlewareFunction } from "react-router";
+import { createContext, redirect, type MiddlewareFunction, type RouterContextProvider } from "react-router";
 import { readCookie, signedCookie } from "../http/cookies.server";
 import { safeTarget } from "../http/navigation";
 import { MAX_TOASTS, STORED_COPY_HEADER, type Toast, type ToastType } from "./toast";
@@ -9,8 +9,21 @@ import { MAX_TOASTS, STORED_COPY_HEADER, type Toast, type ToastType } from "./to
 export const TOAST_COOKIE = "toast";
 const toastCookie = signedCookie(TOAST_COOKIE, { maxAge: 60 });
 
-/** The toasts waiting for this request, read once by the toast middleware. */
-export const toastContext = createContext<Toast[]>([]);
+/** The toasts waiting for this request, read once by the toast middleware; `shown` once a page takes them. */
+const pendingContext = createContext<{ toasts: Toast[]; shown: boolean }>({ toasts: [], shown: false });
+
+/** The toasts waiting for this request, without taking them (a loader that looks for its own). */
+export const waitingToasts = (context: Readonly<RouterContextProvider>): Toast[] => context.get(pendingContext).toasts;
+
+/**
+ * The toasts this request's page shows (the root loader): only then does the response clear their cookie, so a request
+ * that shows no page (a resource route, a `.data` request that skips the root's loader) leaves them for the next one.
+ */
+export function takeToasts(context: Readonly<RouterContextProvider>): Toast[] {
+  const pending = context.get(pendingContext);
+  pending.shown = true;
+  return pending.toasts;
+}
 
 function isToast(value: unknown): value is Toast {
   const toast = value as Toast;
@@ -57,17 +70,16 @@ export async function redirectWithToast(
 }
 
 /**
- * Hands the queued toasts to the page and clears the cookie, unless the response queues new ones or the request is for
- * a stored copy (STORED_COPY_HEADER), which leaves them for the page the learner sees next.
+ * Hands the queued toasts to the page and, once the page took them, clears the cookie, unless the response queues new
+ * ones. A request for a stored copy (STORED_COPY_HEADER) leaves them for the page the learner sees next.
  */
 export const toastMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
-  if (request.headers.has(STORED_COPY_HEADER)) return next();
-  const toasts = await pendingToasts(request);
-  context.set(toastContext, toasts);
+  const pending = { toasts: request.headers.has(STORED_COPY_HEADER) ? [] : await pendingToasts(request), shown: false };
+  context.set(pendingContext, pending);
   const response = await next();
   const isRedirect = response.status >= 300 && response.status < 400;
   const queuesToast = response.headers.getSetCookie().some((cookie) => cookie.startsWith("toast="));
-  if (toasts.length > 0 && !isRedirect && !queuesToast) {
+  if (pending.shown && pending.toasts.length > 0 && !isRedirect && !queuesToast) {
     response.headers.append("Set-Cookie", await toastCookie.serialize([], { maxAge: 0 }));
   }
   return response;

@@ -421,7 +421,7 @@ test("a card graded elsewhere while offline keeps the grade given first: the off
   expect(document.terms.flatMap((term) => term.reviews.map((review) => review.rating))).toEqual([1]);
 });
 
-test("storing the offline copies leaves the toast of the learner's next page waiting", async ({
+test("storing the offline copies and syncing leave the toast of the learner's next page waiting", async ({
   page,
   javaScriptEnabled,
 }) => {
@@ -439,12 +439,19 @@ test("storing the offline copies leaves the toast of the learner's next page wai
   });
   expect(saved.status()).toBe(302);
   const title = t("en", "learning:toasts.studyLanguageSaved.title");
-  // A stored copy fetched now neither shows the toast nor spends it.
+  // A stored copy fetched now neither shows the toast nor spends it, and neither do the deck and the sync, which
+  // show no page.
   for (const path of ["/offline", "/account/review/offline"]) {
     const copy = await page.request.get(path, { headers: { "X-Stored-Copy": "1" } });
     expect(copy.status()).toBe(200);
     expect(await copy.text()).not.toContain('class="toast toast-');
   }
+  expect((await page.request.get("/account/review/deck")).status()).toBe(200);
+  const sync = await page.request.post("/account/review/sync", {
+    form: { owner: "another learner", grades: "[]" },
+    headers: { Origin: new URL(page.url()).origin },
+  });
+  expect(sync.status()).toBe(409);
   await page.goto("/account/home");
   await expect(page.getByRole("status")).toContainText(title);
 });
