@@ -20,12 +20,17 @@ import { defaultDictionary, parseDictionaryTemplate } from "../reading/dictionar
 import { studyLanguageName } from "../learning/study-language";
 import { canonicalTimeZone, DEFAULT_TIME_ZONE, timeZoneOptions } from "../learning/time-zone";
 import { redirectWithToast, translatedToast } from "../toasts/toast.server";
+import type { StalenessHandle } from "../edge/staleness";
 import type { PageHandle } from "../ui/seo";
 import { badRequest, dispatchIntents, flag, intent, text } from "../http/intents.server";
 import { PATHS } from "../http/paths";
 import { readShowReadings, saveShowReadings } from "../reading/readings-setting.server";
 
-export const handle: PageHandle = { title: "titles.settings" };
+/** Kept in memory for the learner until their next write: it shows their settings and nothing that moves by itself. */
+export const handle: PageHandle & StalenessHandle = {
+  title: "titles.settings",
+  staleness: { dependsOn: ["learner"], keptForLearner: true },
+};
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { user, owner } = requireLearner(context);

@@ -11,9 +11,17 @@ import { BarChart } from "../progress/charts";
 import { parseRange, RANGES } from "../progress/range";
 import { learnerStatistics } from "../progress/statistics.server";
 import { readFit } from "../learning/fsrs-fit.server";
+import type { StalenessHandle } from "../edge/staleness";
 import type { PageHandle } from "../ui/seo";
 
-export const handle: PageHandle = { title: "titles.statistics" };
+/**
+ * Kept in memory for the learner until their next write or the end of their day (the charts and the forecast end
+ * today); the page shows nothing else that changes by itself.
+ */
+export const handle: PageHandle & StalenessHandle<Awaited<ReturnType<typeof loader>>> = {
+  title: "titles.statistics",
+  staleness: { dependsOn: ["learner"], changesAt: ({ dayEnds }) => [dayEnds], keptForLearner: true },
+};
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { user, owner } = requireLearner(context);
@@ -21,13 +29,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (range === null) throw data(null, { status: 400 });
   const db = await getDatabase();
   // The learner's zone and settings from their day, which the header's count reads too (from memory between writes).
-  const { settings } = await learnerDayOf(context, db, owner, dayMemory(request, user));
+  const { settings, day } = await learnerDayOf(context, db, owner, dayMemory(request, user));
   const [statistics, fit] = await Promise.all([
     learnerStatistics(db, user.id, settings.timeZone ?? DEFAULT_TIME_ZONE, range),
     readFit(db, user.id),
   ]);
   return {
     range,
+    dayEnds: day.end,
     locale: requestLocale(context),
     ...statistics,
     scheduler: {

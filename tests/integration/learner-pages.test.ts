@@ -96,7 +96,12 @@ describe("a learner's pages kept in memory", () => {
     await alice.page("/account/home");
   });
 
-  for (const path of ["/account/home", "/de/account/explore/member?stage=tolearn&sort=newest"]) {
+  for (const path of [
+    "/account/home",
+    "/de/account/explore/member?stage=tolearn&sort=newest",
+    "/account/statistics?days=30",
+    "/account/settings",
+  ]) {
     it(`${path}: drawn once, then answered from memory with the same body and headers but the CSP`, async () => {
       const drawn = await open(alice, path);
       expect(drawn.status).toBe(200);
@@ -121,6 +126,16 @@ describe("a learner's pages kept in memory", () => {
     expect(after.fromMemory).toBe(false);
     expect(after.html).toContain("Birne");
     expect(stageCount(after.html, "tolearn")).toBe(stageCount(before.html, "tolearn") + 1);
+  });
+
+  it("the statistics and the settings are drawn again after the learner's write", async () => {
+    for (const path of ["/account/statistics", "/account/settings"]) await kept(alice, path);
+    await addTerm(alice, "Feige");
+    await open(alice, "/account/home"); // shows the "term added" toast
+    const statistics = await open(alice, "/account/statistics");
+    expect(statistics.fromMemory).toBe(false);
+    expect((await open(alice, "/account/settings")).fromMemory).toBe(false);
+    expect((await kept(alice, "/account/statistics")).html).toBe(statistics.html.replace(/ nonce="[^"]+"/g, ""));
   });
 
   it("a page with a toast to show is drawn for it, and the toast is not kept", async () => {
