@@ -90,7 +90,7 @@ const schema = z
     WEB_ANALYTICS_SRC: optionalUrl,
     TRUST_PROXY: trustProxy.default(false),
     LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
-    MAX_REQUESTS_IN_FLIGHT: z.coerce.number().int().min(1).max(100_000).default(32),
+    MAX_REQUESTS_IN_FLIGHT: z.coerce.number().int().min(1).max(100_000).default(64),
     METRICS_TOKEN: optionalString,
     ...billingEnvShape,
     LEGAL_NAME: z.preprocess(

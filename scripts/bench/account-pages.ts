@@ -35,7 +35,8 @@ import { startBareServer } from "./throughput.ts";
 
 export const ACCOUNT_BUDGET = { shareOfBare: 0.012, p99Ms: 500 };
 export { DATABASE_NAMES };
-const CONNECTIONS = 50;
+// 50 for the budget; fewer (BENCH_ACCOUNT_CONNECTIONS=4) measures the CPU of an answer with nothing waiting or refused.
+const CONNECTIONS = Number(process.env.BENCH_ACCOUNT_CONNECTIONS ?? 50);
 const MODES = ["forward", "reverse", "typed", "cloze"] as const;
 
 type Autocannon = (options: object) => Promise<{
