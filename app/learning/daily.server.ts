@@ -234,19 +234,18 @@ export type DaySummary = {
 };
 
 /**
- * What the home pages show of the learner's day, and when that changes without a write: the end of the learner's day
- * (limits start again, the streak moves). Due times are the term counts' to name.
+ * What the home pages show of the learner's day (`known`: the request's learnerDayOf), and when that changes without a
+ * write: the end of the learner's day (limits start again, the streak moves). Due times are the term counts' to name.
  */
 export async function daySummary(
   db: Database,
   owner: Owner,
-  now = new Date(),
+  known: LearnerDay,
 ): Promise<{ summary: DaySummary; dayEnds: Date }> {
-  const settings = await readSettings(db, owner.userId);
-  const [{ day, queue }, streak] = await Promise.all([
-    dayAndQueue(db, owner, settings, now),
-    currentStreak(db, owner.userId, settings.timeZone ?? DEFAULT_TIME_ZONE, now),
-  ]);
+  const { settings, day, queue } = known;
+  const streak = await dayMemo(known, "streak", () =>
+    currentStreak(db, owner.userId, settings.timeZone ?? DEFAULT_TIME_ZONE, known.now),
+  );
   const summary: DaySummary = {
     streak,
     dueNow: queue.dueNow,

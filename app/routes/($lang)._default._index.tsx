@@ -7,7 +7,7 @@ import { getDatabase } from "../db/db.server";
 import { PATHS, samplePath } from "../http/paths";
 import { landingDemo } from "../reading/landing-demo.server";
 import { useLocalePath } from "../i18n/use-locale";
-import { daySummary } from "../learning/daily.server";
+import { dayMemory, daySummary, learnerDayOf } from "../learning/daily.server";
 import { DayPanel } from "../learning/day-panel";
 import { studyLanguageContext } from "../learning/preferences.server";
 import type { PageHandle } from "../ui/seo";
@@ -31,7 +31,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const demo = landingDemo(request, context);
   if (!user) return { day: null, demo };
   const owner = { userId: user.id, language: context.get(studyLanguageContext) };
-  return { day: (await daySummary(await getDatabase(), owner)).summary, demo };
+  const db = await getDatabase();
+  return {
+    day: (await daySummary(db, owner, await learnerDayOf(context, db, owner, dayMemory(request, user)))).summary,
+    demo,
+  };
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {

@@ -7,7 +7,7 @@ import { LevelForm, StudyLanguageForm } from "../learning/preference-forms";
 import { studyLanguageName, studyLanguageOptions } from "../learning/study-language";
 import { getInstance, requestLocale } from "../i18n/i18n.server";
 import { recentTerms, stageCountsAndDue, stageOf } from "../learning/terms.server";
-import { daySummary } from "../learning/daily.server";
+import { dayMemo, dayMemory, daySummary, learnerDayOf } from "../learning/daily.server";
 import { DayPanel } from "../learning/day-panel";
 import { StageBadge } from "../learning/ui";
 import { STAGES, STUDY_LANGUAGES } from "../learning/vocabulary";
@@ -52,7 +52,7 @@ function welcomeOptions(locale: string) {
   return { popular, others };
 }
 
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const { user, owner } = requireLearner(context);
   const db = await getDatabase();
   const locale = requestLocale(context);
@@ -61,11 +61,14 @@ export async function loader({ context }: Route.LoaderArgs) {
     const values: WelcomeValues = { studyLanguage: "", level: user.level ?? "", newPerDay: String(settings.newPerDay) };
     return { welcome: { values, ...welcomeOptions(locale) }, home: null };
   }
-  const now = new Date();
+  // The learner's day, which the header's count reads too; what else depends only on their data and on no card
+  // falling due is kept with it between their writes (dayMemo).
+  const known = await learnerDayOf(context, db, owner, dayMemory(request, user));
+  const now = known.now;
   const [{ counts, nextDue }, recent, day, plan] = await Promise.all([
-    stageCountsAndDue(db, owner, now),
-    recentTerms(db, owner),
-    daySummary(db, owner, now),
+    dayMemo(known, "stageCountsAndDue", () => stageCountsAndDue(db, owner, now)),
+    dayMemo(known, "recentTerms", () => recentTerms(db, owner)),
+    daySummary(db, owner, known),
     planLine(user.id),
   ]);
   const next = await nextAction(db, owner, user.level, day.summary.dueNow);
