@@ -15,7 +15,7 @@ import { learnerTag, requestLogFields } from "../server/request-log.server";
 
 /**
  * A learner's busiest pages from memory: those whose route declares `staleness.keptForLearner` (app/edge/staleness.ts),
- * today the learner's home, term list, statistics and settings. Such a page is drawn by React Router as usual; the document is then kept for
+ * today the learner's home, term list, statistics, settings, import and export. Such a page is drawn by React Router as usual; the document is then kept for
  * that learner, for the URL and the cookies that change it, with the version of their data it was drawn from
  * (`users.data_version`, moved by database triggers on every write, whichever instance makes it). The next request
  * for it is answered before Express once the session is checked: the same session query every page makes, and a
@@ -39,7 +39,7 @@ const MAX_AGE_MS = 60_000;
 const MAX_ENTRIES = 2_000;
 const MAX_BYTES = 32 * 1024 * 1024;
 /**
- * Pages kept per learner (four pages, a few variants each): past it the learner's own oldest goes, so no learner's
+ * Pages kept per learner (six pages, a few variants each): past it the learner's own oldest goes, so no learner's
  * requests (`?junk=1`, `?junk=2`…) can push another learner's pages out.
  */
 const MAX_ENTRIES_PER_LEARNER = 16;

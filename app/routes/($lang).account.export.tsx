@@ -12,9 +12,14 @@ import { requestLocale } from "../i18n/i18n.server";
 import { studyLanguageName } from "../learning/study-language";
 import { ankiPackage } from "../transfer/anki-export.server";
 import { exportDocument, reviewsCsv, termsCsv } from "../transfer/export.server";
+import type { StalenessHandle } from "../edge/staleness";
 import type { PageHandle } from "../ui/seo";
 
-export const handle: PageHandle = { title: "titles.export" };
+/** Kept in memory for the learner until their next write: the page shows nothing that moves by itself (its downloads are files, never kept). */
+export const handle: PageHandle & StalenessHandle = {
+  title: "titles.export",
+  staleness: { dependsOn: ["learner"], keptForLearner: true },
+};
 
 /**
  * `?format=json` (everything, one document), `?format=csv` (the terms), `?format=csv&part=reviews` (the review

@@ -18,9 +18,14 @@ import { readImportOptions } from "../transfer/import-options.server";
 import { binaryKind, isZip, readAnkiPackage } from "../transfer/anki-import.server";
 import { commitImport, deleteDraft, findDraft, MAX_ROWS, previewImport, saveDraft } from "../transfer/import.server";
 import { redirectWithToast, translatedToast } from "../toasts/toast.server";
+import type { StalenessHandle } from "../edge/staleness";
 import type { PageHandle } from "../ui/seo";
 
-export const handle: PageHandle = { title: "titles.import" };
+/** Kept in memory for the learner until their next write: the page and its preview of a file show the learner's drafts and terms, nothing that moves by itself. */
+export const handle: PageHandle & StalenessHandle = {
+  title: "titles.import",
+  staleness: { dependsOn: ["learner"], keptForLearner: true },
+};
 
 /** Rows of the preview table and problems listed on the page (the counts cover all of them). */
 const SAMPLE_ROWS = 5;

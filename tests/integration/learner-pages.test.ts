@@ -101,6 +101,8 @@ describe("a learner's pages kept in memory", () => {
     "/de/account/explore/member?stage=tolearn&sort=newest",
     "/account/statistics?days=30",
     "/account/settings",
+    "/account/import",
+    "/account/export",
   ]) {
     it(`${path}: drawn once, then answered from memory with the same body and headers but the CSP`, async () => {
       const drawn = await open(alice, path);
