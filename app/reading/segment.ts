@@ -52,8 +52,15 @@ const LETTER = /\p{L}/u;
 const DIGIT = /\p{Nd}/u;
 const SPACE_ONLY = /^\s*$/u;
 
+/**
+ * The languages whose lower case differs from Unicode's default (SpecialCasing.txt's conditional mappings: Turkish and
+ * Azeri dotted and dotless i, Lithuanian dots above); every other language gets the same from the cheaper toLowerCase.
+ */
+const OWN_LOWER_CASE = new Set(["tr", "az", "lt"]);
+
 /** Lower case by the rules of the language (Turkish İ → i, I → ı). */
-export const lowerFor = (language: string, text: string) => text.toLocaleLowerCase(language);
+export const lowerFor = (language: string, text: string) =>
+  OWN_LOWER_CASE.has(language) ? text.toLocaleLowerCase(language) : text.toLowerCase();
 
 /** A word holds letters but no digits (numbers, times are not words). */
 const isWordText = (text: string) => LETTER.test(text) && !DIGIT.test(text);

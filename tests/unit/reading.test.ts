@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { indexVocabulary, matchIndexed, matchWords, statsOf, type VocabularyEntry } from "../../app/reading/match";
-import { pagesOf, segmentedFrom, segmentOffsets, segmentText, wordsFrom } from "../../app/reading/segment";
+import { lowerFor, pagesOf, segmentedFrom, segmentOffsets, segmentText, wordsFrom } from "../../app/reading/segment";
+import { STUDY_LANGUAGES } from "../../app/learning/vocabulary";
 
 const words = (language: string, text: string) => segmentText(language, text).words;
 const term = (text: string, stage: VocabularyEntry["stage"] = "tolearn"): VocabularyEntry => ({
@@ -162,5 +163,17 @@ describe("stored segmentation and the vocabulary index (ADR 032)", () => {
     const matches = matchIndexed(index, text);
     expect(performance.now() - started).toBeLessThan(200);
     expect(matches.filter((m, i) => m.start === i && m.stage === "tolearn")).toHaveLength(800);
+  });
+});
+
+describe("lowerFor", () => {
+  const samples = ["İstanbul IRMAK", "ΟΔΟΣ Σ", "STRAẞE Äpfel", "ĮÌ Ĩ J̃", "ǅemal Ǉ", "ÉCOLE Ñandú", "ПРИВІТ Ёж"];
+  it("lowers every study language as the language's own rules do", () => {
+    for (const language of STUDY_LANGUAGES)
+      for (const text of samples) expect(lowerFor(language, text), language).toBe(text.toLocaleLowerCase(language));
+  });
+  it("keeps Turkish dotted and dotless i apart", () => {
+    expect(lowerFor("tr", "İI")).toBe("iı");
+    expect(lowerFor("de", "İI")).toBe("i̇i");
   });
 });
