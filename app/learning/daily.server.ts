@@ -133,6 +133,9 @@ export async function dayAndQueue(db: Database, owner: Owner, settings: LearnerS
  */
 export type LearnerDay = {
   now: Date;
+  /** When the day and queue were read (ms), and until when they hold (ms): the same counts at any moment between. */
+  readAt: number;
+  validUntil: number;
   settings: LearnerSettings;
   day: Day;
   queue: Queue;
@@ -193,9 +196,11 @@ async function readLearnerDay(db: Database, owner: Owner, memory: DayMemory | nu
   }
   const now = new Date(nowMs);
   const settings = await readSettings(db, owner.userId);
-  const day: LearnerDay = { now, settings, ...(await dayAndQueue(db, owner, settings, now)), memo: new Map() };
+  const read = await dayAndQueue(db, owner, settings, now);
+  // Nothing falls due before the queue's next due time, and the limits hold until the day ends.
+  const validUntil = Math.min(read.day.end.getTime(), read.queue.nextDue?.getTime() ?? Number.POSITIVE_INFINITY);
+  const day: LearnerDay = { now, readAt: nowMs, validUntil, settings, ...read, memo: new Map() };
   if (memory) {
-    const validUntil = Math.min(day.day.end.getTime(), day.queue.nextDue?.getTime() ?? Number.POSITIVE_INFINITY);
     keptDays.delete(key);
     keptDays.set(key, { version: memory.dataVersion, validUntil, day });
     while (keptDays.size > KEPT_DAYS) keptDays.delete(keptDays.keys().next().value!);

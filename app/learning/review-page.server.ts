@@ -105,8 +105,12 @@ export async function reviewState(
 ): Promise<ReviewState> {
   const settings = known?.settings ?? (await readSettings(db, owner.userId));
   const day = known?.day ?? (await today(db, owner.userId, settings, now));
+  // The queue as read for the learner's day holds at any moment from its reading until a card falls due (the back
+  // asks for it at the moment the front was shown).
   const queueAt = (at: Date) =>
-    known && known.now.getTime() === at.getTime() ? Promise.resolve(known.queue) : queueOf(db, owner, day, at);
+    known && at.getTime() >= known.readAt && at.getTime() < known.validUntil
+      ? Promise.resolve(known.queue)
+      : queueOf(db, owner, day, at);
   // Kept with the learner's day (a grade, a card falling due or the day's end reads them again): the card shown and
   // today's grades are the same on both sides of a card.
   const kept = <T>(key: string, read: () => Promise<T>) => (known ? dayMemo(known, key, read) : read());
