@@ -56,6 +56,11 @@ function chosenParts(): Set<BenchPart> {
 }
 
 async function main() {
+  if (process.argv.includes("--help") || process.argv.includes("-h")) {
+    // The budgets and commands as docs/benchmark.md tables them: one text for the reader and the terminal.
+    process.stdout.write(readFileSync(path.join(ROOT, "docs/benchmark.md"), "utf8"));
+    return;
+  }
   const parts = chosenParts();
   const major = Number(process.versions.node.split(".")[0]);
   if (major < 24)
