@@ -99,6 +99,7 @@ COPY app/db ./app/db
 COPY app/dictionary/dictionary.schema.ts app/dictionary/entries.server.ts app/dictionary/formats.ts ./app/dictionary/
 COPY app/learning/cloze.ts app/learning/vocabulary.ts ./app/learning/
 COPY scripts/db-backup.ts scripts/db-move-to-postgres.ts scripts/dict-import.ts ./scripts/
+COPY scripts/support/script-database.ts ./scripts/support/
 RUN mkdir -p /data && chown node:node /data
 
 # --- readings: the dictionaries alone (ipadic/, jieba/, cc-cedict/), for /readings (ADR 063) ----------------------

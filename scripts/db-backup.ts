@@ -11,7 +11,7 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { backupDatabase, BadBackupError, restoreDatabase } from "../app/db/backup.server.ts";
-import { openDatabase, type DatabaseHandle } from "../app/db/open.server.ts";
+import { openScriptDatabase } from "./support/script-database.ts";
 
 const USAGE = `usage: node scripts/db-backup.ts FILE | node scripts/db-backup.ts --restore FILE [--force]
   with DATABASE_URL=postgres://… (PostgreSQL) or DATA_DIR=dir (embedded database; default ./data, server stopped)`;
@@ -34,28 +34,10 @@ const { values, positionals } = parsed;
 if (positionals.length !== 1) usage("name one backup file");
 if (values.force && !values.restore) usage("--force only applies to --restore");
 const file = path.resolve(positionals[0]!);
-const databaseUrl = process.env.DATABASE_URL || undefined;
-const dataDir = process.env.DATA_DIR || "./data";
-
-let handle: DatabaseHandle;
-try {
-  handle = await openDatabase({
-    databaseUrl,
-    dataDir,
-    migrationsFolder: path.resolve(import.meta.dirname, "../drizzle"),
-  });
-} catch (error) {
-  const message = error instanceof Error ? error.message : String(error);
-  if (!databaseUrl && /in use by/.test(message)) {
-    console.error(
-      `db-backup: the embedded database in ${dataDir} is open in a running server. Stop the server first ` +
-        `(one process owns the embedded database); with PostgreSQL (DATABASE_URL) backups run while the app serves.\n  ${message}`,
-    );
-  } else {
-    console.error(`db-backup: cannot open the database: ${message}`);
-  }
-  process.exit(1);
-}
+const { handle, databaseUrl, dataDir } = await openScriptDatabase("db-backup", {
+  running: "; with PostgreSQL (DATABASE_URL) backups run while the app serves.",
+  failed: "",
+});
 
 const where = databaseUrl ? "PostgreSQL" : `the embedded database in ${dataDir}`;
 const started = Date.now();

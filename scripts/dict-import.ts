@@ -15,7 +15,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { openDatabase, type DatabaseHandle } from "../app/db/open.server.ts";
+import { openScriptDatabase } from "./support/script-database.ts";
 import { replaceSource, type DictionarySource } from "../app/dictionary/entries.server.ts";
 import {
   DictionaryFormatError,
@@ -160,28 +160,12 @@ if (result.entries.length === 0) {
   process.exit(1);
 }
 
-const databaseUrl = process.env.DATABASE_URL || undefined;
-const dataDir = process.env.DATA_DIR || "./data";
-let handle: DatabaseHandle;
-try {
-  handle = await openDatabase({
-    databaseUrl,
-    dataDir,
-    migrationsFolder: path.resolve(import.meta.dirname, "../drizzle"),
-  });
-} catch (error) {
-  const message = error instanceof Error ? error.message : String(error);
-  if (!databaseUrl && /in use by/.test(message)) {
-    console.error(
-      `dict-import: the embedded database in ${dataDir} is open in a running server. Stop the server first ` +
-        `(one process owns the embedded database), import, then start it again; with PostgreSQL (DATABASE_URL) ` +
-        `dictionaries load while the app serves. Nothing was changed.\n  ${message}`,
-    );
-  } else {
-    console.error(`dict-import: cannot open the database, nothing was changed: ${message}`);
-  }
-  process.exit(1);
-}
+const { handle, databaseUrl, dataDir } = await openScriptDatabase("dict-import", {
+  running:
+    ", import, then start it again; with PostgreSQL (DATABASE_URL) dictionaries load while the app serves. " +
+    "Nothing was changed.",
+  failed: ", nothing was changed",
+});
 
 const where = databaseUrl ? "PostgreSQL" : `the embedded database in ${dataDir}`;
 try {

@@ -134,20 +134,7 @@ async function openPglite(
     oneQueryPerTurn(client);
     const db = drizzle(client);
     await migrate(db, { migrationsFolder });
-    return {
-      db: db as unknown as Database,
-      kind: "pglite",
-      client,
-      // A full disk fails every write: not healthy, and failed requests are answered 503.
-      ping: async () => {
-        assertFreeSpace(dir);
-        await client.query("select 1");
-      },
-      close: async () => {
-        await client.close();
-        release();
-      },
-    };
+    return pgliteHandle(db as unknown as Database, client, dir, release);
   } catch (error) {
     release();
     throw error;
@@ -166,10 +153,21 @@ async function openPgliteWorker(dir: string, migrationsFolder: string, release: 
     throw error;
   }
   const db = drizzle({ client: client as unknown as import("@electric-sql/pglite").PGlite });
+  return pgliteHandle(db as unknown as Database, client, dir, release);
+}
+
+/** An open PGlite, on this thread or its own. */
+function pgliteHandle(
+  db: Database,
+  client: { query: (sql: string) => Promise<unknown>; close: () => Promise<void> },
+  dir: string,
+  release: () => void,
+): DatabaseHandle {
   return {
-    db: db as unknown as Database,
+    db,
     kind: "pglite",
     client,
+    // A full disk fails every write: not healthy, and failed requests are answered 503.
     ping: async () => {
       assertFreeSpace(dir);
       await client.query("select 1");

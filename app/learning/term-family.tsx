@@ -65,22 +65,7 @@ export function TermFamily({
           {family.proposals.length > 0 ? (
             <Form method="post">
               <input type="hidden" name="intent" value="linkParent" />
-              <ul className="word-family-proposals">
-                {family.proposals.map((proposal) => (
-                  <li key={proposal.text}>
-                    <button
-                      type="submit"
-                      name="parent"
-                      value={proposal.text}
-                      className="button button-small button-secondary"
-                      disabled={pending}
-                    >
-                      {t("family.link", { parent: proposal.text })}
-                    </button>
-                    {proposal.meaning ? <span className="hint"> {proposal.meaning}</span> : null}
-                  </li>
-                ))}
-              </ul>
+              <ParentProposals proposals={family.proposals} pending={pending} />
             </Form>
           ) : null}
           <Form method="post" className="stack">
@@ -103,5 +88,37 @@ export function TermFamily({
         </>
       )}
     </section>
+  );
+}
+
+/**
+ * The proposed parents of a word as one-press buttons (`parent`), each with its meaning: inside a form that says
+ * `intent=linkParent` (the term page's and the reader's word panel).
+ */
+export function ParentProposals({
+  proposals,
+  pending = false,
+}: {
+  proposals: readonly { text: string; meaning: string }[];
+  pending?: boolean;
+}) {
+  const { t } = useTranslation("learning");
+  return (
+    <ul className="word-family-proposals">
+      {proposals.map((proposal) => (
+        <li key={proposal.text}>
+          <button
+            type="submit"
+            name="parent"
+            value={proposal.text}
+            className="button button-small button-secondary"
+            disabled={pending}
+          >
+            {t("family.link", { parent: proposal.text })}
+          </button>
+          {proposal.meaning ? <span className="hint"> {proposal.meaning}</span> : null}
+        </li>
+      ))}
+    </ul>
   );
 }

@@ -1,5 +1,6 @@
 import { Form, Link } from "react-router";
 import type { WordFamily } from "../learning/families";
+import { ParentProposals } from "../learning/term-family";
 import { termPath } from "../http/paths";
 import { useLocalePath } from "../i18n/use-locale";
 import { useTranslation } from "../i18n/use-translation";
@@ -75,21 +76,7 @@ export function WordFamilySection({
         <input type="hidden" name="sentence" value={word.sentence} />
         <fieldset>
           <legend>{t("family.propose")}</legend>
-          <ul className="word-family-proposals">
-            {family.proposals.map((proposal) => (
-              <li key={proposal.text}>
-                <button
-                  type="submit"
-                  name="parent"
-                  value={proposal.text}
-                  className="button button-small button-secondary"
-                >
-                  {t("family.link", { parent: proposal.text })}
-                </button>
-                {proposal.meaning ? <span className="hint"> {proposal.meaning}</span> : null}
-              </li>
-            ))}
-          </ul>
+          <ParentProposals proposals={family.proposals} />
         </fieldset>
       </Form>
     </section>
