@@ -11,13 +11,16 @@ import { canonicalVariantCookies } from "./variant-cookies.server";
 import { OwnerBoundedCache } from "./owner-bounded-cache";
 import { collectStaleness, declaredBy } from "./staleness.server";
 import { log } from "../server/log.server";
+import { dataVersions, unchangedSince, type DataSet } from "../server/data-changes.server";
 import { learnerTag, requestLogFields } from "../server/request-log.server";
 
 /**
  * A learner's busiest pages from memory: those whose route declares `staleness.keptForLearner` (app/edge/staleness.ts),
- * today the learner's home, term list, statistics, settings, import and export. Such a page is drawn by React Router as usual; the document is then kept for
- * that learner, for the URL and the cookies that change it, with the version of their data it was drawn from
- * (`users.data_version`, moved by database triggers on every write, whichever instance makes it). The next request
+ * today the learner's home, term list and term pages, public lists and `/explore`, texts and the reader, statistics,
+ * settings, import and export. Such a page is drawn by React Router as usual; the document is then kept for that
+ * learner, for the URL and the cookies that change it, with the version of their data it was drawn from
+ * (`users.data_version`, moved by database triggers on every write, whichever instance makes it) and of the shared
+ * data it shows (the public lists: announced in this process, and polled from the database across instances). The next request
  * for it is answered before Express once the session is checked: the same session query every page makes, and a
  * version comparison. A write, a moment the matched routes declare as when the page changes by itself (a term falls
  * due, the day ends) or a minute passing, and the page is drawn again. A page any of whose routes with a loader
@@ -39,13 +42,16 @@ const MAX_AGE_MS = 60_000;
 const MAX_ENTRIES = 2_000;
 const MAX_BYTES = 32 * 1024 * 1024;
 /**
- * Pages kept per learner (six pages, a few variants each): past it the learner's own oldest goes, so no learner's
- * requests (`?junk=1`, `?junk=2`…) can push another learner's pages out.
+ * Pages kept per learner (a dozen pages, a few of them in variants or for a few terms and texts): past it the
+ * learner's own oldest goes, so no learner's requests (`?junk=1`, `?junk=2`…) can push another learner's pages out.
  */
-const MAX_ENTRIES_PER_LEARNER = 16;
+const MAX_ENTRIES_PER_LEARNER = 24;
 
 type Entry = {
   version: number;
+  /** The shared data sets the page shows (not the learner's own), and their versions when it was drawn. */
+  shared: readonly DataSet[];
+  drawnFrom: Readonly<Record<DataSet, number>>;
   expires: number;
   bytes: number;
   bodies: { identity: Buffer; br: Buffer; gzip: Buffer };
@@ -96,17 +102,16 @@ function requestKey(
   return `${parsed.pathname}?${parsed.searchParams}\n${variants.join(";")}`;
 }
 
-async function store(key: string, version: number, expires: number, response: Response, html: string) {
+async function store(
+  key: string,
+  drawn: Pick<Entry, "version" | "expires" | "shared" | "drawnFrom">,
+  response: Response,
+  html: string,
+) {
   // Drawn for one learner and kept until their next write: a middle level, not the public pages' best.
   const { bodies, bytes: size, headers } = await keptDocument(response, html, { brotli: 5, gzip: 6 });
   headers["vary"] = [response.headers.get("Vary"), "Accept-Encoding"].filter(Boolean).join(", ");
-  const entry: Entry = {
-    version,
-    expires,
-    bytes: size,
-    bodies,
-    headers,
-  };
+  const entry: Entry = { ...drawn, bytes: size, bodies, headers };
   if (entry.expires <= Date.now() || entry.bytes > MAX_BYTES / 16) return;
   entries.set(learnerOf(key), key, entry);
 }
@@ -117,6 +122,8 @@ async function store(key: string, version: number, expires: number, response: Re
  */
 export const learnerPagesMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
   const drawnAt = Date.now();
+  // Taken before the loaders read: a change announced while they run leaves the page stale, never the reverse.
+  const drawnFrom = dataVersions();
   collectStaleness(context);
   const response = await next();
   const user = context.get(userContext);
@@ -146,7 +153,8 @@ export const learnerPagesMiddleware: MiddlewareFunction<Response> = async ({ req
   const expires = Math.min(drawnAt + MAX_AGE_MS, staleness.changesAt);
   // A page that does not show the learner's data is not redrawn by their writes: it is kept with no version.
   const version = staleness.dependsOn.has("learner") ? user.dataVersion : ANY_VERSION;
-  const kept = store(fullKey, version, expires, response, html)
+  const shared = [...staleness.dependsOn].filter((set) => set !== "learner");
+  const kept = store(fullKey, { version, expires, shared, drawnFrom }, response, html)
     .catch((error: unknown) => log.error("learner page not kept", { error }))
     .finally(() => {
       if (storing.get(fullKey) === kept) storing.delete(fullKey);
@@ -162,8 +170,9 @@ const ANY_VERSION = -1;
 function current(fullKey: string, version: number): Entry | null {
   const entry = entries.get(fullKey);
   if (!entry) return null;
-  if ((entry.version === version || entry.version === ANY_VERSION) && entry.expires > Date.now()) return entry;
-  if (entry.version <= version) entries.delete(fullKey);
+  const fresh = unchangedSince(entry.shared, entry.drawnFrom);
+  if ((entry.version === version || entry.version === ANY_VERSION) && entry.expires > Date.now() && fresh) return entry;
+  if (entry.version <= version || !fresh) entries.delete(fullKey);
   return null;
 }
 

@@ -3,7 +3,7 @@ import type { Database } from "../db/db.server";
 import type { Segmented } from "../reading/segment";
 import { lowerFor } from "../reading/segment";
 import { addToIndex, emptyIndex, type VocabularyIndex } from "../reading/match";
-import { pauser } from "../reading/vocabulary-index.server";
+import { pauser, type StageChange } from "../reading/vocabulary-index.server";
 import {
   familyStage,
   linkRefusal,
@@ -335,6 +335,8 @@ export async function familyStages(
   owner: Owner,
   stages: Map<string, Stage>,
   now = new Date(),
+  /** Learns the soonest moment a parent's stage shown changes by itself. */
+  change?: StageChange,
 ): Promise<Map<string, Stage>> {
   const waiting = [...stages].flatMap(([id, stage]) => (stage === "tolearn" ? [id] : []));
   if (waiting.length === 0) return stages;
@@ -354,6 +356,8 @@ export async function familyStages(
       now,
     );
     stages.set(row.id, familyStage(stages.get(row.id)!, parent));
+    const due = new Date(row.due).getTime();
+    if (change && Number(row.state) === 2 && due > now.getTime()) change.at = Math.min(change.at, due);
   }
   return stages;
 }

@@ -72,6 +72,8 @@ export async function termPageData(request: Request, context: Context, id: strin
       translation: e.translation,
     })),
     confirmDelete: new URL(request.url).searchParams.has("delete"),
+    /** When the page changes without a write (`handle.staleness`): a reviewed term's stage, when it falls due. */
+    changesAt: term.state === 2 && term.due > now ? term.due.getTime() : null,
     family: {
       parent: family.parent,
       forms: family.forms,

@@ -26,7 +26,14 @@ import { matchIndexed } from "./match";
 import { pageNumber, readerView } from "./reader.server";
 import { pagesOf } from "./segment";
 import { segmentedOf } from "./text-summaries.server";
-import { learnedNow, stagesOf, versionsOf, vocabularyIndex } from "./vocabulary-index.server";
+import {
+  learnedNow,
+  learnedUntil,
+  stagesOf,
+  versionsOf,
+  vocabularyIndex,
+  type StageChange,
+} from "./vocabulary-index.server";
 import { parseTextForm, type TextErrors } from "./text-form";
 import { deleteText, findText, ignoreWord, unignoreWord, updateText } from "./texts.server";
 import type { ReaderView } from "./view";
@@ -69,7 +76,10 @@ export async function readerPageData(request: Request, context: Context, id: str
   const onPage = new Set<string>();
   for (let i = shown.firstWord; i <= shown.lastWord; i++) if (matches[i]?.termId) onPage.add(matches[i]!.termId!);
   // A form with no stage of its own yet shows its parent's (ADR 061).
-  const stages = await familyStages(db, owner, await stagesOf(db, owner, [...onPage]));
+  // The page changes by itself when a word's stage does (a reviewed term falls due) or the text's learned share does.
+  const now = new Date();
+  const change: StageChange = { at: learnedUntil(owner, versions.data) };
+  const stages = await familyStages(db, owner, await stagesOf(db, owner, [...onPage], now, change), now, change);
   for (let i = shown.firstWord; i <= shown.lastWord; i++) {
     const match = matches[i]!;
     if (match.termId && match.start === i) match.stage = stages.get(match.termId) ?? match.stage;
@@ -84,6 +94,8 @@ export async function readerPageData(request: Request, context: Context, id: str
     // A new word's glosses from the dictionaries, offered to fill its meaning (a term has its own).
     selected && !termId ? meaningsFor(db, text.language, requestLocale(context), selected.text) : [],
   ]);
+  if (term && term.state === 2 && term.due.getTime() > now.getTime())
+    change.at = Math.min(change.at, term.due.getTime());
   const family = selected && (await wordFamily(db, owner, index, { ...selected, term }, words));
   const reader: ReaderView = {
     ...view,
@@ -96,7 +108,7 @@ export async function readerPageData(request: Request, context: Context, id: str
         text: term.text,
         meaning: term.meaning,
         partOfSpeech: term.partOfSpeech,
-        stage: stageOf(term, new Date()),
+        stage: stageOf(term, now),
       },
     },
   };
@@ -114,6 +126,8 @@ export async function readerPageData(request: Request, context: Context, id: str
     prefill: prefillOf(query),
     knownBatch: Number.isSafeInteger(knownAt) && knownAt > 0 ? knownAt : null,
     languageName: studyLanguageName(text.language, requestLocale(context)),
+    /** When the page changes without a write (`handle.staleness`); null: not before a write. */
+    changesAt: Number.isFinite(change.at) ? change.at : null,
   };
 }
 

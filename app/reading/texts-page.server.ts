@@ -12,7 +12,7 @@ import { statsFrom, textSummaries } from "./text-summaries.server";
 import { parseTextForm, type TextErrors } from "./text-form";
 import { roomForTexts } from "../learning/limits.server";
 import { createText, textListOf } from "./texts.server";
-import { learnedNow, pauser, versionsOf } from "./vocabulary-index.server";
+import { learnedNow, learnedUntil, pauser, versionsOf } from "./vocabulary-index.server";
 
 type Context = Readonly<RouterContextProvider>;
 
@@ -63,8 +63,15 @@ export async function textsPageData(request: Request, context: Context) {
     page,
     pages,
     languageName: studyLanguageName(owner.language, requestLocale(context)),
+    /**
+     * When the list changes without a write (`handle.staleness`): once a learned term falls due, or at once while
+     * texts are being counted (their counts land without a write).
+     */
+    changesAt: rows.some((row) => row.stats === null) ? 0 : finiteOrNull(learnedUntil(owner, versions.data)),
   };
 }
+
+const finiteOrNull = (at: number) => (Number.isFinite(at) ? at : null);
 
 export function newTextPageData(context: Context) {
   const { owner } = requireLearner(context);

@@ -147,6 +147,15 @@ export function learnedNow(db: Database, owner: Owner, version: number, now = ne
   return entry.ids;
 }
 
+/**
+ * When the learned set read by `learnedNow` for this data version stops holding (a learned term falls due): 0 when
+ * another version's set is kept, Infinity when none will.
+ */
+export function learnedUntil(owner: Owner, version: number): number {
+  const kept = learnedSets.get(keyOf(owner));
+  return kept && kept.version === version ? kept.validUntil : 0;
+}
+
 async function readLearned(db: Database, owner: Owner, now: Date, changesAt: (at: number) => void) {
   const ids = new Set<string>();
   const pause = pauser();
@@ -174,12 +183,22 @@ async function readLearned(db: Database, owner: Owner, now: Date, changesAt: (at
   return ids;
 }
 
-/** The stages now of some of the learner's terms (the terms on the page being read), a few hundred per query. */
-export async function stagesOf(db: Database, owner: Owner, ids: string[], now = new Date()) {
+/** The soonest moment a stage read at some moment changes by itself (a reviewed term falls due), Infinity if none. */
+export type StageChange = { at: number };
+
+/** A reviewed term's due time while it is ahead: the moment its stage turns to "needs review". */
+export const stageChangeSql = (now: Date) =>
+  sql<Date | string | null>`case when ${terms.state} = 2 and ${terms.due} > ${now} then ${terms.due} end`;
+
+/**
+ * The stages now of some of the learner's terms (the terms on the page being read), a few hundred per query; `change`,
+ * when given, learns the soonest moment one of them changes.
+ */
+export async function stagesOf(db: Database, owner: Owner, ids: string[], now = new Date(), change?: StageChange) {
   const stages = new Map<string, Stage>();
   for (let at = 0; at < ids.length; at += ROWS_PER_QUERY) {
     const rows = await db
-      .select({ id: sql<string>`${terms.id}::text`, stage: stageSql(now) })
+      .select({ id: sql<string>`${terms.id}::text`, stage: stageSql(now), changesAt: stageChangeSql(now) })
       .from(terms)
       .where(
         and(
@@ -187,7 +206,10 @@ export async function stagesOf(db: Database, owner: Owner, ids: string[], now = 
           sql`${terms.id} = any(${sql.param(ids.slice(at, at + ROWS_PER_QUERY))}::uuid[])`,
         ),
       );
-    for (const row of rows) stages.set(row.id, row.stage);
+    for (const row of rows) {
+      stages.set(row.id, row.stage);
+      if (change && row.changesAt !== null) change.at = Math.min(change.at, new Date(row.changesAt).getTime());
+    }
   }
   return stages;
 }

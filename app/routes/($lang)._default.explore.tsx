@@ -6,11 +6,14 @@ import type { PageHandle } from "../ui/seo";
 import type { StalenessHandle } from "../edge/staleness";
 import { PATHS } from "../http/paths";
 
-/** The public lists, and which of their terms a signed-in learner has. */
+/**
+ * The public lists, and which of their terms a signed-in learner has: kept for everyone until the lists change, and
+ * for a signed-in learner until their next write too.
+ */
 export const handle: PageHandle & StalenessHandle = {
   title: "titles.explore",
   description: "descriptions.explore",
-  staleness: { dependsOn: ["public-terms", "learner"] },
+  staleness: { dependsOn: ["public-terms", "learner"], keptForLearner: true },
 };
 
 export function loader({ request, context }: Route.LoaderArgs) {

@@ -4,8 +4,13 @@ import { publicPageAction, publicPageData } from "../learning/public-page.server
 import { PublicLists } from "../learning/public-lists";
 import type { PageHandle } from "../ui/seo";
 import { PATHS } from "../http/paths";
+import type { StalenessHandle } from "../edge/staleness";
 
-export const handle: PageHandle = { title: "titles.public" };
+/** Kept in memory for the learner until their next write or a change of the public lists. */
+export const handle: PageHandle & StalenessHandle = {
+  title: "titles.public",
+  staleness: { dependsOn: ["public-terms", "learner"], keptForLearner: true },
+};
 
 export function loader({ request, context }: Route.LoaderArgs) {
   return publicPageData(request, context);

@@ -9,8 +9,13 @@ import { STAGES } from "../learning/vocabulary";
 import { useLocalePath } from "../i18n/use-locale";
 import type { PageHandle } from "../ui/seo";
 import { PATHS, termPath } from "../http/paths";
+import type { StalenessHandle } from "../edge/staleness";
 
-export const handle: PageHandle = { title: "titles.term" };
+/** Kept in memory for the learner until their next write or the term falling due (its stage changes). */
+export const handle: PageHandle & StalenessHandle<Awaited<ReturnType<typeof loader>>> = {
+  title: "titles.term",
+  staleness: { dependsOn: ["learner"], changesAt: (data) => [data.changesAt], keptForLearner: true },
+};
 
 export function loader({ request, params, context }: Route.LoaderArgs) {
   return termPageData(request, context, params.id);

@@ -13,8 +13,13 @@ import { KEY_STAGES } from "../reading/view";
 import { WordPanel } from "../reading/word-panel";
 import { InstantMeanings } from "../reading/instant-meanings";
 import type { PageHandle } from "../ui/seo";
+import type { StalenessHandle } from "../edge/staleness";
 
-export const handle: PageHandle = { title: "reading:titles.reader" };
+/** Kept in memory for the learner until their next write or a word's stage changing by itself. */
+export const handle: PageHandle & StalenessHandle<Awaited<ReturnType<typeof loader>>> = {
+  title: "reading:titles.reader",
+  staleness: { dependsOn: ["learner"], changesAt: (data) => [data.changesAt], keptForLearner: true },
+};
 
 export function loader({ request, params, context }: Route.LoaderArgs) {
   return readerPageData(request, context, params.id);

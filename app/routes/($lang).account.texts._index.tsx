@@ -6,8 +6,13 @@ import { useLocale, useLocalePath } from "../i18n/use-locale";
 import { textsPageData } from "../reading/texts-page.server";
 import { Pager } from "../reading/reading-ui";
 import type { PageHandle } from "../ui/seo";
+import type { StalenessHandle } from "../edge/staleness";
 
-export const handle: PageHandle = { title: "reading:titles.texts" };
+/** Kept in memory for the learner until their next write, a learned term falling due, or texts being counted. */
+export const handle: PageHandle & StalenessHandle<Awaited<ReturnType<typeof loader>>> = {
+  title: "reading:titles.texts",
+  staleness: { dependsOn: ["learner"], changesAt: (data) => [data.changesAt], keptForLearner: true },
+};
 
 export function loader({ request, context }: Route.LoaderArgs) {
   return textsPageData(request, context);

@@ -87,28 +87,69 @@ afterAll(async () => {
   await Promise.all([a?.stop(), b?.stop()]);
 });
 
+/** The stage the reader shows on the first occurrence of a word. */
+const wordStage = (html: string, word: string) =>
+  html.match(new RegExp(`class="word w-(\\w+)"[^>]*>${word}<`))?.[1];
+
+async function addText(learner: Visitor, title: string, body: string): Promise<string> {
+  const response = await learner.request("/account/texts/new", { form: { title, body } });
+  expect(response.status).toBe(302);
+  await response.body?.cancel();
+  return response.headers.get("location")!.split("/").at(-1)!;
+}
+
+const termId = async (email: string, text: string) =>
+  String(
+    (
+      await sql.query("select t.id from terms t join users u on u.id = t.user_id where u.email = $1 and t.text = $2", [
+        email,
+        text,
+      ])
+    ).rows[0].id,
+  );
+
 describe("a learner's pages kept in memory", () => {
   let alice: Visitor;
+  const ids = { term: "", text: "" };
 
   beforeAll(async () => {
     alice = await signIn(a, "alice.kept@example.test");
     await addTerm(alice, "Apfel");
+    ids.text = await addText(alice, "Im Garten", "Der Apfel liegt im Garten. Der Apfel ist rot.");
+    ids.term = await termId("alice.kept@example.test", "Apfel");
+    await alice.page("/account/home");
+    // The text list counts a new text in the background: kept once it is counted.
+    await vi.waitFor(
+      async () =>
+        expect((await open(alice, "/account/texts")).html).not.toContain("Still counting the words of 1 text"),
+      {
+        timeout: 5_000,
+        interval: 100,
+      },
+    );
+    // A write after the list was counted: every page below is drawn first, then kept.
+    await addTerm(alice, "Quitte");
     await alice.page("/account/home");
   });
 
   for (const path of [
-    "/account/home",
-    "/de/account/explore/member?stage=tolearn&sort=newest",
-    "/account/statistics?days=30",
-    "/account/settings",
-    "/account/import",
-    "/account/export",
+    () => "/account/home",
+    () => "/de/account/explore/member?stage=tolearn&sort=newest",
+    () => "/account/statistics?days=30",
+    () => "/account/settings",
+    () => "/account/import",
+    () => "/account/export",
+    () => "/account/texts",
+    () => `/account/texts/${ids.text}?page=1&word=3`,
+    () => `/account/terms/${ids.term}`,
+    () => "/account/explore/public?language=de&level=beginner",
+    () => "/explore",
   ]) {
-    it(`${path}: drawn once, then answered from memory with the same body and headers but the CSP`, async () => {
-      const drawn = await open(alice, path);
+    it(`${path().replace(/[0-9a-f-]{36}/, ":id")}: drawn once, then answered from memory with the same body and headers but the CSP`, async () => {
+      const drawn = await open(alice, path());
       expect(drawn.status).toBe(200);
       expect(drawn.fromMemory).toBe(false);
-      const fromMemory = await kept(alice, path);
+      const fromMemory = await kept(alice, path());
       expect(fromMemory.html).toBe(drawn.html.replace(/ nonce="[^"]+"/g, ""));
       const policyHeaders = (page: Page) =>
         ["cache-control", "vary", "content-type", "x-frame-options", "referrer-policy", "content-encoding"].map(
@@ -184,6 +225,51 @@ describe("a learner's pages kept in memory", () => {
     expect(due.fromMemory).toBe(false);
     expect(stageCount(due.html, "needsreview")).toBe(1);
   });
+
+  it("the reader is drawn again when a word on its page falls due, without any write", async () => {
+    const dave = await signIn(a, "dave.kept@example.test");
+    await addTerm(dave, "Pflaume");
+    const text = await addText(dave, "Obst", "Die Pflaume ist reif. Die Pflaume ist blau.");
+    await open(dave, "/account/home"); // shows the "text added" toast
+    await sql.query(
+      `update terms set state = 2, stability = 100, scheduled_days = 60, due = now() + interval '2 seconds'
+       where text = 'Pflaume'`,
+    );
+    const path = `/account/texts/${text}?page=1&word=2`;
+    const before = await kept(dave, path);
+    expect(wordStage(before.html, "Pflaume")).toBe("learned");
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    const due = await open(dave, path);
+    expect(due.fromMemory).toBe(false);
+    expect(wordStage(due.html, "Pflaume")).toBe("needsreview");
+  });
+
+  it("a public list kept for a learner is drawn again when the public lists change, on every instance", async () => {
+    const path = "/account/explore/public?language=de&level=beginner";
+    const [{ text, meanings }] = (
+      await sql.query("select text, meanings from public_terms where language = 'de' and level = 'beginner' limit 1")
+    ).rows;
+    const erin = await signIn(a, "erin.kept@example.test");
+    const onB = onInstance(erin, b);
+    await kept(erin, path);
+    await kept(onB, path);
+    // As a new release loads changed lists: the trigger moves the shared version, each instance reads it.
+    const changed = { ...meanings, en: "a meaning from the new release" };
+    await sql.query(
+      "update public_terms set meanings = $1 where language = 'de' and level = 'beginner' and text = $2",
+      [changed, text],
+    );
+    for (const learner of [erin, onB]) {
+      await vi.waitFor(
+        async () => {
+          const page = await open(learner, path);
+          expect(page.html).toContain("a meaning from the new release");
+        },
+        { timeout: 10_000, interval: 200 },
+      );
+      expect((await kept(learner, path)).html).toContain("a meaning from the new release");
+    }
+  }, 30_000);
 });
 
 describe("the data version follows every write to a learner's data", () => {
