@@ -88,8 +88,7 @@ afterAll(async () => {
 });
 
 /** The stage the reader shows on the first occurrence of a word. */
-const wordStage = (html: string, word: string) =>
-  html.match(new RegExp(`class="word w-(\\w+)"[^>]*>${word}<`))?.[1];
+const wordStage = (html: string, word: string) => html.match(new RegExp(`class="word w-(\\w+)"[^>]*>${word}<`))?.[1];
 
 async function addText(learner: Visitor, title: string, body: string): Promise<string> {
   const response = await learner.request("/account/texts/new", { form: { title, body } });
