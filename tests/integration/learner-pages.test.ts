@@ -97,7 +97,7 @@ async function addText(learner: Visitor, title: string, body: string): Promise<s
   return response.headers.get("location")!.split("/").at(-1)!;
 }
 
-const termId = async (email: string, text: string) =>
+const idOfTerm = async (email: string, text: string) =>
   String(
     (
       await sql.query("select t.id from terms t join users u on u.id = t.user_id where u.email = $1 and t.text = $2", [
@@ -115,7 +115,7 @@ describe("a learner's pages kept in memory", () => {
     alice = await signIn(a, "alice.kept@example.test");
     await addTerm(alice, "Apfel");
     ids.text = await addText(alice, "Im Garten", "Der Apfel liegt im Garten. Der Apfel ist rot.");
-    ids.term = await termId("alice.kept@example.test", "Apfel");
+    ids.term = await idOfTerm("alice.kept@example.test", "Apfel");
     await alice.page("/account/home");
     // The text list counts a new text in the background: kept once it is counted.
     await vi.waitFor(
