@@ -46,21 +46,42 @@ export function withoutArticle(text: string, language: string): string {
 
 const escapeRegExp = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
+/**
+ * Built objects kept by key, the oldest forgotten past `max`: compiling a Unicode pattern or building an Intl object
+ * costs far more than using one, and a review page asks for the same few again and again.
+ */
+function memo<T>(max: number, build: (key: string) => T): (key: string) => T {
+  const kept = new Map<string, T>();
+  return (key) => {
+    let value = kept.get(key);
+    if (value === undefined) {
+      value = build(key);
+      if (kept.size >= max) kept.delete(kept.keys().next().value!);
+      kept.set(key, value);
+    }
+    return value;
+  };
+}
+
+/** The pattern of a term as a whole word (inside a run of letters for languages without spaces), by `flag\nterm`. */
+const wholeWord = memo(512, (key) => {
+  const unspaced = key[0] === "1";
+  const text = escapeRegExp(key.slice(2));
+  return new RegExp(unspaced ? text : `(?<![\\p{L}\\p{M}\\p{N}])${text}(?![\\p{L}\\p{M}\\p{N}])`, "iu");
+});
+
 function literal(sentence: string, text: string, language: string) {
-  const bounded = UNSPACED.has(language)
-    ? escapeRegExp(text)
-    : `(?<![\\p{L}\\p{M}\\p{N}])${escapeRegExp(text)}(?![\\p{L}\\p{M}\\p{N}])`;
-  const match = new RegExp(bounded, "iu").exec(sentence);
+  const match = wholeWord(`${UNSPACED.has(language) ? 1 : 0}\n${text}`).exec(sentence);
   return match ? { start: match.index, end: match.index + match[0].length } : null;
 }
 
-function segmenter(language: string) {
+const segmenter = memo(64, (language) => {
   try {
     return new Intl.Segmenter(language, { granularity: "word" });
   } catch {
     return new Intl.Segmenter("und", { granularity: "word" });
   }
-}
+});
 
 /** The same words by stem, in order ("Hunde" for "Hund", "evlerimiz" for "ev"); stems of one letter must match whole. */
 function byStem(sentence: string, text: string, language: string, stem: Stemmer) {

@@ -31,5 +31,19 @@ export function intervalLabel(ms: number, locale: string): string {
             ? (["month", 30 * DAY] as const)
             : (["year", 365 * DAY] as const);
   const value = Math.max(1, Math.round(ms / size));
-  return new Intl.NumberFormat(locale, { style: "unit", unit, unitDisplay: "short" }).format(value);
+  return unitFormat(locale, unit).format(value);
+}
+
+/** One formatter per locale and unit (building one costs more than formatting a hundred numbers). */
+const unitFormats = new Map<string, Intl.NumberFormat>();
+function unitFormat(locale: string, unit: string): Intl.NumberFormat {
+  const key = `${locale}\n${unit}`;
+  let format = unitFormats.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(locale, { style: "unit", unit, unitDisplay: "short" });
+    // Interface locales times five units; a bound all the same for any locale string a caller passes.
+    if (unitFormats.size >= 256) unitFormats.clear();
+    unitFormats.set(key, format);
+  }
+  return format;
 }
