@@ -1,9 +1,9 @@
 /**
- * A learner's home and term list kept in memory between writes (app/edge/learner-pages.server.ts): two production
- * server instances on one PostgreSQL database, as behind a load balancer. A page drawn by React Router carries a
+ * A learner's pages kept in memory between writes (app/edge/learner-pages.server.ts): two production server instances
+ * on one PostgreSQL database, as behind a load balancer. A page drawn by React Router carries a
  * per-response CSP nonce; one answered from memory carries script hashes instead, which is how these tests tell the
  * two apart. Whatever the instance that writes, the next page shows the write; a toast, another learner, a signed-out
- * cookie or the moment a term falls due never get a kept page.
+ * cookie, the moment a term falls due or a change of the public lists never get a kept page.
  *
  * Needs `npm run build` (the test script builds first) and the PostgreSQL server of tests/support/pg-global-setup.ts.
  */
