@@ -1,10 +1,13 @@
 import { and, asc, eq, gt, gte, inArray, lt, lte, min, or, sql, type SQL } from "drizzle-orm";
 import type { Database } from "../db/db.server";
-import { reviewLogs, terms } from "./learning.schema";
+import { fsrsParameters, reviewLogs, terms } from "./learning.schema";
 import { readSettings, type LearnerSettings } from "./settings.server";
 import type { Owner, Term } from "./terms.server";
 import { dayBounds, DEFAULT_TIME_ZONE } from "./time-zone";
 import { currentStreak } from "../progress/statistics.server";
+import { parsedParameters } from "./fsrs-fit.server";
+import { schedulerFor } from "./stage";
+import type { FSRS } from "ts-fsrs";
 
 // FSRS card states (ts-fsrs' State): new, learning, review, relearning.
 const NEW = 0;
@@ -121,10 +124,67 @@ export async function queueOf(db: Database, owner: Owner, day: Day, now = new Da
   };
 }
 
-/** The learner's day in one call: what is left today and what waits now (the home pages and the review page). */
-export async function dayAndQueue(db: Database, owner: Owner, settings: LearnerSettings, now = new Date()) {
-  const day = await today(db, owner.userId, settings, now);
-  return { day, queue: await queueOf(db, owner, day, now) };
+/**
+ * The learner's day in one call and one round trip: what is left today and what waits now (the home pages and the
+ * review page), the same as `today` then `queueOf` (tests/integration/daily-suite.ts compares them), and the FSRS
+ * parameters fitted to the learner (their scheduler, with the settings' retention). The next card later today is read
+ * both with and without reviews, since whether reviews are left is known only from the same read.
+ */
+export async function dayAndQueue(
+  db: Database,
+  owner: Owner,
+  settings: LearnerSettings,
+  now = new Date(),
+): Promise<{ day: Day; queue: Queue; scheduler: FSRS }> {
+  const { start, end } = dayBounds(now, settings.timeZone ?? DEFAULT_TIME_ZONE);
+  const isNew = sql`${terms.state} = ${NEW}`;
+  const isReview = sql`${terms.state} = ${REVIEW}`;
+  const isStep = inArray(terms.state, LEARNING_STEPS)!;
+  const filtered = (state: SQL, until: SQL) => sql`count(*) filter (where ${state} and ${until})`;
+  const dueNow = lte(terms.due, now)!;
+  const dueToday = lt(terms.due, end)!;
+  const { rows } = (await db.execute(sql`select * from
+    (select count(*) filter (where ${reviewLogs.state} = ${NEW}) as new_done,
+            count(*) filter (where ${reviewLogs.state} = ${REVIEW}) as reviews_done
+       from ${reviewLogs}
+      where ${and(eq(reviewLogs.userId, owner.userId), gte(reviewLogs.reviewedAt, start), lt(reviewLogs.reviewedAt, end))}) as logs,
+    (select ${filtered(isNew, dueNow)} as new_now, ${filtered(isReview, dueNow)} as review_now,
+            ${filtered(isStep, dueNow)} as step_now, ${filtered(isNew, dueToday)} as new_today,
+            ${filtered(isReview, dueToday)} as review_today, ${filtered(isStep, dueToday)} as step_today
+       from ${terms} where ${and(owned(owner), lt(terms.due, end))}) as counts,
+    (select min(${terms.due}) filter (where ${and(dueToday, isStep)}) as step_later,
+            min(${terms.due}) filter (where ${and(dueToday, or(isStep, isReview))}) as any_later,
+            min(${terms.due}) as next
+       from ${terms} where ${and(owned(owner), gt(terms.due, now))}) as later,
+    (select (select ${fsrsParameters.parameters} from ${fsrsParameters}
+              where ${eq(fsrsParameters.userId, owner.userId)}) as parameters) as fit`)) as unknown as {
+    rows: Record<string, string | number | Date | number[] | null>[];
+  };
+  const row = rows[0] ?? {};
+  const n = (value: unknown) => Number(value ?? 0);
+  const at = (value: unknown) => (value === null || value === undefined ? null : new Date(value as string | Date));
+  const newDone = n(row.new_done);
+  const reviewsDone = n(row.reviews_done);
+  const day: Day = {
+    start,
+    end,
+    newDone,
+    reviewsDone,
+    newLeft: Math.max(0, settings.newPerDay - newDone),
+    reviewsLeft: Math.max(0, settings.reviewsPerDay - reviewsDone),
+  };
+  const capped = (news: unknown, reviews: unknown, steps: unknown) =>
+    Math.min(n(news), day.newLeft) + Math.min(n(reviews), day.reviewsLeft) + n(steps);
+  return {
+    day,
+    queue: {
+      dueNow: capped(row.new_now, row.review_now, row.step_now),
+      dueToday: capped(row.new_today, row.review_today, row.step_today),
+      nextLaterToday: at(day.reviewsLeft > 0 ? row.any_later : row.step_later),
+      nextDue: at(row.next),
+    },
+    scheduler: schedulerFor(parsedParameters(row.parameters), settings.desiredRetention),
+  };
 }
 
 /**
@@ -139,6 +199,8 @@ export type LearnerDay = {
   settings: LearnerSettings;
   day: Day;
   queue: Queue;
+  /** The learner's FSRS scheduler: their fitted parameters and desired retention. */
+  scheduler: FSRS;
   memo: Map<string, Promise<unknown>>;
 };
 
@@ -168,6 +230,15 @@ const perRequest = new WeakMap<object, { owner: Owner; day: Promise<LearnerDay> 
 const KEPT_DAYS = 512;
 type KeptDay = { version: number; validUntil: number; day: LearnerDay };
 const keptDays = new Map<string, KeptDay>();
+
+/**
+ * The learner's scheduler from their day kept for this data version, if one is (null: read it): what a grade uses,
+ * as the page it was given on showed it.
+ */
+export function keptScheduler(owner: Owner, dataVersion: number): FSRS | null {
+  const kept = keptDays.get(`${owner.userId}:${owner.language}`);
+  return kept && kept.version === dataVersion ? kept.day.scheduler : null;
+}
 
 /** Forgets a learner's kept days (their own write on this instance: the version moves too, this only frees memory). */
 export function forgetLearnerDay(userId: string): void {

@@ -19,8 +19,13 @@ export async function learnerScheduler(db: Database, userId: string): Promise<FS
     rows: { retention: number | null; parameters: number[] | string | null }[];
   };
   const row = rows[0];
-  const parameters = typeof row?.parameters === "string" ? (JSON.parse(row.parameters) as number[]) : row?.parameters;
-  return schedulerFor(parameters ?? null, row?.retention ?? RETENTION.default);
+  return schedulerFor(parsedParameters(row?.parameters), row?.retention ?? RETENTION.default);
+}
+
+/** Stored FSRS parameters as a driver gives them (an array, or JSON text), or null. */
+export function parsedParameters(value: unknown): number[] | null {
+  if (typeof value === "string") return JSON.parse(value) as number[];
+  return Array.isArray(value) ? (value as number[]) : null;
 }
 
 export type LearnerFit = typeof fsrsParameters.$inferSelect;

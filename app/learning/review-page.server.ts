@@ -147,7 +147,7 @@ export async function reviewState(
   const [queue, done, by] = await Promise.all([
     queueAt(shownAt),
     kept("todaysReviews", () => todaysReviews(db, owner, day)),
-    kept("scheduler", () => learnerScheduler(db, owner.userId)),
+    known ? known.scheduler : learnerScheduler(db, owner.userId),
   ]);
   return {
     // The card on screen is always counted, even when it came due between the front and the back.

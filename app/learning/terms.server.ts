@@ -3,7 +3,7 @@ import type { Database } from "../db/db.server";
 import { reviewLogs, termExamples, terms } from "./learning.schema";
 import { learnerScheduler } from "./fsrs-fit.server";
 import { applyGrade, cardForStage, GRADES, LEARNED_INTERVAL_DAYS, newCard, stageOf, type GradeName } from "./stage";
-import type { Grade } from "ts-fsrs";
+import type { FSRS, Grade } from "ts-fsrs";
 import { STAGES, type OptionalPartOfSpeech, type PartOfSpeech, type Sort, type Stage } from "./vocabulary";
 
 export type Term = typeof terms.$inferSelect;
@@ -113,9 +113,11 @@ export async function gradeTerm(
   grade: GradeName,
   now = new Date(),
   version?: number,
+  /** The learner's scheduler when the caller has it (keptScheduler); else it is read. */
+  scheduler?: FSRS,
 ): Promise<GradeResult> {
   // The learner's own scheduler: their fitted parameters and desired retention (ADR 062).
-  const by = await learnerScheduler(db, userId);
+  const by = scheduler ?? (await learnerScheduler(db, userId));
   return db.transaction(async (tx) => {
     const [term] = await tx
       .select()

@@ -1,10 +1,11 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Database } from "../../app/db/db.server";
-import { dayAndQueue, learnerDayOf, nextInQueue, today } from "../../app/learning/daily.server";
+import { dayAndQueue, learnerDayOf, nextInQueue, queueOf, today } from "../../app/learning/daily.server";
 import { reviewState } from "../../app/learning/review-page.server";
 import { readSettings } from "../../app/learning/settings.server";
 import { gradeTerm } from "../../app/learning/terms.server";
+import { learnerScheduler } from "../../app/learning/fsrs-fit.server";
 import { signedInBrowser, startApp, textOf, toastsIn } from "../support/app";
 import { startMailSink } from "../support/mail-sink";
 
@@ -163,6 +164,51 @@ export function defineDailySuite(databaseName: string, databaseEnv: () => Promis
       const next = await dayAndQueue(db, who.owner, settings, tomorrow);
       expect(next.day.reviewsLeft).toBe(1);
       expect(next.queue.dueNow).toBe(2);
+    });
+
+    it("reads the day and the queue in one query exactly as today() and queueOf() read them one by one", async () => {
+      const who = await learner("one-read@example.com", {
+        newPerDay: "2",
+        reviewsPerDay: "2",
+        timeZone: "America/New_York",
+      });
+      const morning = new Date("2026-07-01T13:00:00Z");
+      const ids = [];
+      for (const text of ["eins", "zwei", "drei", "vier", "fünf", "sechs", "sieben"])
+        ids.push(await addTerm(who.browser, { text, meaning: text }));
+      // Reviews due now, later today and tomorrow; a learning step; new cards; grades earlier today and yesterday.
+      for (const id of ids.slice(0, 4)) await gradeTerm(db, who.userId, id, "easy", new Date("2026-06-01T13:00:00Z"));
+      const dueAt = (id: string, at: string) =>
+        app.db.execute(sql`update terms set due = ${at}::timestamptz where id = ${id}`);
+      await dueAt(ids[0]!, "2026-07-01T12:00:00Z");
+      await dueAt(ids[1]!, "2026-07-01T18:00:00Z");
+      await dueAt(ids[2]!, "2026-07-02T12:00:00Z");
+      await gradeTerm(db, who.userId, ids[4]!, "again", morning);
+      await gradeTerm(db, who.userId, ids[3]!, "good", new Date("2026-06-30T15:00:00Z"));
+      const settings = await readSettings(db, who.userId);
+      const oneByOne = async (at: Date) => {
+        const day = await today(db, who.userId, settings, at);
+        return { day, queue: await queueOf(db, who.owner, day, at) };
+      };
+      const moments = ["2026-07-01T13:00:00Z", "2026-07-01T13:30:00Z", "2026-07-01T19:00:00Z", "2026-07-02T03:59:59Z"];
+      const dayAndQueueOnly = async (at: Date) => {
+        const { day, queue } = await dayAndQueue(db, who.owner, settings, at);
+        return { day, queue };
+      };
+      for (const at of moments.map((moment) => new Date(moment))) {
+        expect(await dayAndQueueOnly(at)).toEqual(await oneByOne(at));
+      }
+      // With the day's reviews used up, the next card later today is a learning step's only.
+      await gradeTerm(db, who.userId, ids[0]!, "good", morning);
+      await gradeTerm(db, who.userId, ids[5]!, "hard", morning);
+      await gradeTerm(db, who.userId, ids[3]!, "hard", new Date("2026-07-01T13:10:00Z"));
+      for (const at of moments.map((moment) => new Date(moment))) {
+        expect(await dayAndQueueOnly(at)).toEqual(await oneByOne(at));
+      }
+      const read = await dayAndQueue(db, who.owner, settings, morning);
+      expect(read.day).toMatchObject({ newDone: 2, newLeft: 0, reviewsLeft: 0 });
+      // The scheduler read with the day is the one a grade reads on its own.
+      expect(read.scheduler.parameters).toEqual((await learnerScheduler(db, who.userId)).parameters);
     });
 
     it("says when the next card is due instead of a bare 'All done' (N minutes, plural wording)", async () => {
