@@ -28,18 +28,24 @@ export type Day = {
   reviewsLeft: number;
 };
 
-export async function today(db: Database, userId: string, settings: LearnerSettings, now = new Date()): Promise<Day> {
-  const { start, end } = dayBounds(now, settings.timeZone ?? DEFAULT_TIME_ZONE);
-  const [row] = await db
-    .select({
-      newDone: sql<number>`count(*) filter (where ${reviewLogs.state} = ${NEW})`,
-      reviewsDone: sql<number>`count(*) filter (where ${reviewLogs.state} = ${REVIEW})`,
-    })
-    .from(reviewLogs)
-    // review_logs.user_id (filled by the database on insert) and its index (drizzle/0015) find today's grades directly.
-    .where(and(eq(reviewLogs.userId, userId), gte(reviewLogs.reviewedAt, start), lt(reviewLogs.reviewedAt, end)));
-  const newDone = Number(row?.newDone ?? 0);
-  const reviewsDone = Number(row?.reviewsDone ?? 0);
+/** Today's grades in the review log, by the state the card was in (new or review), and their filter. */
+const gradeColumns = {
+  newDone: sql<number>`count(*) filter (where ${reviewLogs.state} = ${NEW})`,
+  reviewsDone: sql<number>`count(*) filter (where ${reviewLogs.state} = ${REVIEW})`,
+};
+// review_logs.user_id (filled by the database on insert) and its index (drizzle/0015) find today's grades directly.
+const gradedBetween = (userId: string, start: Date, end: Date) =>
+  and(eq(reviewLogs.userId, userId), gte(reviewLogs.reviewedAt, start), lt(reviewLogs.reviewedAt, end));
+
+/** The day between these bounds once these grades are counted. */
+function dayFrom(
+  start: Date,
+  end: Date,
+  settings: LearnerSettings,
+  graded: Partial<Record<keyof typeof gradeColumns, unknown>>,
+) {
+  const newDone = Number(graded.newDone ?? 0);
+  const reviewsDone = Number(graded.reviewsDone ?? 0);
   return {
     start,
     end,
@@ -48,6 +54,15 @@ export async function today(db: Database, userId: string, settings: LearnerSetti
     newLeft: Math.max(0, settings.newPerDay - newDone),
     reviewsLeft: Math.max(0, settings.reviewsPerDay - reviewsDone),
   };
+}
+
+export async function today(db: Database, userId: string, settings: LearnerSettings, now = new Date()): Promise<Day> {
+  const { start, end } = dayBounds(now, settings.timeZone ?? DEFAULT_TIME_ZONE);
+  const [row] = await db
+    .select(gradeColumns)
+    .from(reviewLogs)
+    .where(gradedBetween(userId, start, end));
+  return dayFrom(start, end, settings, row ?? {});
 }
 
 const owned = (owner: Owner) => and(eq(terms.userId, owner.userId), eq(terms.language, owner.language));
@@ -83,46 +98,70 @@ export type Queue = {
   nextDue: Date | null;
 };
 
-/** How many cards wait now and today, and when the next one comes later today, within today's limits. */
-export async function queueOf(db: Database, owner: Owner, day: Day, now = new Date()): Promise<Queue> {
+const isNew = sql`${terms.state} = ${NEW}`;
+const isReview = sql`${terms.state} = ${REVIEW}`;
+const isStep = inArray(terms.state, LEARNING_STEPS)!;
+
+/** The cards due now and due today, by state, among the learner's cards due before the day's end. */
+function queueColumns(now: Date, end: Date) {
   const filtered = (state: SQL, until: SQL) => sql<number>`count(*) filter (where ${state} and ${until})`;
-  const isNew = sql`${terms.state} = ${NEW}`;
-  const isReview = sql`${terms.state} = ${REVIEW}`;
-  const isStep = inArray(terms.state, LEARNING_STEPS)!;
   const dueNow = lte(terms.due, now)!;
-  const dueToday = lt(terms.due, day.end)!;
-  const [[counts], [later]] = await Promise.all([
-    db
-      .select({
-        newNow: filtered(isNew, dueNow),
-        reviewNow: filtered(isReview, dueNow),
-        stepNow: filtered(isStep, dueNow),
-        newToday: filtered(isNew, dueToday),
-        reviewToday: filtered(isReview, dueToday),
-        stepToday: filtered(isStep, dueToday),
-      })
-      .from(terms)
-      .where(and(owned(owner), lt(terms.due, day.end))),
-    db
-      .select({
-        at: sql<
-          Date | string | null
-        >`min(${terms.due}) filter (where ${and(lt(terms.due, day.end), day.reviewsLeft > 0 ? or(isStep, isReview) : isStep)})`,
-        next: min(terms.due),
-      })
-      .from(terms)
-      .where(and(owned(owner), gt(terms.due, now))),
-  ]);
+  const dueToday = lt(terms.due, end)!;
+  return {
+    newNow: filtered(isNew, dueNow),
+    reviewNow: filtered(isReview, dueNow),
+    stepNow: filtered(isStep, dueNow),
+    newToday: filtered(isNew, dueToday),
+    reviewToday: filtered(isReview, dueToday),
+    stepToday: filtered(isStep, dueToday),
+  };
+}
+
+/** The next card later today among the cards due after now: of the learning steps, or of reviews too while some are left. */
+const laterToday = (end: Date, withReviews: boolean) =>
+  sql<
+    Date | string | null
+  >`min(${terms.due}) filter (where ${and(lt(terms.due, end), withReviews ? or(isStep, isReview) : isStep)})`;
+
+/** The queue from those counts within today's limits, and the next due times. */
+function queueFrom(
+  counts: Partial<Record<keyof ReturnType<typeof queueColumns>, unknown>>,
+  day: Day,
+  later: { at: unknown; next: unknown },
+): Queue {
   const n = (value: unknown) => Number(value ?? 0);
+  const at = (value: unknown) => (value === null || value === undefined ? null : new Date(value as string | Date));
   const capped = (news: unknown, reviews: unknown, steps: unknown) =>
     Math.min(n(news), day.newLeft) + Math.min(n(reviews), day.reviewsLeft) + n(steps);
   return {
-    dueNow: capped(counts?.newNow, counts?.reviewNow, counts?.stepNow),
-    dueToday: capped(counts?.newToday, counts?.reviewToday, counts?.stepToday),
-    nextLaterToday: later?.at ? new Date(later.at) : null,
-    nextDue: later?.next ? new Date(later.next) : null,
+    dueNow: capped(counts.newNow, counts.reviewNow, counts.stepNow),
+    dueToday: capped(counts.newToday, counts.reviewToday, counts.stepToday),
+    nextLaterToday: at(later.at),
+    nextDue: at(later.next),
   };
 }
+
+/** How many cards wait now and today, and when the next one comes later today, within today's limits. */
+export async function queueOf(db: Database, owner: Owner, day: Day, now = new Date()): Promise<Queue> {
+  const [[counts], [later]] = await Promise.all([
+    db
+      .select(queueColumns(now, day.end))
+      .from(terms)
+      .where(and(owned(owner), lt(terms.due, day.end))),
+    db
+      .select({ at: laterToday(day.end, day.reviewsLeft > 0), next: min(terms.due) })
+      .from(terms)
+      .where(and(owned(owner), gt(terms.due, now))),
+  ]);
+  return queueFrom(counts ?? {}, day, { at: later?.at, next: later?.next });
+}
+
+/** The columns of a raw select, named as in drizzle's (`"newNow"`). */
+const columns = (fields: Record<string, SQL>) =>
+  sql.join(
+    Object.entries(fields).map(([name, value]) => sql`${value} as ${sql.identifier(name)}`),
+    sql`, `,
+  );
 
 /**
  * The learner's day in one call and one round trip: what is left today and what waits now (the home pages and the
@@ -137,52 +176,20 @@ export async function dayAndQueue(
   now = new Date(),
 ): Promise<{ day: Day; queue: Queue; scheduler: FSRS }> {
   const { start, end } = dayBounds(now, settings.timeZone ?? DEFAULT_TIME_ZONE);
-  const isNew = sql`${terms.state} = ${NEW}`;
-  const isReview = sql`${terms.state} = ${REVIEW}`;
-  const isStep = inArray(terms.state, LEARNING_STEPS)!;
-  const filtered = (state: SQL, until: SQL) => sql`count(*) filter (where ${state} and ${until})`;
-  const dueNow = lte(terms.due, now)!;
-  const dueToday = lt(terms.due, end)!;
   const { rows } = (await db.execute(sql`select * from
-    (select count(*) filter (where ${reviewLogs.state} = ${NEW}) as new_done,
-            count(*) filter (where ${reviewLogs.state} = ${REVIEW}) as reviews_done
-       from ${reviewLogs}
-      where ${and(eq(reviewLogs.userId, owner.userId), gte(reviewLogs.reviewedAt, start), lt(reviewLogs.reviewedAt, end))}) as logs,
-    (select ${filtered(isNew, dueNow)} as new_now, ${filtered(isReview, dueNow)} as review_now,
-            ${filtered(isStep, dueNow)} as step_now, ${filtered(isNew, dueToday)} as new_today,
-            ${filtered(isReview, dueToday)} as review_today, ${filtered(isStep, dueToday)} as step_today
-       from ${terms} where ${and(owned(owner), lt(terms.due, end))}) as counts,
-    (select min(${terms.due}) filter (where ${and(dueToday, isStep)}) as step_later,
-            min(${terms.due}) filter (where ${and(dueToday, or(isStep, isReview))}) as any_later,
-            min(${terms.due}) as next
+    (select ${columns(gradeColumns)} from ${reviewLogs} where ${gradedBetween(owner.userId, start, end)}) as graded,
+    (select ${columns(queueColumns(now, end))} from ${terms} where ${and(owned(owner), lt(terms.due, end))}) as counts,
+    (select ${columns({ stepLater: laterToday(end, false), anyLater: laterToday(end, true), next: min(terms.due) })}
        from ${terms} where ${and(owned(owner), gt(terms.due, now))}) as later,
     (select (select ${fsrsParameters.parameters} from ${fsrsParameters}
               where ${eq(fsrsParameters.userId, owner.userId)}) as parameters) as fit`)) as unknown as {
-    rows: Record<string, string | number | Date | number[] | null>[];
+    rows: Record<string, unknown>[];
   };
   const row = rows[0] ?? {};
-  const n = (value: unknown) => Number(value ?? 0);
-  const at = (value: unknown) => (value === null || value === undefined ? null : new Date(value as string | Date));
-  const newDone = n(row.new_done);
-  const reviewsDone = n(row.reviews_done);
-  const day: Day = {
-    start,
-    end,
-    newDone,
-    reviewsDone,
-    newLeft: Math.max(0, settings.newPerDay - newDone),
-    reviewsLeft: Math.max(0, settings.reviewsPerDay - reviewsDone),
-  };
-  const capped = (news: unknown, reviews: unknown, steps: unknown) =>
-    Math.min(n(news), day.newLeft) + Math.min(n(reviews), day.reviewsLeft) + n(steps);
+  const day = dayFrom(start, end, settings, row);
   return {
     day,
-    queue: {
-      dueNow: capped(row.new_now, row.review_now, row.step_now),
-      dueToday: capped(row.new_today, row.review_today, row.step_today),
-      nextLaterToday: at(day.reviewsLeft > 0 ? row.any_later : row.step_later),
-      nextDue: at(row.next),
-    },
+    queue: queueFrom(row, day, { at: day.reviewsLeft > 0 ? row.anyLater : row.stepLater, next: row.next }),
     scheduler: schedulerFor(parsedParameters(row.parameters), settings.desiredRetention),
   };
 }
