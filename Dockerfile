@@ -98,6 +98,7 @@ COPY package.json package-lock.json server.ts ./
 COPY app/db ./app/db
 COPY app/dictionary/dictionary.schema.ts app/dictionary/entries.server.ts app/dictionary/formats.ts ./app/dictionary/
 COPY app/learning/cloze.ts app/learning/vocabulary.ts ./app/learning/
+COPY app/util/memo.ts ./app/util/
 COPY scripts/db-backup.ts scripts/db-move-to-postgres.ts scripts/dict-import.ts ./scripts/
 COPY scripts/support/script-database.ts ./scripts/support/
 RUN mkdir -p /data && chown node:node /data

@@ -8,6 +8,7 @@ import { PATHS } from "../http/paths";
 import { PUBLIC_PAGES } from "../http/public-pages";
 import { TOAST_COOKIE } from "../toasts/toast.server";
 import { canonicalVariantCookies } from "./variant-cookies.server";
+import { memo } from "../util/memo";
 
 /**
  * The key of a public page kept in memory: its path, whitelisted query parameters and the cookies and headers that may
@@ -46,18 +47,6 @@ export function cookieValues(header: string | undefined): Map<string, string> {
 }
 
 export type Lookup = { key: string; url: string; cookie: string; headers: [string, string][]; page: string };
-
-/** Small bounded memos for the work every hit repeats on the same few strings. */
-function memo<T>(max: number, compute: (key: string) => T): (key: string) => T {
-  const values = new Map<string, T>();
-  return (key) => {
-    if (values.has(key)) return values.get(key)!;
-    const value = compute(key);
-    if (values.size >= max) values.delete(values.keys().next().value!);
-    values.set(key, value);
-    return value;
-  };
-}
 
 /** `?language=es&level=beginner` in a fixed order, or null when the query holds anything the page does not accept. */
 const normalisedQuery = (page: string, search: string) => queryMemo(`${page}?${search}`);

@@ -1,4 +1,5 @@
 /** Finds a term in its example so a cloze card can blank it: through its article, capitalisation and inflections. */
+import { memo } from "../util/memo.ts";
 
 export type Stemmer = (word: string) => string;
 
@@ -45,23 +46,6 @@ export function withoutArticle(text: string, language: string): string {
 }
 
 const escapeRegExp = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-
-/**
- * Built objects kept by key, the oldest forgotten past `max`: compiling a Unicode pattern or building an Intl object
- * costs far more than using one, and a review page asks for the same few again and again.
- */
-function memo<T>(max: number, build: (key: string) => T): (key: string) => T {
-  const kept = new Map<string, T>();
-  return (key) => {
-    let value = kept.get(key);
-    if (value === undefined) {
-      value = build(key);
-      if (kept.size >= max) kept.delete(kept.keys().next().value!);
-      kept.set(key, value);
-    }
-    return value;
-  };
-}
 
 /** The pattern of a term as a whole word (inside a run of letters for languages without spaces), by `flag\nterm`. */
 const wholeWord = memo(512, (key) => {

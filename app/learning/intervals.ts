@@ -1,5 +1,6 @@
 import type { FSRS } from "ts-fsrs";
 import { GRADES, scheduler, toCard, type CardFields, type GradeName } from "./stage";
+import { memo } from "../util/memo";
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -31,19 +32,11 @@ export function intervalLabel(ms: number, locale: string): string {
             ? (["month", 30 * DAY] as const)
             : (["year", 365 * DAY] as const);
   const value = Math.max(1, Math.round(ms / size));
-  return unitFormat(locale, unit).format(value);
+  return unitFormat(`${locale}\n${unit}`).format(value);
 }
 
-/** One formatter per locale and unit (building one costs more than formatting a hundred numbers). */
-const unitFormats = new Map<string, Intl.NumberFormat>();
-function unitFormat(locale: string, unit: string): Intl.NumberFormat {
-  const key = `${locale}\n${unit}`;
-  let format = unitFormats.get(key);
-  if (!format) {
-    format = new Intl.NumberFormat(locale, { style: "unit", unit, unitDisplay: "short" });
-    // Interface locales times five units; a bound all the same for any locale string a caller passes.
-    if (unitFormats.size >= 256) unitFormats.clear();
-    unitFormats.set(key, format);
-  }
-  return format;
-}
+/** One formatter per locale and unit, by `locale\nunit` (building one costs more than formatting a hundred numbers). */
+const unitFormat = memo(256, (key) => {
+  const [locale, unit] = key.split("\n") as [string, string];
+  return new Intl.NumberFormat(locale, { style: "unit", unit, unitDisplay: "short" });
+});
