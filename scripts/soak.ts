@@ -10,13 +10,13 @@
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { readFileSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
 import path from "node:path";
 import { tempDir } from "./support/temp.ts";
 import { startMailSink, signInLink } from "../tests/support/mail-sink.ts";
 import { visitor } from "../tests/support/http-visitor.ts";
 import { freePort } from "./support/postgres.ts";
 import { BROWSER_USER_AGENT } from "../tests/support/server-process.ts";
+import { loadClient } from "./bench/load-client.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const knob = (name: string, fallback: number) => {
@@ -51,7 +51,7 @@ type Result = {
   "5xx": number;
   statusCodeStats: Record<string, { count: number }>;
 };
-const autocannon = createRequire(import.meta.url)("autocannon") as (options: Options) => Promise<Result>;
+const autocannon = loadClient<Options, Result>();
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;

@@ -13,7 +13,6 @@
  * over every request, grades included.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -32,6 +31,7 @@ import { get, load, stopChild } from "./public-pages.ts";
 import { reviewLoop, REVIEW_LOOP_BUDGET, type ReviewLoopRow } from "./review-loop.ts";
 import { onCleanup } from "./run.ts";
 import { startBareServer } from "./throughput.ts";
+import { loadClient } from "./load-client.ts";
 
 export const ACCOUNT_BUDGET = { shareOfBare: 0.012, p99Ms: 500 };
 export { DATABASE_NAMES };
@@ -46,7 +46,7 @@ type Autocannon = (options: object) => Promise<{
   errors: number;
   timeouts: number;
 }>;
-const autocannon = createRequire(import.meta.url)("autocannon") as Autocannon;
+const autocannon: Autocannon = loadClient();
 
 /** The options of a run: `npm run bench -- --db postgresql --pages review` as well as the environment variables. */
 export function accountOptions(argv = process.argv.slice(2)) {

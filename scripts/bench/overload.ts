@@ -11,12 +11,12 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { BROWSER_USER_AGENT } from "../support/app-process.ts";
 import { signIn } from "./account-pages.ts";
 import { get, startServer, stopChild } from "./public-pages.ts";
+import { loadClient } from "./load-client.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const EMAIL = "bench.overload@example.test";
@@ -36,7 +36,7 @@ type Autocannon = (options: object) => Promise<{
   errors: number;
   timeouts: number;
 }>;
-const autocannon = createRequire(import.meta.url)("autocannon") as Autocannon;
+const autocannon: Autocannon = loadClient();
 
 function seed(dataDir: string): Promise<void> {
   const args = ["scripts/seed-terms.ts", EMAIL, "--count", String(TERMS), "--reviews", String(REVIEWS)];

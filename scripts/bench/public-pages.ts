@@ -11,12 +11,12 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
-import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { BROWSER_USER_AGENT } from "../support/app-process.ts";
 import { freePort } from "../support/postgres.ts";
 import { startBareServer } from "./throughput.ts";
+import { loadClient } from "./load-client.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
@@ -42,9 +42,7 @@ type AutocannonResult = {
   timeouts: number;
   non2xx: number;
 };
-const autocannon = createRequire(import.meta.url)("autocannon") as (
-  options: Record<string, unknown>,
-) => Promise<AutocannonResult>;
+const autocannon = loadClient<Record<string, unknown>, AutocannonResult>();
 
 export type PageRow = {
   page: string;

@@ -1,8 +1,8 @@
 import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import path from "node:path";
 import { rawGet } from "./http.ts";
+import { loadClient } from "./load-client.ts";
 import { BASE_HEADERS, onCleanup, progress, RPS_CONNECTIONS, RPS_DURATION_S, stopChild } from "./run.ts";
 import { int } from "./stats.ts";
 
@@ -25,9 +25,7 @@ export type AutocannonOptions = {
   amount?: number;
   headers?: Record<string, string>;
 };
-export const autocannon = createRequire(import.meta.url)("autocannon") as (
-  options: AutocannonOptions,
-) => Promise<AutocannonResult>;
+export const autocannon = loadClient<AutocannonOptions, AutocannonResult>();
 
 /** A bare node:http server in its own process (as the app runs in its own): one fixed response. */
 const BARE_SERVER = `
