@@ -26,6 +26,7 @@ import {
   refuseOtherMethods,
   withoutControlCharacters,
 } from "./request-guards.server";
+import { knowRoutes } from "./staleness.server";
 import { precompressedAssets } from "./static-assets.server";
 
 export type EdgeOptions = {
@@ -52,6 +53,7 @@ const pathOf = (url: string) => {
 
 /** The request handler of the HTTP server. */
 export function createEdge({ build, loaded, vite, server, clientDir, stopping, renderPage }: EdgeOptions) {
+  knowRoutes(loaded);
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", env.TRUST_PROXY);

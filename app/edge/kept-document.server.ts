@@ -36,10 +36,12 @@ function withoutNonce(html: string, csp: string | null): { html: string; hashes:
 
 /**
  * A rendered document made fit to answer from memory: without its nonce (the CSP allows its inline scripts by hash),
- * compressed both ways at the given levels, with the response's headers except those set per answer.
+ * compressed both ways at the given levels, with the response's headers except those set per answer. An answer drawn
+ * without a CSP (a page's data for client navigation) is kept without one.
  */
 export async function keptDocument(response: Response, html: string, level: { brotli: number; gzip: number }) {
-  const { html: shared, hashes } = withoutNonce(html, response.headers.get("Content-Security-Policy"));
+  const csp = response.headers.get("Content-Security-Policy");
+  const { html: shared, hashes } = withoutNonce(html, csp);
   const identity = Buffer.from(shared);
   const [br, gz] = await Promise.all([
     brotli(identity, {
@@ -54,10 +56,11 @@ export async function keptDocument(response: Response, html: string, level: { br
   response.headers.forEach((value, name) => {
     if (!DROPPED_HEADERS.has(name)) headers[name] = value;
   });
-  headers["content-security-policy"] = hashedContentSecurityPolicy(
-    hashes,
-    env.analyticsHosts,
-    env.billing.redirectOrigins,
-  );
+  if (csp)
+    headers["content-security-policy"] = hashedContentSecurityPolicy(
+      hashes,
+      env.analyticsHosts,
+      env.billing.redirectOrigins,
+    );
   return { bodies: { identity, br, gzip: gz }, bytes: identity.length + br.length + gz.length, headers };
 }

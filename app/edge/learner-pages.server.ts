@@ -4,12 +4,13 @@ import { getDatabase } from "../db/db.server";
 import { learnerOfCookieHeader, SESSION_COOKIE, userContext } from "../auth/session.server";
 import { TOAST_COOKIE } from "../toasts/toast.server";
 import { splitLocale } from "../i18n/locales";
+import { isDataRequest } from "../http/request-path";
 import { preferredEncoding } from "./accept-encoding";
 import { keptDocument } from "./kept-document.server";
 import { cookieValues, VARIANT_HEADERS } from "./public-page-keys.server";
 import { canonicalVariantCookies } from "./variant-cookies.server";
 import { OwnerBoundedCache } from "./owner-bounded-cache";
-import { collectStaleness, declaredBy } from "./staleness.server";
+import { collectStaleness, declaredBy, declaredByData } from "./staleness.server";
 import { log } from "../server/log.server";
 import { dataVersions, unchangedSince, type DataSet } from "../server/data-changes.server";
 import { learnerTag, requestLogFields } from "../server/request-log.server";
@@ -17,24 +18,25 @@ import { learnerTag, requestLogFields } from "../server/request-log.server";
 /**
  * A learner's busiest pages from memory: those whose route declares `staleness.keptForLearner` (app/edge/staleness.ts),
  * today the learner's home, term list and term pages, public lists and `/explore`, texts and the reader, statistics,
- * settings, import and export. Such a page is drawn by React Router as usual; the document is then kept for that
+ * settings, import and export, billing. Such a page is drawn by React Router as usual; the document (or the data a
+ * client navigation asks for, `.data`) is then kept for that
  * learner, for the URL and the cookies that change it, with the version of their data it was drawn from
  * (`users.data_version`, moved by database triggers on every write, whichever instance makes it) and of the shared
  * data it shows (the public lists: announced in this process, and polled from the database across instances). The next request
  * for it is answered before Express once the session is checked: the same session query every page makes, and a
  * version comparison. A write, a moment the matched routes declare as when the page changes by itself (a term falls
  * due, the day ends) or a minute passing, and the page is drawn again. A page any of whose routes with a loader
- * declares nothing is never kept. Toasts, cookies set by a response, data requests of client navigation and every
- * other page and method take the usual way.
+ * declares nothing is never kept. Toasts, cookies set by a response and every other page and method take the usual
+ * way.
  */
 
 /**
  * The paths (without their locale) of pages whose route asked to be kept, learnt as they are drawn: until a path's
- * first drawing in this process its requests take the usual way. Bounded: a route with parameters in its path fills
- * it at most, and its paths past the bound are drawn each time.
+ * first drawing in this process its requests take the usual way (a page's data, `.data`, is a path of its own).
+ * Bounded: a route with parameters in its path fills it at most, and its paths past the bound are drawn each time.
  */
 const PAGES = new Set<string>();
-const MAX_PAGES = 64;
+const MAX_PAGES = 128;
 /** Cookies whose holders always get a fresh render: a toast to show. */
 const BYPASS_COOKIES = [TOAST_COOKIE];
 /** However still the data, a page is drawn again after this long (relative wording, the footer's year). */
@@ -111,14 +113,18 @@ async function store(
   // Drawn for one learner and kept until their next write: a middle level, not the public pages' best.
   const { bodies, bytes: size, headers } = await keptDocument(response, html, { brotli: 5, gzip: 6 });
   headers["vary"] = [response.headers.get("Vary"), "Accept-Encoding"].filter(Boolean).join(", ");
+  // As Express sends it when the page is drawn: a text type names its charset (React Router's data has none).
+  const type = headers["content-type"];
+  if (type?.startsWith("text/") && !/charset=/i.test(type)) headers["content-type"] = `${type}; charset=utf-8`;
   const entry: Entry = { ...drawn, bytes: size, bodies, headers };
   if (entry.expires <= Date.now() || entry.bytes > MAX_BYTES / 16) return;
   entries.set(learnerOf(key), key, entry);
 }
 
 /**
- * The outermost middleware: keeps each plain document of the pages above that a learner is answered with, as the other
- * middlewares left it. Only a 200 HTML answer that sets no cookie and varies on nothing the key misses is kept.
+ * The outermost middleware: keeps each plain document (or data) of the pages above that a learner is answered with, as
+ * the other middlewares left it. Only a 200 answer (HTML, or data for a `.data` request) that sets no cookie and varies
+ * on nothing the key misses is kept.
  */
 export const learnerPagesMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
   const drawnAt = Date.now();
@@ -127,8 +133,15 @@ export const learnerPagesMiddleware: MiddlewareFunction<Response> = async ({ req
   collectStaleness(context);
   const response = await next();
   const user = context.get(userContext);
-  const staleness = declaredBy(context);
-  if (!user || request.method !== "GET" || !staleness?.keptForLearner) return response;
+  if (!user || request.method !== "GET") return response;
+  // A document, or the same page's data for client navigation (`/account/statistics.data`), kept apart by its path.
+  const data = isDataRequest(request);
+  if (!data && !declaredBy(context)?.keptForLearner) return response;
+  const url = new URL(request.url);
+  const path = splitLocale(url.pathname).path;
+  // A data request for some of the page's routes only (`_routes`) is one of its own.
+  const dataPath = `${path.replace(UUID, ":id")}?${url.searchParams.get("_routes") ?? ""}`;
+  if (data && NOT_KEPT.has(dataPath)) return response;
   const key = requestKey(
     request.url,
     request.headers.get("Cookie") ?? undefined,
@@ -139,16 +152,22 @@ export const learnerPagesMiddleware: MiddlewareFunction<Response> = async ({ req
   if (
     !key ||
     response.status !== 200 ||
-    !response.headers.get("Content-Type")?.startsWith("text/html") ||
+    !response.headers.get("Content-Type")?.startsWith(data ? "text/x-script" : "text/html") ||
     response.headers.getSetCookie().length > 0 ||
     /[^,\s]/.test(vary.replace(/accept-encoding|cookie|save-data/g, ""))
   ) {
     return response;
   }
-  const path = splitLocale(new URL(request.url).pathname).path;
-  if (!PAGES.has(path) && PAGES.size < MAX_PAGES) PAGES.add(path);
-  if (!PAGES.has(path)) return response;
+  if (!PAGES.has(path) && PAGES.size >= MAX_PAGES) return response;
   const html = await response.text();
+  const answer = () =>
+    new Response(html, { status: response.status, statusText: response.statusText, headers: response.headers });
+  const staleness = data ? await declaredByData(html).catch(() => null) : declaredBy(context);
+  if (!staleness?.keptForLearner) {
+    if (data && staleness) remember(NOT_KEPT, dataPath);
+    return answer();
+  }
+  PAGES.add(path);
   const fullKey = `${user.id}\n${key}`;
   const expires = Math.min(drawnAt + MAX_AGE_MS, staleness.changesAt);
   // A page that does not show the learner's data is not redrawn by their writes: it is kept with no version.
@@ -160,8 +179,19 @@ export const learnerPagesMiddleware: MiddlewareFunction<Response> = async ({ req
       if (storing.get(fullKey) === kept) storing.delete(fullKey);
     });
   storing.set(fullKey, kept);
-  return new Response(html, { status: response.status, statusText: response.statusText, headers: response.headers });
+  return answer();
 };
+
+/**
+ * The data paths (ids written as `:id`, with the routes asked for) whose routes do not ask to be kept, learnt from their first answer: their data
+ * is sent as React Router streams it, not read and decoded again. Bounded: forgotten whole when full.
+ */
+const NOT_KEPT = new Set<string>();
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+function remember(set: Set<string>, value: string) {
+  if (set.size >= 1_000) set.clear();
+  set.add(value);
+}
 
 /** The version of a page kept whatever the learner writes (its routes do not depend on their data). */
 const ANY_VERSION = -1;

@@ -1,4 +1,10 @@
-import { createContext, type EntryContext, type RouterContextProvider } from "react-router";
+import {
+  createContext,
+  UNSAFE_decodeViaTurboStream as decodeViaTurboStream,
+  type EntryContext,
+  type RouterContextProvider,
+  type ServerBuild,
+} from "react-router";
 import { DATA_SETS, type DataSet } from "../server/data-changes.server";
 import type { Staleness } from "./staleness";
 
@@ -37,28 +43,72 @@ export function declareStaleness(context: Readonly<RouterContextProvider>, route
   const { matches, loaderData, errors } = router.staticHandlerContext;
   // An error page is never kept: nothing to declare (and its routes' loaders may not have run).
   if (errors) return void (holder.value = null);
+  holder.value = merged(
+    matches.map((match) => ({
+      staleness: stalenessOf(match.route.handle),
+      hasLoader: router.manifest.routes[match.route.id]?.hasLoader === true,
+      data: loaderData[match.route.id] as unknown,
+    })),
+  );
+}
+
+type RouteOfPage = { staleness: Staleness<unknown> | undefined; hasLoader: boolean; data: unknown };
+
+const stalenessOf = (handle: unknown) => (handle as { staleness?: Staleness<unknown> } | undefined)?.staleness;
+
+/** The declarations of a page's routes, outermost first, merged; the deepest one decides whether it is kept. */
+function merged(routes: readonly RouteOfPage[]): DeclaredStaleness {
   let declared = true;
   const dependsOn = new Set<DataSet>();
   let changesAt = Number.POSITIVE_INFINITY;
   let keptForLearner = false;
-  matches.forEach((match, index) => {
-    const staleness = (match.route.handle as { staleness?: Staleness<unknown> } | undefined)?.staleness;
+  routes.forEach(({ staleness, hasLoader, data }, index) => {
     if (!staleness) {
-      if (router.manifest.routes[match.route.id]?.hasLoader) declared = false;
+      if (hasLoader) declared = false;
       return;
     }
     for (const set of staleness.dependsOn) dependsOn.add(set);
-    const data: unknown = loaderData[match.route.id];
     if (staleness.changesAt && data === undefined) declared = false;
     for (const at of (data !== undefined && staleness.changesAt?.(data)) || []) {
       if (at !== null && at !== undefined) changesAt = Math.min(changesAt, +at);
     }
-    if (index === matches.length - 1) keptForLearner = staleness.keptForLearner === true;
+    if (index === routes.length - 1) keptForLearner = staleness.keptForLearner === true;
   });
-  holder.value = {
+  return {
     declared,
     dependsOn: declared ? dependsOn : new Set(DATA_SETS),
     changesAt,
     keptForLearner: declared && keptForLearner,
   };
+}
+
+/** The build's routes (their handles and parents), for the data requests below; set by the edge at start. */
+let buildRoutes: ServerBuild["routes"] = {};
+export function knowRoutes(build: ServerBuild): void {
+  buildRoutes = build.routes;
+}
+
+const depthOf = (id: string): number => {
+  let depth = 0;
+  for (let route = buildRoutes[id]; route?.parentId; route = buildRoutes[route.parentId]) depth++;
+  return depth;
+};
+
+/**
+ * What the routes whose data a data request (`.data`, client navigation) was answered with declare, merged as for a
+ * document: read from the answer itself, decoded as the browser decodes it. Null when a route failed or the answer is
+ * a redirect: such an answer is never kept.
+ */
+export async function declaredByData(body: string): Promise<DeclaredStaleness | null> {
+  const decoded = await decodeViaTurboStream(new Response(body).body!, globalThis);
+  await decoded.done;
+  const results = decoded.value;
+  if (!results || typeof results !== "object" || Object.getOwnPropertySymbols(results).length > 0) return null;
+  const routes: (RouteOfPage & { depth: number })[] = [];
+  for (const [id, result] of Object.entries(results as Record<string, unknown>)) {
+    if (!result || typeof result !== "object" || !("data" in result) || !buildRoutes[id]) return null;
+    const staleness = stalenessOf(buildRoutes[id].module.handle);
+    routes.push({ staleness, hasLoader: true, data: result.data, depth: depthOf(id) });
+  }
+  return routes.length > 0 ? merged(routes.sort((a, b) => a.depth - b.depth)) : null;
 }

@@ -7,8 +7,16 @@ import { SupporterBadge } from "../billing/ui";
 import { PATHS } from "../http/paths";
 import { useLocalePath } from "../i18n/use-locale";
 import type { PageHandle } from "../ui/seo";
+import type { StalenessHandle } from "../edge/staleness";
 
-export const handle: PageHandle = { title: "titles.billing" };
+/**
+ * Kept in memory for the learner until their next write: the plan comes from their subscription's row, which Stripe's
+ * webhooks write (its triggers move the learner's data version), and nothing on it moves by itself.
+ */
+export const handle: PageHandle & StalenessHandle = {
+  title: "titles.billing",
+  staleness: { dependsOn: ["learner"], keptForLearner: true },
+};
 
 export function loader({ context }: Route.LoaderArgs) {
   return billingPage(context);

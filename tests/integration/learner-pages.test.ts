@@ -58,6 +58,32 @@ const kept = (learner: Visitor, path: string) =>
     { timeout: 5_000, interval: 50 },
   );
 
+/**
+ * A page's data (`.data`), as client navigation asks for it. Data carries no CSP: one drawn is streamed as React Router
+ * writes it, one from memory is sent whole, with its length.
+ */
+async function openData(learner: Visitor, path: string) {
+  const response = await learner.request(path);
+  return {
+    status: response.status,
+    body: await response.text(),
+    type: response.headers.get("content-type"),
+    cacheControl: response.headers.get("cache-control"),
+    csp: response.headers.get("content-security-policy"),
+    fromMemory: response.headers.has("content-length"),
+  };
+}
+
+const keptData = (learner: Visitor, path: string) =>
+  vi.waitFor(
+    async () => {
+      const data = await openData(learner, path);
+      expect(data.fromMemory).toBe(true);
+      return data;
+    },
+    { timeout: 5_000, interval: 50 },
+  );
+
 /** The number shown for a stage on the home page. */
 const stageCount = (html: string, stage: string) =>
   Number(html.match(new RegExp(`data-stage="${stage}"><strong>(\\d+)</strong>`))?.[1]);
@@ -126,6 +152,9 @@ describe("a learner's pages kept in memory", () => {
         interval: 100,
       },
     );
+    // The first opening of a text writes (My home's "continue reading"), so a reader drawn then is stale at once and
+    // drawn again: opened once here, the reader below is drawn once, then kept.
+    await alice.page(`/account/texts/${ids.text}`);
     // A write after the list was counted: every page below is drawn first, then kept.
     await addTerm(alice, "Quitte");
     await alice.page("/account/home");
@@ -143,6 +172,7 @@ describe("a learner's pages kept in memory", () => {
     () => `/account/terms/${ids.term}`,
     () => "/account/explore/public?language=de&level=beginner",
     () => "/explore",
+    () => "/account/billing",
   ]) {
     it(`${path().replace(/[0-9a-f-]{36}/, ":id")}: drawn once, then answered from memory with the same body and headers but the CSP`, async () => {
       const drawn = await open(alice, path());
@@ -158,6 +188,37 @@ describe("a learner's pages kept in memory", () => {
       expect(fromMemory.headers.get("cache-control")).toBe("private, no-store");
     });
   }
+
+  for (const path of [
+    () => "/account/statistics.data?days=30",
+    () => `/account/texts/${ids.text}.data?page=1&word=3`,
+    () => "/de/account/explore/member.data?stage=tolearn&sort=newest",
+  ]) {
+    it(`${path().replace(/[0-9a-f-]{36}/, ":id")}: a page's data for client navigation is kept like its document`, async () => {
+      const drawn = await openData(alice, path());
+      expect(drawn.status).toBe(200);
+      expect(drawn.type).toMatch(/^text\/x-script/);
+      expect(drawn.fromMemory).toBe(false);
+      const fromMemory = await keptData(alice, path());
+      expect(fromMemory.body).toBe(drawn.body);
+      expect(fromMemory.type).toBe(drawn.type);
+      expect(fromMemory.cacheControl).toBe("private, no-store");
+      expect([drawn.csp, fromMemory.csp]).toEqual([null, null]);
+    });
+  }
+
+  it("a page's kept data is drawn again after a write, and never answers its document", async () => {
+    const path = "/de/account/explore/member.data?stage=tolearn&sort=newest";
+    const before = await keptData(alice, path);
+    expect(before.body).not.toContain("Dattel");
+    await addTerm(onInstance(alice, b), "Dattel");
+    const after = await openData(alice, path);
+    expect(after.fromMemory).toBe(false);
+    expect(after.body).toContain("Dattel");
+    const document = await kept(alice, "/de/account/explore/member?stage=tolearn&sort=newest");
+    expect(document.html).toContain("<!DOCTYPE html>");
+    expect((await keptData(alice, path)).body).toBe(after.body);
+  });
 
   it("a write on the other instance is shown at once: the data version moved in the database", async () => {
     const before = await kept(alice, "/account/home");
@@ -217,12 +278,16 @@ describe("a learner's pages kept in memory", () => {
        where text = 'Dattel'`,
     );
     const before = await kept(carol, "/account/home");
+    const dataBefore = await keptData(carol, "/account/home.data"); // the same page's data, read from it alike
     expect(stageCount(before.html, "needsreview")).toBe(0);
     expect(stageCount(before.html, "learned")).toBe(1);
     await new Promise((resolve) => setTimeout(resolve, 2_500));
     const due = await open(carol, "/account/home");
     expect(due.fromMemory).toBe(false);
     expect(stageCount(due.html, "needsreview")).toBe(1);
+    const dataDue = await openData(carol, "/account/home.data");
+    expect(dataDue.fromMemory).toBe(false);
+    expect(dataDue.body).not.toBe(dataBefore.body);
   });
 
   it("the reader is drawn again when a word on its page falls due, without any write", async () => {
