@@ -34,24 +34,28 @@ function withoutNonce(html: string, csp: string | null): { html: string; hashes:
   return { html: shared, hashes: [...hashes] };
 }
 
+/** The level each encoding is compressed at. */
+export type Levels = { brotli: number; gzip: number };
+
+/** A kept body compressed for an encoding (off the main thread). */
+export function compressed(identity: Buffer, encoding: "br" | "gzip", level: Levels): Promise<Buffer> {
+  if (encoding === "gzip") return gzip(identity, { level: level.gzip });
+  return brotli(identity, {
+    params: {
+      [zlib.constants.BROTLI_PARAM_QUALITY]: level.brotli,
+      [zlib.constants.BROTLI_PARAM_SIZE_HINT]: identity.length,
+    },
+  });
+}
+
 /**
- * A rendered document made fit to answer from memory: without its nonce (the CSP allows its inline scripts by hash),
- * compressed both ways at the given levels, with the response's headers except those set per answer. An answer drawn
- * without a CSP (a page's data for client navigation) is kept without one.
+ * A rendered document made fit to answer from memory, uncompressed: without its nonce (the CSP allows its inline
+ * scripts by hash), with the response's headers except those set per answer. An answer drawn without a CSP (a page's
+ * data for client navigation) is kept without one.
  */
-export async function keptDocument(response: Response, html: string, level: { brotli: number; gzip: number }) {
+export function sharedDocument(response: Response, html: string) {
   const csp = response.headers.get("Content-Security-Policy");
   const { html: shared, hashes } = withoutNonce(html, csp);
-  const identity = Buffer.from(shared);
-  const [br, gz] = await Promise.all([
-    brotli(identity, {
-      params: {
-        [zlib.constants.BROTLI_PARAM_QUALITY]: level.brotli,
-        [zlib.constants.BROTLI_PARAM_SIZE_HINT]: identity.length,
-      },
-    }),
-    gzip(identity, { level: level.gzip }),
-  ]);
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => {
     if (!DROPPED_HEADERS.has(name)) headers[name] = value;
@@ -62,5 +66,12 @@ export async function keptDocument(response: Response, html: string, level: { br
       env.analyticsHosts,
       env.billing.redirectOrigins,
     );
+  return { identity: Buffer.from(shared), headers };
+}
+
+/** The document above, compressed both ways at the given levels. */
+export async function keptDocument(response: Response, html: string, level: Levels) {
+  const { identity, headers } = sharedDocument(response, html);
+  const [br, gz] = await Promise.all([compressed(identity, "br", level), compressed(identity, "gzip", level)]);
   return { bodies: { identity, br, gzip: gz }, bytes: identity.length + br.length + gz.length, headers };
 }

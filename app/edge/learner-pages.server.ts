@@ -6,7 +6,7 @@ import { TOAST_COOKIE } from "../toasts/toast.server";
 import { splitLocale } from "../i18n/locales";
 import { isDataRequest } from "../http/request-path";
 import { preferredEncoding } from "./accept-encoding";
-import { keptDocument } from "./kept-document.server";
+import { compressed, sharedDocument, type Levels } from "./kept-document.server";
 import { cookieValues, VARIANT_HEADERS } from "./public-page-keys.server";
 import { canonicalVariantCookies } from "./variant-cookies.server";
 import { OwnerBoundedCache } from "./owner-bounded-cache";
@@ -56,9 +56,19 @@ type Entry = {
   drawnFrom: Readonly<Record<DataSet, number>>;
   expires: number;
   bytes: number;
-  bodies: { identity: Buffer; br: Buffer; gzip: Buffer };
+  identity: Buffer;
+  /**
+   * The body compressed for each encoding, made when first asked for: many a page drawn is never asked for again (the
+   * next write comes first), and compressing it for nothing would cost more than drawing it.
+   */
+  compressed: { br?: Promise<Buffer>; gzip?: Promise<Buffer> };
   headers: Record<string, string>;
 };
+
+/** Drawn for one learner and kept until their next write: a middle level, not the public pages' best. */
+const LEVELS: Levels = { brotli: 5, gzip: 6 };
+/** What an entry's bodies weigh at most against the bound: its own bytes, and both compressed ones under them. */
+const WEIGHT = 2;
 
 const entries = new OwnerBoundedCache<Entry>({
   entries: MAX_ENTRIES,
@@ -66,8 +76,6 @@ const entries = new OwnerBoundedCache<Entry>({
   perOwner: MAX_ENTRIES_PER_LEARNER,
 });
 const learnerOf = (key: string) => key.slice(0, key.indexOf("\n"));
-/** Pages being compressed for memory, by key: what a request that waited for a drawing awaits. */
-const storing = new Map<string, Promise<void>>();
 /** Pages being drawn for a learner's current version: requests for the same one wait instead of drawing it again. */
 const drawing = new Map<string, Promise<void>>();
 /** How long a request waits for another one's drawing of its page before drawing it itself. */
@@ -104,19 +112,18 @@ function requestKey(
   return `${parsed.pathname}?${parsed.searchParams}\n${variants.join(";")}`;
 }
 
-async function store(
+function store(
   key: string,
   drawn: Pick<Entry, "version" | "expires" | "shared" | "drawnFrom">,
   response: Response,
   html: string,
 ) {
-  // Drawn for one learner and kept until their next write: a middle level, not the public pages' best.
-  const { bodies, bytes: size, headers } = await keptDocument(response, html, { brotli: 5, gzip: 6 });
+  const { identity, headers } = sharedDocument(response, html);
   headers["vary"] = [response.headers.get("Vary"), "Accept-Encoding"].filter(Boolean).join(", ");
   // As Express sends it when the page is drawn: a text type names its charset (React Router's data has none).
   const type = headers["content-type"];
   if (type?.startsWith("text/") && !/charset=/i.test(type)) headers["content-type"] = `${type}; charset=utf-8`;
-  const entry: Entry = { ...drawn, bytes: size, bodies, headers };
+  const entry: Entry = { ...drawn, bytes: identity.length * WEIGHT, identity, compressed: {}, headers };
   if (entry.expires <= Date.now() || entry.bytes > MAX_BYTES / 16) return;
   entries.set(learnerOf(key), key, entry);
 }
@@ -173,12 +180,11 @@ export const learnerPagesMiddleware: MiddlewareFunction<Response> = async ({ req
   // A page that does not show the learner's data is not redrawn by their writes: it is kept with no version.
   const version = staleness.dependsOn.has("learner") ? user.dataVersion : ANY_VERSION;
   const shared = [...staleness.dependsOn].filter((set) => set !== "learner");
-  const kept = store(fullKey, { version, expires, shared, drawnFrom }, response, html)
-    .catch((error: unknown) => log.error("learner page not kept", { error }))
-    .finally(() => {
-      if (storing.get(fullKey) === kept) storing.delete(fullKey);
-    });
-  storing.set(fullKey, kept);
+  try {
+    store(fullKey, { version, expires, shared, drawnFrom }, response, html);
+  } catch (error) {
+    log.error("learner page not kept", { error: error instanceof Error ? error.message : String(error) });
+  }
   return answer();
 };
 
@@ -191,6 +197,19 @@ const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 function remember(set: Set<string>, value: string) {
   if (set.size >= 1_000) set.clear();
   set.add(value);
+}
+
+/** An entry's body for an encoding, compressed the first time it is asked for and kept with the entry. */
+function compressedBody(entry: Entry, encoding: "br" | "gzip"): Promise<Buffer> {
+  let body = entry.compressed[encoding];
+  if (!body) {
+    const made = compressed(entry.identity, encoding, LEVELS);
+    made.catch(() => {
+      if (entry.compressed[encoding] === made) delete entry.compressed[encoding];
+    });
+    entry.compressed[encoding] = body = made;
+  }
+  return body;
 }
 
 /** The version of a page kept whatever the learner writes (its routes do not depend on their data). */
@@ -239,11 +258,10 @@ export async function answerLearnerPage(
     if (!drawn) {
       let finish!: () => void;
       drawing.set(drawKey, new Promise<void>((resolve) => (finish = resolve)));
+      // Kept (or not) before its answer is sent: once it is, the requests that waited find it.
       res.once("close", () => {
-        void (storing.get(fullKey) ?? Promise.resolve()).finally(() => {
-          drawing.delete(drawKey);
-          finish();
-        });
+        drawing.delete(drawKey);
+        finish();
       });
       return false;
     }
@@ -256,7 +274,7 @@ export async function answerLearnerPage(
   // Recently used entries move to the end, away from eviction.
   entries.touch(fullKey);
   const encoding = preferredEncoding(req.headers["accept-encoding"]);
-  const body = entry.bodies[encoding];
+  const body = encoding === "identity" ? entry.identity : await compressedBody(entry, encoding);
   for (const name in entry.headers) res.setHeader(name, entry.headers[name]!);
   res.setHeader("content-length", body.length);
   if (encoding !== "identity") res.setHeader("content-encoding", encoding);

@@ -4,6 +4,7 @@ import { BASIC_MODES } from "../http/basic-mode";
 import { basicModeCookie } from "../http/basic-mode.server";
 import { STUDY_LANGUAGES } from "../learning/vocabulary";
 import { studyLanguageCookie } from "../learning/preferences.server";
+import { reviewShortcutsCookie } from "../learning/review-shortcuts.server";
 import { THEMES } from "../theme/theme";
 import { themeCookie } from "../theme/theme.server";
 
@@ -16,6 +17,8 @@ const VARIANTS: { cookie: Cookie; values: readonly string[]; signed: boolean }[]
   { cookie: studyLanguageCookie, values: STUDY_LANGUAGES, signed: true },
   { cookie: basicModeCookie, values: BASIC_MODES, signed: true },
   { cookie: themeCookie, values: THEMES, signed: false },
+  // The review page's keyboard shortcuts: what its hints show.
+  { cookie: reviewShortcutsCookie, values: ["on", "off"], signed: false },
 ];
 
 export const VARIANT_COOKIES = VARIANTS.map(({ cookie }) => cookie.name);

@@ -2,7 +2,7 @@ import { createCookie } from "react-router";
 import { env } from "../config/env.server";
 
 /** Whether the review page's keyboard shortcuts are on (the default) or off, remembered for a year on this browser. */
-const reviewShortcutsCookie = createCookie("review-shortcuts", {
+export const reviewShortcutsCookie = createCookie("review-shortcuts", {
   path: "/",
   sameSite: "lax",
   httpOnly: true,

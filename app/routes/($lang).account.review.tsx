@@ -18,11 +18,19 @@ import { reviewShortcutsHeader, reviewShortcutsOn } from "../learning/review-sho
 import { useReviewShortcuts } from "../learning/review-shortcuts";
 import { useLocalePath } from "../i18n/use-locale";
 import type { PageHandle } from "../ui/seo";
+import type { StalenessHandle } from "../edge/staleness";
 import { PATHS } from "../http/paths";
 import { dispatchIntents, intent, text } from "../http/intents.server";
 import { z } from "zod";
 
-export const handle: PageHandle = { title: "learning:review.title" };
+/**
+ * Kept in memory for the learner between their writes (a grade is one): the card and the counts change by themselves
+ * only when a card falls due or the day ends, the moment the learner's day is read until (`changesAt`).
+ */
+export const handle: PageHandle & StalenessHandle<{ changesAt: number }> = {
+  title: "learning:review.title",
+  staleness: { dependsOn: ["learner"], changesAt: ({ changesAt }) => [changesAt], keptForLearner: true },
+};
 
 const GRADE_NAMES = Object.keys(GRADES) as GradeName[];
 
@@ -65,7 +73,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     ),
     reviewShortcutsOn(request),
   ]);
-  return { state, shortcuts };
+  return { state, shortcuts, changesAt: known.validUntil };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {

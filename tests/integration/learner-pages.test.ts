@@ -11,7 +11,7 @@ import { Client } from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { createDatabase } from "../../scripts/support/postgres.ts";
 import { startServer, type ServerProcess } from "../support/server-process.ts";
-import { toastsIn, visitor, type Visitor } from "../support/http-visitor.ts";
+import { inputValue, toastsIn, visitor, type Visitor } from "../support/http-visitor.ts";
 
 let databaseUrl: string;
 let sql: Client;
@@ -47,7 +47,7 @@ async function open(learner: Visitor, path: string): Promise<Page> {
   return { status: response.status, html, headers: response.headers, fromMemory: csp.includes("'sha256-") };
 }
 
-/** The page once it is kept: compressing it for memory takes a moment after the answer that drew it. */
+/** The page once answered from memory (one drawn while its own request wrote, as a first reading does, is drawn again). */
 const kept = (learner: Visitor, path: string) =>
   vi.waitFor(
     async () => {
@@ -173,6 +173,8 @@ describe("a learner's pages kept in memory", () => {
     () => "/account/explore/public?language=de&level=beginner",
     () => "/explore",
     () => "/account/billing",
+    () => "/account/review",
+    () => "/account/review?reveal=1",
   ]) {
     it(`${path().replace(/[0-9a-f-]{36}/, ":id")}: drawn once, then answered from memory with the same body and headers but the CSP`, async () => {
       const drawn = await open(alice, path());
@@ -250,6 +252,33 @@ describe("a learner's pages kept in memory", () => {
     expect(alice.jar.has("toast")).toBe(false);
     const next = await kept(alice, "/account/home");
     expect(toastsIn(next.html)).toEqual([]);
+  });
+
+  it("the review is kept until a grade, and apart for each value of the keyboard shortcuts' cookie", async () => {
+    const on = await kept(alice, "/account/review");
+    const back = await kept(alice, "/account/review?reveal=1");
+    const off = await alice.request("/account/review", {
+      form: { intent: "shortcuts", shortcuts: "off", revealed: "" },
+    });
+    expect(off.status).toBe(303);
+    await off.body?.cancel();
+    expect(alice.jar.has("review-shortcuts")).toBe(true);
+    const drawnOff = await open(alice, "/account/review");
+    expect(drawnOff.fromMemory).toBe(false);
+    const keptOff = await kept(alice, "/account/review");
+    expect(keptOff.html).toBe(drawnOff.html.replace(/ nonce="[^"]+"/g, ""));
+    expect(keptOff.html).not.toBe(on.html);
+    alice.jar.delete("review-shortcuts");
+    expect((await kept(alice, "/account/review")).html).toBe(on.html);
+
+    const graded = await alice.request("/account/review", {
+      form: { termId: inputValue(back.html, "termId"), version: inputValue(back.html, "version"), grade: "good" },
+    });
+    expect(graded.status).toBe(303);
+    await graded.body?.cancel();
+    const next = await open(alice, "/account/review");
+    expect(next.fromMemory).toBe(false);
+    expect(next.html.replace(/ nonce="[^"]+"/g, "")).not.toBe(on.html); // the next card, and one more reviewed
   });
 
   it("another learner never gets Alice's page, and a signed-out cookie gets the sign-in page", async () => {
