@@ -13,6 +13,7 @@ import { prepareVariantCookies } from "./edge/variant-cookies.server";
 import { loadPublicLists } from "./learning/public-lists.server";
 import { loadListGlosses } from "./dictionary/builtin.server";
 import { createLoadContext } from "./server/client-ip.server";
+import { checkedUserContext, checkedUserOf } from "./auth/session.server";
 import { checkHealth, onHealthCheck, shutdown } from "./server/lifecycle.server";
 import { log, setLogSink } from "./server/log.server";
 import { holdsBearerToken, metrics, requestDuration, requestsInFlight } from "./server/metrics.server";
@@ -63,7 +64,11 @@ onHealthCheck(async () => {
 function requestHandler(build: ServerBuild | (() => Promise<ServerBuild>)) {
   return createRequestHandler({
     build,
-    getLoadContext: (req) => createLoadContext(req.ip ?? null, requestLogFields(req)),
+    getLoadContext: (req) => {
+      const context = createLoadContext(req.ip ?? null, requestLogFields(req));
+      context.set(checkedUserContext, checkedUserOf(req));
+      return context;
+    },
   });
 }
 

@@ -18,6 +18,15 @@ const sessionCookie = signedCookie(SESSION_COOKIE, { maxAge: SESSION_MAX_AGE_S }
 /** The signed-in learner, or null; set once per request by the session middleware. */
 export const userContext = createContext<User | null>(null);
 
+/**
+ * The learner the edge found for a request's session cookie while looking for a kept page of theirs (none was kept):
+ * the session middleware takes it instead of reading the same row again. Only a found learner is handed on.
+ */
+export const checkedUserContext = createContext<User | null>(null);
+const checkedAtEdge = new WeakMap<object, User>();
+export const handOnCheckedUser = (req: object, user: User) => void checkedAtEdge.set(req, user);
+export const checkedUserOf = (req: object): User | null => checkedAtEdge.get(req) ?? null;
+
 const hashId = (id: string) => createHash("sha256").update(id).digest("base64url");
 
 /** How stale a session's "last seen" may get: one write per session every few minutes, not one per request. */
@@ -145,7 +154,8 @@ export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request,
   const id = request.headers.get("Cookie")?.includes("__session=")
     ? await readCookie<string>(sessionCookie, request)
     : null;
-  const user = typeof id === "string" && id ? await userOfSession(await getDatabase(), id) : null;
+  const valid = typeof id === "string" && id;
+  const user = valid ? (context.get(checkedUserContext) ?? (await userOfSession(await getDatabase(), id))) : null;
   context.set(userContext, user);
   const logFields = context.get(requestLogContext);
   if (user && logFields) logFields.learner = learnerTag(user.id);

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { MiddlewareFunction } from "react-router";
 import { getDatabase } from "../db/db.server";
-import { learnerOfCookieHeader, SESSION_COOKIE, userContext } from "../auth/session.server";
+import { handOnCheckedUser, learnerOfCookieHeader, SESSION_COOKIE, userContext } from "../auth/session.server";
 import { TOAST_COOKIE } from "../toasts/toast.server";
 import { splitLocale } from "../i18n/locales";
 import { isDataRequest } from "../http/request-path";
@@ -263,6 +263,8 @@ export async function answerLearnerPage(
         drawing.delete(drawKey);
         finish();
       });
+      // Drawn now, the usual way: its session middleware takes the learner just read instead of reading them again.
+      handOnCheckedUser(req, user);
       return false;
     }
     let timer: NodeJS.Timeout | undefined;
