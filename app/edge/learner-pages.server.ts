@@ -13,7 +13,7 @@ import { OwnerBoundedCache } from "./owner-bounded-cache";
 import { collectStaleness, declaredBy, declaredByData } from "./staleness.server";
 import { log } from "../server/log.server";
 import { dataVersions, unchangedSince, type DataSet } from "../server/data-changes.server";
-import { learnerTag, requestLogFields } from "../server/request-log.server";
+import { learnerTag, requestLogFields, UUID } from "../server/request-log.server";
 
 /**
  * A learner's busiest pages from memory: those whose route declares `staleness.keptForLearner` (app/edge/staleness.ts),
@@ -171,7 +171,10 @@ export const learnerPagesMiddleware: MiddlewareFunction<Response> = async ({ req
     new Response(html, { status: response.status, statusText: response.statusText, headers: response.headers });
   const staleness = data ? await declaredByData(html).catch(() => null) : declaredBy(context);
   if (!staleness?.keptForLearner) {
-    if (data && staleness) remember(NOT_KEPT, dataPath);
+    if (data && staleness) {
+      if (NOT_KEPT.size >= 1_000) NOT_KEPT.clear();
+      NOT_KEPT.add(dataPath);
+    }
     return answer();
   }
   PAGES.add(path);
@@ -189,15 +192,11 @@ export const learnerPagesMiddleware: MiddlewareFunction<Response> = async ({ req
 };
 
 /**
- * The data paths (ids written as `:id`, with the routes asked for) whose routes do not ask to be kept, learnt from their first answer: their data
- * is sent as React Router streams it, not read and decoded again. Bounded: forgotten whole when full.
+ * The data paths (ids written as `:id`, with the routes asked for) whose routes do not ask to be kept, learnt from
+ * their first answer: their data is sent as React Router streams it, not read and decoded again. Bounded: forgotten
+ * whole when full.
  */
 const NOT_KEPT = new Set<string>();
-const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
-function remember(set: Set<string>, value: string) {
-  if (set.size >= 1_000) set.clear();
-  set.add(value);
-}
 
 /** An entry's body for an encoding, compressed the first time it is asked for and kept with the entry. */
 function compressedBody(entry: Entry, encoding: "br" | "gzip"): Promise<Buffer> {

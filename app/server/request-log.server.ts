@@ -95,7 +95,8 @@ export function routePatterns(build: ServerBuild): (pathname: string) => string 
   }
 }
 
-const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+/** The ids in a path (terms, texts): a path's shape is the same whichever id it names. */
+export const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 
 function decodes(pathname: string): boolean {
   try {

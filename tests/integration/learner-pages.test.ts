@@ -47,16 +47,18 @@ async function open(learner: Visitor, path: string): Promise<Page> {
   return { status: response.status, html, headers: response.headers, fromMemory: csp.includes("'sha256-") };
 }
 
-/** The page once answered from memory (one drawn while its own request wrote, as a first reading does, is drawn again). */
-const kept = (learner: Visitor, path: string) =>
+/** An answer once it comes from memory (one drawn while its own request wrote, as a first reading does, is drawn again). */
+const onceFromMemory = <T extends { fromMemory: boolean }>(answer: () => Promise<T>) =>
   vi.waitFor(
     async () => {
-      const page = await open(learner, path);
-      expect(page.fromMemory).toBe(true);
-      return page;
+      const answered = await answer();
+      expect(answered.fromMemory).toBe(true);
+      return answered;
     },
     { timeout: 5_000, interval: 50 },
   );
+
+const kept = (learner: Visitor, path: string) => onceFromMemory(() => open(learner, path));
 
 /**
  * A page's data (`.data`), as client navigation asks for it. Data carries no CSP: one drawn is streamed as React Router
@@ -74,15 +76,7 @@ async function openData(learner: Visitor, path: string) {
   };
 }
 
-const keptData = (learner: Visitor, path: string) =>
-  vi.waitFor(
-    async () => {
-      const data = await openData(learner, path);
-      expect(data.fromMemory).toBe(true);
-      return data;
-    },
-    { timeout: 5_000, interval: 50 },
-  );
+const keptData = (learner: Visitor, path: string) => onceFromMemory(() => openData(learner, path));
 
 /** The number shown for a stage on the home page. */
 const stageCount = (html: string, stage: string) =>
