@@ -47,16 +47,37 @@ export function withoutArticle(text: string, language: string): string {
 
 const escapeRegExp = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
-/** The pattern of a term as a whole word (inside a run of letters for languages without spaces), by `flag\nterm`. */
-const wholeWord = memo(512, (key) => {
-  const unspaced = key[0] === "1";
-  const text = escapeRegExp(key.slice(2));
-  return new RegExp(unspaced ? text : `(?<![\\p{L}\\p{M}\\p{N}])${text}(?![\\p{L}\\p{M}\\p{N}])`, "iu");
-});
+/**
+ * The term as a pattern, any case, by its text. Only the term is compiled: a pattern with the letter classes around it
+ * costs ~1 ms to compile (the Unicode tables), which a review of many learners' terms paid per card; the edges are
+ * tested against one class compiled once.
+ */
+const pattern = memo(512, (text) => new RegExp(escapeRegExp(text), "giu"));
+const WORD_CHARACTER = /[\p{L}\p{M}\p{N}]/u;
 
+/** Whether the code point ending just before `index` (a surrogate pair read whole) is a letter, mark or digit. */
+function wordBefore(value: string, index: number) {
+  if (index <= 0) return false;
+  const low = value.charCodeAt(index - 1);
+  const start = low >= 0xdc00 && low <= 0xdfff && index >= 2 ? index - 2 : index - 1;
+  return WORD_CHARACTER.test(String.fromCodePoint(value.codePointAt(start)!));
+}
+
+const wordAt = (value: string, index: number) =>
+  index < value.length && WORD_CHARACTER.test(String.fromCodePoint(value.codePointAt(index)!));
+
+/** The term as a whole word (inside a run of letters for languages without spaces): its first such place. */
 function literal(sentence: string, text: string, language: string) {
-  const match = wholeWord(`${UNSPACED.has(language) ? 1 : 0}\n${text}`).exec(sentence);
-  return match ? { start: match.index, end: match.index + match[0].length } : null;
+  const found = pattern(text);
+  found.lastIndex = 0;
+  for (let match = found.exec(sentence); match; match = found.exec(sentence)) {
+    const end = match.index + match[0].length;
+    if (UNSPACED.has(language) || (!wordBefore(sentence, match.index) && !wordAt(sentence, end)))
+      return { start: match.index, end };
+    // An overlapping place may still stand alone: look again one code point further on.
+    found.lastIndex = match.index + (sentence.codePointAt(match.index)! > 0xffff ? 2 : 1);
+  }
+  return null;
 }
 
 const segmenter = memo(64, (language) => {

@@ -1,3 +1,4 @@
+import * as fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { clozeOf, withoutArticle } from "../../app/learning/cloze";
 import { stemmerFor } from "../../app/learning/stemmers.server";
@@ -54,5 +55,44 @@ describe("cloze: finding a term in its example", () => {
     expect(stemmerFor("zh")).toBeUndefined();
     expect(gap("我喜欢喝咖啡。", "咖啡", "zh")).toBe("我喜欢喝[咖啡]。");
     expect(gap("Take an Umbrella, it rains.", "umbrella", "xx")).toBe("Take an [Umbrella], it rains.");
+  });
+
+  it("finds a whole word where a pattern with letter classes around the term finds it, after any text", () => {
+    // The reference: the term between look-arounds for letters, marks and digits, any case.
+    const reference = (sentence: string, text: string) => {
+      const escaped = text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      const match = new RegExp(`(?<![\\p{L}\\p{M}\\p{N}])${escaped}(?![\\p{L}\\p{M}\\p{N}])`, "iu").exec(sentence);
+      return match
+        ? `${sentence.slice(0, match.index)}[${match[0]}]${sentence.slice(match.index + match[0].length)}`
+        : null;
+    };
+    const piece = fc.constantFrom(
+      "a",
+      "A",
+      "b",
+      "ab",
+      "Ab",
+      " ",
+      ".",
+      "-",
+      "1",
+      "é",
+      "\u0301",
+      "𝒜",
+      "𝒜a",
+      "ß",
+      "İ",
+      "ı",
+    );
+    const text = fc.array(piece, { minLength: 1, maxLength: 3 }).map((parts) => parts.join(""));
+    const sentence = fc.array(piece, { maxLength: 12 }).map((parts) => parts.join(""));
+    fc.assert(
+      fc.property(sentence, text, (s, t) => {
+        if (t.trim() !== t.replace(/\s+/g, " ") || !t.trim()) return; // a term is stored trimmed, single-spaced
+        const found = clozeOf(s, t, "xx");
+        expect(found ? `${found.before}[${found.answer}]${found.after}` : null).toBe(reference(s, t));
+      }),
+      { numRuns: 1500 },
+    );
   });
 });
