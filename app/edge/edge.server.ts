@@ -4,6 +4,7 @@
  * through Express (security headers, request log, the guards of a request, compression, static files) to React Router.
  */
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import { readdirSync } from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
 import compression from "compression";
@@ -239,8 +240,11 @@ export function createEdge({ build, loaded, vite, server, clientDir, stopping, r
   );
   // No raw HTML or data file of the build is ever served (public pages come from memory, rendered at run time).
   const staticFiles = express.static(clientDir, { maxAge: "1h", index: false, redirect: false });
+  // The public folder's top level, read once: a page's path is not looked up on disk first (a stat per request).
+  const publicNames = topLevelNames(clientDir);
   app.use((req, res, next) => {
     if (/\.(?:html|data)$/.test(req.path)) return next();
+    if (publicNames && !publicNames.has(firstSegment(req.path))) return next();
     // A file of the public folder is logged as one; what it does not hold goes on to the router, under its pattern.
     ownRoute.set(req, "static file");
     staticFiles(req, res, (error?: unknown) => {
@@ -305,4 +309,23 @@ function readiness(): () => Promise<void> {
     last = { at: Date.now(), check };
     return check;
   };
+}
+
+/** The names at the top of a folder, or null when it cannot be read (then every path is looked up there). */
+function topLevelNames(dir: string): Set<string> | null {
+  try {
+    return new Set(readdirSync(dir));
+  } catch {
+    return null;
+  }
+}
+
+/** A path's first segment as a file name (`/favicon.svg` → `favicon.svg`), decoded as the static files are. */
+function firstSegment(pathname: string) {
+  const segment = pathname.split("/", 2)[1] ?? "";
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { MiddlewareFunction } from "react-router";
 import { getDatabase } from "../db/db.server";
@@ -35,7 +36,7 @@ import { learnerTag, requestLogFields, UUID } from "../server/request-log.server
  * first drawing in this process its requests take the usual way (a page's data, `.data`, is a path of its own).
  * Bounded: a route with parameters in its path fills it at most, and its paths past the bound are drawn each time.
  */
-const PAGES = new Set<string>();
+const PAGES = new Map<string, { perSession: boolean }>();
 const MAX_PAGES = 128;
 /** Cookies whose holders always get a fresh render: a toast to show. */
 const BYPASS_COOKIES = [TOAST_COOKIE];
@@ -56,13 +57,17 @@ type Entry = {
   drawnFrom: Readonly<Record<DataSet, number>>;
   expires: number;
   bytes: number;
-  identity: Buffer;
+  /**
+   * The answer as drawn, made fit to share (`prepared`) when first asked for again: the review's card, drawn after
+   * each grade, is seldom asked for twice before the next grade, and preparing it would cost a tenth of drawing it.
+   */
+  drawn: { response: Response; html: string } | null;
+  prepared?: { identity: Buffer; headers: Record<string, string> };
   /**
    * The body compressed for each encoding, made when first asked for: many a page drawn is never asked for again (the
    * next write comes first), and compressing it for nothing would cost more than drawing it.
    */
   compressed: { br?: Promise<Buffer>; gzip?: Promise<Buffer> };
-  headers: Record<string, string>;
 };
 
 /** Drawn for one learner and kept until their next write: a middle level, not the public pages' best. */
@@ -97,7 +102,8 @@ function requestKey(
   } catch {
     return null;
   }
-  if (!any && !PAGES.has(splitLocale(parsed.pathname).path)) return null;
+  const page = any ? null : PAGES.get(splitLocale(parsed.pathname).path);
+  if (!any && !page) return null;
   const cookies = cookieValues(cookieHeader);
   if (BYPASS_COOKIES.some((name) => cookies.has(name))) return null;
   parsed.searchParams.sort();
@@ -109,7 +115,14 @@ function requestKey(
     const normalised = value === undefined ? null : normalise(value);
     if (normalised) variants.push(`${name}:${normalised}`);
   }
-  return `${parsed.pathname}?${parsed.searchParams}\n${variants.join(";")}`;
+  const key = `${parsed.pathname}?${parsed.searchParams}\n${variants.join(";")}`;
+  return page?.perSession ? key + sessionPart(cookieHeader) : key;
+}
+
+/** What keeps a page shown per session apart: a digest of the session cookie (never the cookie itself). */
+function sessionPart(cookieHeader: string | undefined) {
+  const session = cookieValues(cookieHeader).get(SESSION_COOKIE) ?? "";
+  return `\nsession:${createHash("sha256").update(session).digest("base64url")}`;
 }
 
 function store(
@@ -118,14 +131,27 @@ function store(
   response: Response,
   html: string,
 ) {
+  const entry: Entry = {
+    ...drawn,
+    bytes: Buffer.byteLength(html) * WEIGHT,
+    drawn: { response, html },
+    compressed: {},
+  };
+  if (entry.expires <= Date.now() || entry.bytes > MAX_BYTES / 16) return;
+  entries.set(learnerOf(key), key, entry);
+}
+
+/** The kept body and headers, made from the drawn answer the first time the entry answers a request. */
+function prepared(entry: Entry) {
+  if (entry.prepared) return entry.prepared;
+  const { response, html } = entry.drawn!;
   const { identity, headers } = sharedDocument(response, html);
   headers["vary"] = [response.headers.get("Vary"), "Accept-Encoding"].filter(Boolean).join(", ");
   // As Express sends it when the page is drawn: a text type names its charset (React Router's data has none).
   const type = headers["content-type"];
   if (type?.startsWith("text/") && !/charset=/i.test(type)) headers["content-type"] = `${type}; charset=utf-8`;
-  const entry: Entry = { ...drawn, bytes: identity.length * WEIGHT, identity, compressed: {}, headers };
-  if (entry.expires <= Date.now() || entry.bytes > MAX_BYTES / 16) return;
-  entries.set(learnerOf(key), key, entry);
+  entry.drawn = null;
+  return (entry.prepared = { identity, headers });
 }
 
 /**
@@ -177,8 +203,8 @@ export const learnerPagesMiddleware: MiddlewareFunction<Response> = async ({ req
     }
     return answer();
   }
-  PAGES.add(path);
-  const fullKey = `${user.id}\n${key}`;
+  PAGES.set(path, { perSession: staleness.perSession });
+  const fullKey = `${user.id}\n${key}${staleness.perSession ? sessionPart(request.headers.get("Cookie") ?? undefined) : ""}`;
   const expires = Math.min(drawnAt + MAX_AGE_MS, staleness.changesAt);
   // A page that does not show the learner's data is not redrawn by their writes: it is kept with no version.
   const version = staleness.dependsOn.has("learner") ? user.dataVersion : ANY_VERSION;
@@ -202,7 +228,7 @@ const NOT_KEPT = new Set<string>();
 function compressedBody(entry: Entry, encoding: "br" | "gzip"): Promise<Buffer> {
   let body = entry.compressed[encoding];
   if (!body) {
-    const made = compressed(entry.identity, encoding, LEVELS);
+    const made = compressed(prepared(entry).identity, encoding, LEVELS);
     made.catch(() => {
       if (entry.compressed[encoding] === made) delete entry.compressed[encoding];
     });
@@ -275,8 +301,17 @@ export async function answerLearnerPage(
   // Recently used entries move to the end, away from eviction.
   entries.touch(fullKey);
   const encoding = preferredEncoding(req.headers["accept-encoding"]);
-  const body = encoding === "identity" ? entry.identity : await compressedBody(entry, encoding);
-  for (const name in entry.headers) res.setHeader(name, entry.headers[name]!);
+  let document: NonNullable<Entry["prepared"]>;
+  try {
+    document = prepared(entry);
+  } catch (error) {
+    entries.delete(fullKey);
+    log.error("learner page not kept", { error: error instanceof Error ? error.message : String(error) });
+    return false;
+  }
+  const { identity, headers } = document;
+  const body = encoding === "identity" ? identity : await compressedBody(entry, encoding);
+  for (const name in headers) res.setHeader(name, headers[name]!);
   res.setHeader("content-length", body.length);
   if (encoding !== "identity") res.setHeader("content-encoding", encoding);
   beforeWriteHead(res);
