@@ -21,6 +21,8 @@ export type DeclaredStaleness = {
   changesAt: number;
   /** The deepest route asks to keep the page for its learner. */
   keptForLearner: boolean;
+  /** A route shows which session asks: the page is kept apart per session. */
+  perSession: boolean;
 };
 
 type Holder = { value: DeclaredStaleness | null };
@@ -62,12 +64,14 @@ function merged(routes: readonly RouteOfPage[]): DeclaredStaleness {
   const dependsOn = new Set<DataSet>();
   let changesAt = Number.POSITIVE_INFINITY;
   let keptForLearner = false;
+  let perSession = false;
   routes.forEach(({ staleness, hasLoader, data }, index) => {
     if (!staleness) {
       if (hasLoader) declared = false;
       return;
     }
     for (const set of staleness.dependsOn) dependsOn.add(set);
+    if (staleness.perSession) perSession = true;
     if (staleness.changesAt && data === undefined) declared = false;
     for (const at of (data !== undefined && staleness.changesAt?.(data)) || []) {
       if (at !== null && at !== undefined) changesAt = Math.min(changesAt, +at);
@@ -79,6 +83,7 @@ function merged(routes: readonly RouteOfPage[]): DeclaredStaleness {
     dependsOn: declared ? dependsOn : new Set(DATA_SETS),
     changesAt,
     keptForLearner: declared && keptForLearner,
+    perSession,
   };
 }
 

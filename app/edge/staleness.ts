@@ -16,6 +16,8 @@ export type Staleness<Data = unknown> = {
   changesAt?: (data: Data) => readonly (Date | number | null | undefined)[];
   /** A learner's page worth keeping in memory for them between their writes (their busiest pages). */
   keptForLearner?: true;
+  /** The page shows which of the learner's sessions asks (the profile's "this device"): kept apart per session. */
+  perSession?: true;
 };
 
 export type StalenessHandle<Data = unknown> = { staleness?: Staleness<Data> };

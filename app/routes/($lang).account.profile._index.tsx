@@ -7,8 +7,13 @@ import { SignOutEverywhere } from "../auth/sign-out-everywhere";
 import { useLocalePath } from "../i18n/use-locale";
 import { PATHS } from "../http/paths";
 import type { PageHandle } from "../ui/seo";
+import type { StalenessHandle } from "../edge/staleness";
 
-export const handle: PageHandle = { title: "titles.profile" };
+export const handle: PageHandle & StalenessHandle = {
+  title: "titles.profile",
+  // Sessions begin and end through the data version (drizzle/0020); "this device" differs per session.
+  staleness: { dependsOn: ["learner"], keptForLearner: true, perSession: true },
+};
 
 export function loader({ request, context }: Route.LoaderArgs) {
   return profileData(request, context);

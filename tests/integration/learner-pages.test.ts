@@ -167,6 +167,7 @@ describe("a learner's pages kept in memory", () => {
     () => "/account/explore/public?language=de&level=beginner",
     () => "/explore",
     () => "/account/billing",
+    () => "/account/profile",
     () => "/account/review",
     () => "/account/review?reveal=1",
   ]) {
@@ -275,6 +276,33 @@ describe("a learner's pages kept in memory", () => {
     expect(next.html.replace(/ nonce="[^"]+"/g, "")).not.toBe(on.html); // the next card, and one more reviewed
   });
 
+  it("the profile is kept apart per session, and drawn again when a session begins or ends", async () => {
+    const sessionsIn = (html: string) => html.match(/name="sessionId"/g)?.length ?? 0;
+    const before = sessionsIn((await kept(alice, "/account/profile")).html);
+    // Alice signs in on another device (through the other instance): her profile lists it at once. Her first link was
+    // asked for moments ago: the database is told the minute an address waits for its next link has passed.
+    await sql.query(
+      "update rate_limit_events set created_at = created_at - interval '2 minutes' where key = 'signin:email:alice.kept@example.test'",
+    );
+    const elsewhere = onInstance(await signIn(b, "alice.kept@example.test"), a);
+    const drawn = await open(alice, "/account/profile");
+    expect(drawn.fromMemory).toBe(false);
+    expect(sessionsIn(drawn.html)).toBe(before + 1);
+    const mine = await kept(alice, "/account/profile");
+    // The other session never gets the page kept for this one: each marks its own session as "this device".
+    const theirs = await open(elsewhere, "/account/profile");
+    expect(theirs.fromMemory).toBe(false);
+    expect(theirs.html.match(/> \(this device\)</g)).toHaveLength(1);
+    expect((await kept(elsewhere, "/account/profile")).html).not.toBe(mine.html);
+    expect((await kept(alice, "/account/profile")).html).toBe(mine.html);
+    // The other device signs out: one session fewer, at once.
+    const out = await elsewhere.request("/logout", { form: {} });
+    await out.body?.cancel();
+    const after = await open(alice, "/account/profile");
+    expect(after.fromMemory).toBe(false);
+    expect(sessionsIn(after.html)).toBe(before);
+  });
+
   it("another learner never gets Alice's page, and a signed-out cookie gets the sign-in page", async () => {
     await kept(alice, "/account/home");
     const bob = await signIn(a, "bob.kept@example.test");
@@ -369,9 +397,14 @@ describe("the data version follows every write to a learner's data", () => {
       `select event_object_table as table, event_manipulation as event from information_schema.triggers
        where action_statement like '%data_changed%'`,
     );
-    // Sessions (last seen) and pledges (the campaign's, kept after an account ends) show on no kept page; the
-    // statistics aggregates are written only by the triggers of terms and review logs, which move the version.
+    // Pledges (the campaign's, kept after an account ends) show on no kept page; the statistics aggregates are written
+    // only by the triggers of terms and review logs, which move the version. Sessions move it when they begin or end
+    // (the profile lists them), not when "last seen" moves as the learner browses.
     const exempt = new Set(["sessions", "pledges", "learner_days", "term_stage_days"]);
+    expect(triggers.filter((t) => t.table === "sessions").map((t) => t.event)).toEqual(
+      expect.arrayContaining(["INSERT", "DELETE"]),
+    );
+    expect(triggers).not.toContainEqual({ table: "sessions", event: "UPDATE" });
     for (const { table_name: table } of tables.filter((t) => !exempt.has(t.table_name))) {
       for (const event of ["INSERT", "UPDATE", "DELETE"]) {
         expect(triggers, `${event} on ${table}`).toContainEqual({ table, event });
