@@ -103,8 +103,13 @@ export type GradeResult = Term | "stale" | null;
 /**
  * Grades a term with FSRS-6 and logs the review, in one transaction. `version` is the card's version when it was shown
  * (its review count, `reps`, which only a grade moves): a grade for a version already graded — the same POST sent
- * twice, a grade made offline for a card graded since — changes nothing and answers `"stale"`. The update is a
- * compare-and-set on that version, so two grades of one version at once count once on PostgreSQL as on PGlite.
+ * twice, a grade made offline for a card graded since — changes nothing and answers `"stale"`.
+ *
+ * Two round trips: the term is read, its next schedule computed, then one statement updates it and logs the review
+ * (a statement is a transaction of its own), only if the row is still the one read: its `xmin`, which every write of
+ * the row moves, is compared. Two grades of one version at once count once, on PostgreSQL as on PGlite; a term
+ * changed in between (an edit, a stage set by hand) is read again. A form with a parent grades its family in the
+ * transaction below, both rows locked.
  */
 export async function gradeTerm(
   db: Database,
@@ -118,6 +123,49 @@ export async function gradeTerm(
 ): Promise<GradeResult> {
   // The learner's own scheduler: their fitted parameters and desired retention (ADR 062).
   const by = scheduler ?? (await learnerScheduler(db, userId));
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const [read] = await db
+      .select({ term: terms, row: sql<string>`${terms}.xmin::text` })
+      .from(terms)
+      .where(and(eq(terms.id, id), eq(terms.userId, userId)))
+      .limit(1);
+    if (!read) return null;
+    const { term } = read;
+    const shown = version ?? term.reps;
+    if (term.reps !== shown) return "stale";
+    if (term.parentId) break;
+    const card = { ...applyGrade(term, GRADES[grade], now, by), updatedAt: now };
+    const { rows } = (await db.execute(sql`
+      with graded as (
+        update ${terms} set ${sql.join(
+          Object.entries(card).map(
+            ([key, value]) =>
+              sql`${sql.identifier(terms[key as keyof typeof card].name)} = ${sql.param(value, terms[key as keyof typeof card])}`,
+          ),
+          sql`, `,
+        )}
+        where ${terms.id} = ${id} and ${terms}.xmin = ${read.row}::xid
+        returning ${terms.id}
+      )
+      insert into ${reviewLogs} (term_id, user_id, rating, state, reviewed_at, scheduled_days)
+      select id, ${userId}, ${GRADES[grade]}, ${term.state}, ${sql.param(now, reviewLogs.reviewedAt)}, ${card.scheduledDays}
+      from graded
+      returning id`)) as { rows: unknown[] };
+    if (rows.length === 1) return { ...term, ...card };
+  }
+  return gradeLocked(db, userId, id, grade, now, version, by);
+}
+
+/** The grade above in a transaction with the term's row locked: a form with a parent, or a term written meanwhile. */
+function gradeLocked(
+  db: Database,
+  userId: string,
+  id: string,
+  grade: GradeName,
+  now: Date,
+  version: number | undefined,
+  by: FSRS,
+): Promise<GradeResult> {
   return db.transaction(async (tx) => {
     const [term] = await tx
       .select()
