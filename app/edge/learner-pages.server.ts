@@ -18,17 +18,16 @@ import { learnerTag, requestLogFields, UUID } from "../server/request-log.server
 
 /**
  * A learner's busiest pages from memory: those whose route declares `staleness.keptForLearner` (app/edge/staleness.ts),
- * today the learner's home, term list and term pages, public lists and `/explore`, texts and the reader, statistics,
- * settings, import and export, billing. Such a page is drawn by React Router as usual; the document (or the data a
- * client navigation asks for, `.data`) is then kept for that
- * learner, for the URL and the cookies that change it, with the version of their data it was drawn from
- * (`users.data_version`, moved by database triggers on every write, whichever instance makes it) and of the shared
- * data it shows (the public lists: announced in this process, and polled from the database across instances). The next request
- * for it is answered before Express once the session is checked: the same session query every page makes, and a
- * version comparison. A write, a moment the matched routes declare as when the page changes by itself (a term falls
- * due, the day ends) or a minute passing, and the page is drawn again. A page any of whose routes with a loader
- * declares nothing is never kept. Toasts, cookies set by a response and every other page and method take the usual
- * way.
+ * today the learner's home, the review, term list and term pages, public lists and `/explore`, texts and the reader,
+ * statistics, settings, the profile (per session), import and export, billing. Such a page is drawn by React Router
+ * as usual; the document (or the data a client navigation asks for, `.data`) is then kept for that learner, for the
+ * URL and the cookies that change it, with the version of their data it was drawn from (`users.data_version`, moved
+ * by database triggers on every write, whichever instance makes it) and of the shared data it shows (the public
+ * lists: announced in this process, and polled from the database across instances). The next request for it is
+ * answered before Express once the session is checked: the same session query every page makes, and a version
+ * comparison. A write, a moment the matched routes declare as when the page changes by itself (a term falls due, the
+ * day ends) or a minute passing, and the page is drawn again. A page any of whose routes with a loader declares
+ * nothing is never kept. Toasts, cookies set by a response and every other page and method take the usual way.
  */
 
 /**
