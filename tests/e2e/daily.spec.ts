@@ -1,12 +1,9 @@
 import type { Page } from "@playwright/test";
 import { forwardedFor } from "./mail";
-import { expect, openAccountMenu, signInFresh, t, test, waitForHydration } from "./support";
+import { expect, openAccountMenu, SAFE_ZONE, signInFresh, t, test, waitForHydration } from "./support";
 
 // The browser's zone, preselected with JavaScript when the learner has not chosen one.
 test.use({ extraHTTPHeaders: forwardedFor(), timezoneId: "Asia/Tokyo" });
-
-/** A zone where the day is not about to end, so a 10-minute learning step falls within today. */
-const SAFE_ZONE = new Date().getUTCHours() < 22 ? "UTC" : "Asia/Tokyo";
 
 const signIn = (page: Page, javaScriptEnabled: boolean) => signInFresh(page, javaScriptEnabled, "daily");
 

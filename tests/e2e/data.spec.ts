@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Page } from "@playwright/test";
 import { forwardedFor } from "./mail";
-import { expect, signInFresh, t, test, waitForHydration, openAccountMenu } from "./support";
+import { expect, openAccountMenu, SAFE_ZONE, signInFresh, t, test, waitForHydration } from "./support";
 
 test.use({ extraHTTPHeaders: forwardedFor() });
 
@@ -87,6 +87,11 @@ test("shows the statistics as charts with their numbers, after a review, for 30 
   javaScriptEnabled,
 }) => {
   await signIn(page, javaScriptEnabled);
+  // The learner's day must not end within the card's 10-minute learning step (a run just before midnight UTC).
+  await open(page, "/account/settings", javaScriptEnabled);
+  await page.getByLabel(t("en", "learning:settings.timeZone")).selectOption(SAFE_ZONE);
+  await page.getByRole("button", { name: t("en", "learning:settings.save") }).click();
+  await expect(page.getByRole("status")).toContainText(t("en", "learning:toasts.settingsSaved.title"));
   await open(page, "/account/import", javaScriptEnabled);
   await page.getByLabel(t("en", "learning:import.paste")).fill("ephemeral,short-lived\n");
   await page.getByRole("button", { name: t("en", "learning:import.preview") }).click();

@@ -61,6 +61,9 @@ export function t(lng: Locale, key: string, vars: Record<string, string | number
 }
 
 export const pageTitle = (title: string) => `${title}${PRODUCT_SUFFIX}`;
+
+/** A zone where the day is not about to end, so a 10-minute learning step falls within the learner's today. */
+export const SAFE_ZONE = new Date().getUTCHours() < 22 ? "UTC" : "Asia/Tokyo";
 export const notFoundTitle = (lng: Locale) => pageTitle(`404 ${t(lng, "errors.notFoundTitle")}`);
 
 // ---------------------------------------------------------------------------------------------------------------
