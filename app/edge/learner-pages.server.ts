@@ -115,12 +115,12 @@ function requestKey(
     if (normalised) variants.push(`${name}:${normalised}`);
   }
   const key = `${parsed.pathname}?${parsed.searchParams}\n${variants.join(";")}`;
-  return page?.perSession ? key + sessionPart(cookieHeader) : key;
+  return page?.perSession ? key + sessionPart(cookies) : key;
 }
 
 /** What keeps a page shown per session apart: a digest of the session cookie (never the cookie itself). */
-function sessionPart(cookieHeader: string | undefined) {
-  const session = cookieValues(cookieHeader).get(SESSION_COOKIE) ?? "";
+function sessionPart(cookies: ReadonlyMap<string, string>) {
+  const session = cookies.get(SESSION_COOKIE) ?? "";
   return `\nsession:${createHash("sha256").update(session).digest("base64url")}`;
 }
 
@@ -203,7 +203,8 @@ export const learnerPagesMiddleware: MiddlewareFunction<Response> = async ({ req
     return answer();
   }
   PAGES.set(path, { perSession: staleness.perSession });
-  const fullKey = `${user.id}\n${key}${staleness.perSession ? sessionPart(request.headers.get("Cookie") ?? undefined) : ""}`;
+  const session = staleness.perSession ? sessionPart(cookieValues(request.headers.get("Cookie") ?? undefined)) : "";
+  const fullKey = `${user.id}\n${key}${session}`;
   const expires = Math.min(drawnAt + MAX_AGE_MS, staleness.changesAt);
   // A page that does not show the learner's data is not redrawn by their writes: it is kept with no version.
   const version = staleness.dependsOn.has("learner") ? user.dataVersion : ANY_VERSION;

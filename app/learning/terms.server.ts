@@ -138,10 +138,10 @@ export async function gradeTerm(
     const { rows } = (await db.execute(sql`
       with graded as (
         update ${terms} set ${sql.join(
-          Object.entries(card).map(
-            ([key, value]) =>
-              sql`${sql.identifier(terms[key as keyof typeof card].name)} = ${sql.param(value, terms[key as keyof typeof card])}`,
-          ),
+          Object.entries(card).map(([key, value]) => {
+            const column = terms[key as keyof typeof card];
+            return sql`${sql.identifier(column.name)} = ${sql.param(value, column)}`;
+          }),
           sql`, `,
         )}
         where ${terms.id} = ${id} and ${terms}.xmin = ${read.row}::xid
