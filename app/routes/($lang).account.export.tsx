@@ -11,7 +11,7 @@ import { capitalize } from "../i18n/format";
 import { requestLocale } from "../i18n/i18n.server";
 import { studyLanguageName } from "../learning/study-language";
 import { ankiPackage } from "../transfer/anki-export.server";
-import { exportDocument, reviewsCsv, termsCsv } from "../transfer/export.server";
+import { documentJson, exportDocument, reviewsCsv, termsCsv } from "../transfer/export.server";
 import type { StalenessHandle } from "../edge/staleness";
 import type { PageHandle } from "../ui/seo";
 
@@ -53,17 +53,29 @@ const downloadFile: Route.MiddlewareFunction = async ({ request, context }, next
       `polyglot-${day}.apkg`,
     );
   }
-  const [body, type, name] =
+  const [parts, type, name] =
     format === "json"
-      ? [JSON.stringify(document, null, 2), "application/json", `polyglot-export-${day}.json`]
+      ? [await documentJson(document), "application/json", `polyglot-export-${day}.json`]
       : part === "reviews"
         ? [await reviewsCsv(document), "text/csv", `polyglot-reviews-${day}.csv`]
         : [await termsCsv(document), "text/csv", `polyglot-terms-${day}.csv`];
-  return download(body, `${type}; charset=utf-8`, name);
+  return download(textStream(parts), `${type}; charset=utf-8`, name);
 };
 
+/** Text written in parts, each encoded when the connection asks for more (never one copy of the whole file). */
+function textStream(parts: string[]): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let next = 0;
+  return new ReadableStream({
+    pull(controller) {
+      if (next < parts.length) controller.enqueue(encoder.encode(parts[next++]));
+      else controller.close();
+    },
+  });
+}
+
 /** A file to save, never cached, never sniffed. */
-function download(body: string | Uint8Array<ArrayBuffer>, type: string, name: string) {
+function download(body: ReadableStream<Uint8Array> | Uint8Array<ArrayBuffer>, type: string, name: string) {
   return new Response(body, {
     headers: {
       "Content-Type": type,

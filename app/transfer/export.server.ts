@@ -67,16 +67,9 @@ async function billingOf(db: Database, userId: string) {
  */
 export async function exportDocument(db: Database, userId: string, now = new Date()) {
   // Read a page of terms at a time, and each page's examples and reviews through their term index, with a turn of the
-  // event loop between statements: a learner with tens of thousands of terms and reviews never holds it in one piece.
-  const rows: (typeof terms.$inferSelect)[] = [];
-  const examples: { termId: string; sentence: string; translation: string | null; createdAt: Date }[] = [];
-  const reviews: {
-    termId: string;
-    rating: number;
-    state: number;
-    reviewedAt: Date;
-    scheduledDays: number;
-  }[] = [];
+  // event loop between statements and the page made into the document's terms in its own turn: a learner with tens of
+  // thousands of terms and reviews never holds the loop in one piece.
+  const documentTerms: ReturnType<typeof documentTerm>[] = [];
   let after: { language: string; createdAt: Date; id: string } | null = null;
   for (;;) {
     const page: (typeof terms.$inferSelect)[] = await db
@@ -93,81 +86,91 @@ export async function exportDocument(db: Database, userId: string, now = new Dat
       .orderBy(asc(terms.language), asc(terms.createdAt), asc(terms.id))
       .limit(EXPORT_PAGE);
     if (page.length === 0) break;
-    rows.push(...page);
     const ids = page.map((term) => term.id);
     await nextTurn();
-    examples.push(
-      ...(await db
-        .select({
-          termId: termExamples.termId,
-          sentence: termExamples.sentence,
-          translation: termExamples.translation,
-          createdAt: termExamples.createdAt,
-        })
-        .from(termExamples)
-        .where(inArray(termExamples.termId, ids))
-        .orderBy(asc(termExamples.createdAt), asc(termExamples.id))),
-    );
+    const examples = await db
+      .select({
+        termId: termExamples.termId,
+        sentence: termExamples.sentence,
+        translation: termExamples.translation,
+        createdAt: termExamples.createdAt,
+      })
+      .from(termExamples)
+      .where(inArray(termExamples.termId, ids))
+      .orderBy(asc(termExamples.createdAt), asc(termExamples.id));
     await nextTurn();
-    reviews.push(
-      ...(await db
-        .select({
-          termId: reviewLogs.termId,
-          rating: reviewLogs.rating,
-          state: reviewLogs.state,
-          reviewedAt: reviewLogs.reviewedAt,
-          scheduledDays: reviewLogs.scheduledDays,
-        })
-        .from(reviewLogs)
-        .where(inArray(reviewLogs.termId, ids))
-        .orderBy(asc(reviewLogs.reviewedAt), asc(reviewLogs.id))),
-    );
+    const reviews = await db
+      .select({
+        termId: reviewLogs.termId,
+        rating: reviewLogs.rating,
+        state: reviewLogs.state,
+        reviewedAt: reviewLogs.reviewedAt,
+        scheduledDays: reviewLogs.scheduledDays,
+      })
+      .from(reviewLogs)
+      .where(inArray(reviewLogs.termId, ids))
+      .orderBy(asc(reviewLogs.reviewedAt), asc(reviewLogs.id));
+    await nextTurn();
+    const examplesByTerm = byTerm(examples);
+    const reviewsByTerm = byTerm(reviews);
+    for (const term of page)
+      documentTerms.push(documentTerm(term, examplesByTerm.get(term.id) ?? [], reviewsByTerm.get(term.id) ?? [], now));
     await nextTurn();
     if (page.length < EXPORT_PAGE) break;
     const last: typeof terms.$inferSelect = page[page.length - 1]!;
     after = { language: last.language, createdAt: last.createdAt, id: last.id };
   }
-  const byTerm = <T extends { termId: string }>(items: T[]) => {
-    const map = new Map<string, Omit<T, "termId">[]>();
-    for (const { termId, ...item } of items) {
-      const list = map.get(termId) ?? [];
-      list.push(item);
-      map.set(termId, list);
-    }
-    return map;
-  };
   const billing = await billingOf(db, userId);
-  const examplesByTerm = byTerm(examples);
-  const reviewsByTerm = byTerm(reviews);
   return {
     format: EXPORT_FORMAT,
     version: EXPORT_VERSION,
     exportedAt: now.toISOString(),
-    terms: rows.map((term) => ({
-      language: term.language,
-      text: term.text,
-      meaning: term.meaning,
-      partOfSpeech: term.partOfSpeech,
-      notes: term.notes,
-      stage: stageOf(term, now),
-      createdAt: iso(term.createdAt),
-      updatedAt: iso(term.updatedAt),
-      card: {
-        due: iso(term.due),
-        stability: term.stability,
-        difficulty: term.difficulty,
-        elapsedDays: term.elapsedDays,
-        scheduledDays: term.scheduledDays,
-        learningSteps: term.learningSteps,
-        reps: term.reps,
-        lapses: term.lapses,
-        state: term.state,
-        lastReview: iso(term.lastReview),
-      },
-      examples: (examplesByTerm.get(term.id) ?? []).map((e) => ({ ...e, createdAt: iso(e.createdAt) })),
-      reviews: (reviewsByTerm.get(term.id) ?? []).map((r) => ({ ...r, reviewedAt: iso(r.reviewedAt) })),
-    })),
+    terms: documentTerms,
     ...billing,
+  };
+}
+
+/** Rows of one term's examples or reviews, grouped by their term. */
+function byTerm<T extends { termId: string }>(items: T[]) {
+  const map = new Map<string, Omit<T, "termId">[]>();
+  for (const { termId, ...item } of items) {
+    const list = map.get(termId) ?? [];
+    list.push(item);
+    map.set(termId, list);
+  }
+  return map;
+}
+
+/** A term as the export document writes it: its card, examples and reviews inside it, dates as ISO strings. */
+function documentTerm(
+  term: typeof terms.$inferSelect,
+  examples: { sentence: string; translation: string | null; createdAt: Date }[],
+  reviews: { rating: number; state: number; reviewedAt: Date; scheduledDays: number }[],
+  now: Date,
+) {
+  return {
+    language: term.language,
+    text: term.text,
+    meaning: term.meaning,
+    partOfSpeech: term.partOfSpeech,
+    notes: term.notes,
+    stage: stageOf(term, now),
+    createdAt: iso(term.createdAt),
+    updatedAt: iso(term.updatedAt),
+    card: {
+      due: iso(term.due),
+      stability: term.stability,
+      difficulty: term.difficulty,
+      elapsedDays: term.elapsedDays,
+      scheduledDays: term.scheduledDays,
+      learningSteps: term.learningSteps,
+      reps: term.reps,
+      lapses: term.lapses,
+      state: term.state,
+      lastReview: iso(term.lastReview),
+    },
+    examples: examples.map((e) => ({ ...e, createdAt: iso(e.createdAt) })),
+    reviews: reviews.map((r) => ({ ...r, reviewedAt: iso(r.reviewedAt) })),
   };
 }
 
@@ -176,41 +179,29 @@ export type ExportDocument = Awaited<ReturnType<typeof exportDocument>>;
 /** Text cells that a spreadsheet would run as a formula, made inert (numbers and dates are left as they are). */
 const safeRow = (row: unknown[]) => row.map((cell) => (typeof cell === "string" ? spreadsheetSafe(cell) : cell));
 
-/** Rows per call of the CSV writer: a turn of the event loop between slices keeps a long export from holding it. */
-const CSV_ROWS_PER_TURN = 2000;
+/** Rows per call of the CSV writer, terms per call of the JSON writer: a turn of the event loop between slices. */
+const ROWS_PER_TURN = 500;
 
-/** CSV of a header and rows, written a slice at a time (each record ends with a line break, so slices join as one). */
-async function csvOf(header: string[], records: unknown[][]): Promise<string> {
+/**
+ * CSV of a header and rows, written a slice at a time (each record ends with a line break, so the parts follow one
+ * another as one file). The rows are made as they are written, never all at once.
+ */
+async function csvOf(header: string[], records: Iterable<unknown[]>): Promise<string[]> {
   const parts = [stringify([header])];
-  for (let start = 0; start < records.length; start += CSV_ROWS_PER_TURN) {
+  let slice: unknown[][] = [];
+  for (const record of records) {
+    slice.push(safeRow(record));
+    if (slice.length < ROWS_PER_TURN) continue;
+    parts.push(stringify(slice));
+    slice = [];
     await nextTurn();
-    parts.push(stringify(records.slice(start, start + CSV_ROWS_PER_TURN).map(safeRow)));
   }
-  return parts.join("");
+  if (slice.length > 0) parts.push(stringify(slice));
+  return parts;
 }
 
 /** The terms as CSV, one row a term; the examples column holds one example a line, its translation after " | ". */
-export function termsCsv(document: ExportDocument): Promise<string> {
-  const records = document.terms.map((term) => [
-    term.language,
-    term.text,
-    term.meaning,
-    term.partOfSpeech,
-    term.notes,
-    term.examples.map((e) => (e.translation ? `${e.sentence} | ${e.translation}` : e.sentence)).join("\n"),
-    term.stage,
-    term.createdAt,
-    term.card.due,
-    term.card.stability,
-    term.card.difficulty,
-    term.card.elapsedDays,
-    term.card.scheduledDays,
-    term.card.learningSteps,
-    term.card.reps,
-    term.card.lapses,
-    term.card.state,
-    term.card.lastReview ?? "",
-  ]);
+export function termsCsv(document: ExportDocument): Promise<string[]> {
   const header = [
     "language",
     "text",
@@ -231,13 +222,66 @@ export function termsCsv(document: ExportDocument): Promise<string> {
     "state",
     "last_review",
   ];
-  return csvOf(header, records);
+  return csvOf(
+    header,
+    (function* () {
+      for (const term of document.terms)
+        yield [
+          term.language,
+          term.text,
+          term.meaning,
+          term.partOfSpeech,
+          term.notes,
+          term.examples.map((e) => (e.translation ? `${e.sentence} | ${e.translation}` : e.sentence)).join("\n"),
+          term.stage,
+          term.createdAt,
+          term.card.due,
+          term.card.stability,
+          term.card.difficulty,
+          term.card.elapsedDays,
+          term.card.scheduledDays,
+          term.card.learningSteps,
+          term.card.reps,
+          term.card.lapses,
+          term.card.state,
+          term.card.lastReview ?? "",
+        ];
+    })(),
+  );
 }
 
 /** The review history as CSV, one row a grade (rating 1 Again … 4 Easy; state before the review, as FSRS logs it). */
-export function reviewsCsv(document: ExportDocument): Promise<string> {
-  const records = document.terms.flatMap((term) =>
-    term.reviews.map((r) => [term.language, term.text, r.reviewedAt, r.rating, r.state, r.scheduledDays]),
+export function reviewsCsv(document: ExportDocument): Promise<string[]> {
+  return csvOf(
+    ["language", "text", "reviewed_at", "rating", "state", "scheduled_days"],
+    (function* () {
+      for (const term of document.terms)
+        for (const r of term.reviews)
+          yield [term.language, term.text, r.reviewedAt, r.rating, r.state, r.scheduledDays];
+    })(),
   );
-  return csvOf(["language", "text", "reviewed_at", "rating", "state", "scheduled_days"], records);
+}
+
+/**
+ * The document as `JSON.stringify(document, null, 2)` writes it, character for character, in parts: the terms a slice
+ * at a time with a turn of the event loop between slices (11 MB for 20,000 terms would hold the loop in one piece).
+ */
+export async function documentJson(document: ExportDocument): Promise<string[]> {
+  const { format, version, exportedAt, terms: list, ...rest } = document;
+  // The object's opening and the keys before the terms, without its closing "\n}"; the keys after, without "{\n".
+  const before = JSON.stringify({ format, version, exportedAt }, null, 2).slice(0, -2);
+  const after = JSON.stringify(rest, null, 2).slice(2);
+  if (list.length === 0) return [`${before},\n  "terms": [],\n${after}`];
+  const parts = [`${before},\n  "terms": [\n`];
+  for (let start = 0; start < list.length; start += ROWS_PER_TURN) {
+    if (start > 0) await nextTurn();
+    // Each term two levels in: four spaces before each of its lines (a JSON string holds no raw line break).
+    const text = list
+      .slice(start, start + ROWS_PER_TURN)
+      .map((term) => `    ${JSON.stringify(term, null, 2).replaceAll("\n", "\n    ")}`)
+      .join(",\n");
+    parts.push(start + ROWS_PER_TURN < list.length ? `${text},\n` : text);
+  }
+  parts.push(`\n  ],\n${after}`);
+  return parts;
 }
