@@ -2,6 +2,8 @@ import { createHash, randomBytes } from "node:crypto";
 import { and, desc, eq, gt, lt, ne, sql } from "drizzle-orm";
 import { createContext, type MiddlewareFunction } from "react-router";
 import { getDatabase, type Database } from "../db/db.server";
+import { learnerChangesOf, type LearnerChanges } from "../db/learner-changes";
+import { OwnerBoundedCache } from "../edge/owner-bounded-cache";
 import { sessions, users } from "./auth.schema";
 import { learnerTag, requestLogContext } from "../server/request-log.server";
 import { isSignedWithRetiredKey, readCookie, setsCookie, signedCookie } from "../http/cookies.server";
@@ -111,22 +113,63 @@ export function clearSessionCookie(): Promise<string> {
 const sessionLookups = new WeakMap<Database, ReturnType<typeof prepareSessionLookup>>();
 const prepareSessionLookup = (db: Database) =>
   db
-    .select({ user: users, lastSeenAt: sessions.lastSeenAt })
+    .select({ user: users, lastSeenAt: sessions.lastSeenAt, expiresAt: sessions.expiresAt })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(and(eq(sessions.idHash, sql.placeholder("idHash")), gt(sessions.expiresAt, sql.placeholder("now"))))
     .limit(1)
     .prepare("session_lookup");
 
+/** A session's row and its learner's, as read; `bytes` counts entries for the store. */
+type KeptSession = { user: User; lastSeenAt: Date; expiresAt: Date; bytes: 1 };
+/** Sessions kept in memory at most, and per learner (their devices). */
+const SESSIONS_KEPT = 20_000;
+const SESSIONS_KEPT_PER_LEARNER = 50;
+
+/**
+ * Sessions kept in memory where the database announces every change of a learner's row (the embedded one, written by
+ * this process alone; drizzle/0021): each is valid until an announcement names its learner, which every write of
+ * theirs, a sign-in and a sign-out make. Null for PostgreSQL, read again on each request.
+ */
+const keptSessionsOf = new WeakMap<Database, { kept: OwnerBoundedCache<KeptSession>; changes: LearnerChanges }>();
+function sessionMemory(db: Database) {
+  let memory = keptSessionsOf.get(db);
+  if (memory) return memory;
+  const changes = learnerChangesOf(db);
+  if (!changes) return null;
+  const kept = new OwnerBoundedCache<KeptSession>({
+    entries: SESSIONS_KEPT,
+    bytes: SESSIONS_KEPT,
+    perOwner: SESSIONS_KEPT_PER_LEARNER,
+  });
+  changes.subscribe((learnerId) => kept.deleteOwner(learnerId));
+  keptSessionsOf.set(db, (memory = { kept, changes }));
+  return memory;
+}
+
 /** The user a session id names; an unknown or expired one means signed out. */
 async function userOfSession(db: Database, id: string, now = new Date()): Promise<User | null> {
   const idHash = hashId(id);
+  const memory = sessionMemory(db);
+  const kept = memory?.kept.get(idHash);
+  if (kept && kept.expiresAt > now) {
+    if (now.getTime() - kept.lastSeenAt.getTime() >= LAST_SEEN_INTERVAL_MS) {
+      kept.lastSeenAt = now;
+      await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.idHash, idHash));
+    }
+    return kept.user;
+  }
   let lookup = sessionLookups.get(db);
   if (!lookup) sessionLookups.set(db, (lookup = prepareSessionLookup(db)));
+  const announced = memory?.changes.count;
   const [row] = await lookup.execute({ idHash, now });
   if (row && now.getTime() - row.lastSeenAt.getTime() >= LAST_SEEN_INTERVAL_MS) {
     await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.idHash, idHash));
+    row.lastSeenAt = now;
   }
+  // Kept only when no change was announced while it was read: one of its learner's might have come after the read.
+  if (row && memory && memory.changes.count === announced)
+    memory.kept.set(row.user.id, idHash, { ...row, user: Object.freeze(row.user), bytes: 1 });
   return row?.user ?? null;
 }
 

@@ -3,6 +3,7 @@
 // (auth/auth.schema.ts, learning/learning.schema.ts) and queries them through this untyped-schema handle.
 import path from "node:path";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { announcesLearnerChanges } from "./learner-changes.ts";
 import { assertFreeSpace, lockDataDir } from "./lock.server.ts";
 import { copyTemplateDatabase, PGLITE_FOLDER } from "./template.server.ts";
 
@@ -153,6 +154,7 @@ async function openPgliteWorker(dir: string, migrationsFolder: string, release: 
     throw error;
   }
   const db = drizzle({ client: client as unknown as import("@electric-sql/pglite").PGlite });
+  announcesLearnerChanges(db, client.learnerChanges);
   return pgliteHandle(db as unknown as Database, client, dir, release);
 }
 

@@ -2,7 +2,15 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
-import type { PgliteReady, PgliteReply, PgliteRequest, WireError, WireQueryOptions } from "./pglite-wire.ts";
+import { LearnerChanges } from "./learner-changes.ts";
+import type {
+  PgliteLearnerChanged,
+  PgliteReady,
+  PgliteReply,
+  PgliteRequest,
+  WireError,
+  WireQueryOptions,
+} from "./pglite-wire.ts";
 
 type QueryResult = { rows: unknown[]; fields: { name: string; dataTypeID: number }[]; affectedRows?: number };
 type QueryOptions = { rowMode?: "array" | "object"; parsers?: Record<number, unknown> };
@@ -37,11 +45,14 @@ export class PgliteWorkerClient {
   private failed: Error | null = null;
   /** Resolves once the database is open and migrated (the name PGlite gives it: the import tells the two apart by it). */
   readonly waitReady: Promise<void>;
+  /** The learners whose row changed, announced by the thread before its answer to the write that changed it. */
+  readonly learnerChanges = new LearnerChanges();
 
   constructor(dataDir: string, migrationsFolder: string) {
     this.worker = new Worker(workerFile(), { workerData: { dataDir, migrationsFolder } });
     this.waitReady = new Promise<void>((resolve, reject) => {
-      const onReady = (message: PgliteReady | PgliteReply) => {
+      const onReady = (message: PgliteReady | PgliteReply | PgliteLearnerChanged) => {
+        if ("learnerChanged" in message) return this.learnerChanges.announce(message.learnerChanged);
         if (!("ready" in message)) return this.settle(message);
         if (message.ready) resolve();
         else reject(toError(message.error));

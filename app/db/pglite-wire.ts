@@ -16,3 +16,10 @@ export type PgliteReply = { id: number; ok: true; value: unknown } | { id: numbe
 
 /** The thread's first message: the database is open and migrated, or could not be. */
 export type PgliteReady = { ready: true } | { ready: false; error: WireError };
+
+/** A learner's row changed or went, announced by the database at commit (drizzle/0021). */
+export type PgliteLearnerChanged = { learnerChanged: string };
+
+/** The channel of those announcements, and the setting that turns them on for a connection. */
+export const LEARNER_CHANNEL = "learner_changed";
+export const LEARNER_NOTIFY_SETTING = "polyglot.learner_notify";

@@ -5,6 +5,7 @@ import { parentPort, workerData } from "node:worker_threads";
 import { PGlite } from "@electric-sql/pglite";
 import { drizzle } from "drizzle-orm/pglite";
 import { migrate } from "drizzle-orm/pglite/migrator";
+import { LEARNER_CHANNEL, LEARNER_NOTIFY_SETTING } from "./pglite-wire.ts";
 import type { PgliteRequest, PgliteReply, WireError, WireQueryOptions } from "./pglite-wire.ts";
 
 type Transaction = Parameters<Parameters<PGlite["transaction"]>[0]>[0];
@@ -38,6 +39,10 @@ const ROLLBACK = Symbol("rollback");
 async function main() {
   const db = await PGlite.create(dataDir);
   await migrate(drizzle(db), { migrationsFolder });
+  // This thread is the database's only writer: a learner's changed row is announced to the app at commit, before the
+  // answer to the statement (or the transaction's end) that changed it (drizzle/0021).
+  await db.exec(`SET ${LEARNER_NOTIFY_SETTING} = 'on'`);
+  await db.listen(LEARNER_CHANNEL, (learnerId) => port.postMessage({ learnerChanged: learnerId }));
   const open = new Map<number, Open>();
 
   port.on("message", (message: PgliteRequest) => {

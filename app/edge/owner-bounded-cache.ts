@@ -39,6 +39,11 @@ export class OwnerBoundedCache<V extends { bytes: number }> {
     if (keys.size === 0) this.keysOfOwner.delete(entry.owner);
   }
 
+  /** Forgets every entry of an owner. */
+  deleteOwner(owner: string): void {
+    for (const key of this.keysOfOwner.get(owner) ?? []) this.delete(key);
+  }
+
   set(owner: string, key: string, value: V): void {
     this.delete(key);
     const keys = this.keysOfOwner.get(owner) ?? new Set<string>();

@@ -1,0 +1,157 @@
+/**
+ * The embedded database, written only by the server that opened it on its thread, announces each learner whose row
+ * changed (drizzle/0021) before it answers the write; the server keeps each session's learner in memory until such an
+ * announcement names them. PostgreSQL, written by other instances too, announces nothing and is read each time.
+ * Statements are counted at the driver's client (drizzle looks its `query` up on each call).
+ */
+import { rmSync } from "node:fs";
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { createSession, destroyAllSessions, sessionUser } from "../../app/auth/session.server";
+import { findOrCreateUser } from "../../app/auth/users.server";
+import type { Database } from "../../app/db/db.server";
+import { learnerChangesOf } from "../../app/db/learner-changes";
+import { openDatabase, type DatabaseHandle } from "../../app/db/open.server.ts";
+import { createDatabase } from "../../scripts/support/postgres.ts";
+import { PROJECT_ROOT } from "../support/server-process.ts";
+import { tempDir } from "../support/temp.ts";
+
+const MIGRATIONS = `${PROJECT_ROOT}/drizzle`;
+
+/** Counts the statements sent through a handle's client from now on. */
+function countStatements(handle: DatabaseHandle): { readonly count: number } {
+  const client = handle.client as unknown as { query: (...args: unknown[]) => unknown };
+  const query = client.query.bind(client);
+  const counter = { count: 0 };
+  client.query = (...args: unknown[]) => {
+    counter.count++;
+    return query(...args);
+  };
+  return counter;
+}
+
+const requestWith = (cookie: string) =>
+  new Request("http://localhost/account/home", { headers: { Cookie: cookie.split(";")[0]! } });
+
+const addTerm = (db: Database, userId: string, text: string) =>
+  db.execute(
+    sql`insert into terms (user_id, language, text, meaning, part_of_speech) values (${userId}, 'de', ${text}, 'm', 'noun')`,
+  );
+
+describe("the embedded database on its thread", () => {
+  const dataDir = tempDir("learner-changes");
+  let handle: DatabaseHandle;
+  let db: Database;
+
+  beforeAll(async () => {
+    handle = await openDatabase({ dataDir, migrationsFolder: MIGRATIONS, worker: true });
+    db = handle.db;
+  }, 60_000);
+  afterAll(async () => {
+    await handle?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("announces a learner whose row changed before answering the write, once per transaction, never a rolled-back one", async () => {
+    const changes = learnerChangesOf(db)!;
+    expect(changes).not.toBeNull();
+    const heard: string[] = [];
+    changes.subscribe((learnerId) => heard.push(learnerId));
+    const ada = await findOrCreateUser(db, `ada-${process.pid}@example.test`);
+    const bo = await findOrCreateUser(db, `bo-${process.pid}@example.test`);
+    heard.length = 0;
+
+    // A write of her data moves her row (a trigger): heard by the time the write is answered.
+    await addTerm(db, ada.id, "Haus");
+    expect(heard).toEqual([ada.id]);
+    await db.execute(sql`update users set email = ${`bo2-${process.pid}@example.test`} where id = ${bo.id}`);
+    expect(heard).toEqual([ada.id, bo.id]);
+
+    // Two writes in one transaction: one announcement, at its end.
+    await db.transaction(async (tx) => {
+      await addTerm(tx as unknown as Database, ada.id, "Baum");
+      await addTerm(tx as unknown as Database, ada.id, "Maus");
+      expect(heard).toHaveLength(2);
+    });
+    expect(heard).toEqual([ada.id, bo.id, ada.id]);
+
+    // A transaction that fails announces nothing.
+    await expect(
+      db.transaction(async (tx) => {
+        await addTerm(tx as unknown as Database, bo.id, "Tisch");
+        throw new Error("changed my mind");
+      }),
+    ).rejects.toThrow("changed my mind");
+    expect(heard).toHaveLength(3);
+
+    // A row that goes is announced too; a statement that changes nothing is not.
+    await db.execute(sql`update users set email = email where id = ${ada.id}`);
+    expect(heard).toHaveLength(3);
+    await db.execute(sql`delete from users where id = ${bo.id}`);
+    expect(heard.at(-1)).toBe(bo.id);
+  });
+
+  it("keeps a session's learner in memory until a write, a sign-in or a sign-out of theirs is announced", async () => {
+    const cy = await findOrCreateUser(db, `cy-${process.pid}@example.test`);
+    const di = await findOrCreateUser(db, `di-${process.pid}@example.test`);
+    const cookie = await createSession(db, cy.id);
+    const statements = countStatements(handle);
+
+    const first = await sessionUser(db, requestWith(cookie));
+    expect(first?.id).toBe(cy.id);
+    expect(statements.count).toBe(1);
+    // Kept: the same learner without a statement, as often as asked.
+    for (let i = 0; i < 3; i++) expect(await sessionUser(db, requestWith(cookie))).toBe(first);
+    expect(statements.count).toBe(1);
+
+    // Another learner's write leaves it kept; her own write makes the next request read her row again, moved.
+    await addTerm(db, di.id, "Tür");
+    expect(await sessionUser(db, requestWith(cookie))).toBe(first);
+    const before = statements.count;
+    await addTerm(db, cy.id, "Tür");
+    const again = await sessionUser(db, requestWith(cookie));
+    expect(statements.count).toBe(before + 2);
+    expect(again!.dataVersion).toBeGreaterThan(first!.dataVersion);
+
+    // A session's own row changed (its expiry here, "last seen" as she browses) is read again too.
+    const expiring = await createSession(db, di.id);
+    expect((await sessionUser(db, requestWith(expiring)))?.id).toBe(di.id);
+    await db.execute(sql`update sessions set expires_at = now() - interval '1 second' where user_id = ${di.id}`);
+    expect(await sessionUser(db, requestWith(expiring))).toBeNull();
+
+    // A sign-in on another device moves her row: read again. Signing out everywhere ends the kept session at once.
+    const other = await createSession(db, cy.id);
+    const third = await sessionUser(db, requestWith(cookie));
+    expect(third!.dataVersion).toBeGreaterThan(again!.dataVersion);
+    expect((await sessionUser(db, requestWith(other)))?.id).toBe(cy.id);
+    expect(await destroyAllSessions(db, cy.id)).toBe(2);
+    expect(await sessionUser(db, requestWith(cookie))).toBeNull();
+    expect(await sessionUser(db, requestWith(other))).toBeNull();
+
+    // An account deleted: its sessions go with it, and so does what was kept of them.
+    const fresh = await createSession(db, di.id);
+    expect((await sessionUser(db, requestWith(fresh)))?.id).toBe(di.id);
+    await db.execute(sql`delete from users where id = ${di.id}`);
+    expect(await sessionUser(db, requestWith(fresh))).toBeNull();
+  });
+});
+
+describe("PostgreSQL", () => {
+  let handle: DatabaseHandle;
+
+  beforeAll(async () => {
+    const databaseUrl = await createDatabase(inject("pgUrl"), `learner_changes_${process.pid}_${Date.now()}`);
+    handle = await openDatabase({ databaseUrl, dataDir: "", migrationsFolder: MIGRATIONS });
+  }, 60_000);
+  afterAll(() => handle?.close());
+
+  it("announces nothing (other instances write it too) and reads the session on every request", async () => {
+    const db = handle.db;
+    expect(learnerChangesOf(db)).toBeNull();
+    const ed = await findOrCreateUser(db, `ed-${process.pid}@example.test`);
+    const cookie = await createSession(db, ed.id);
+    const statements = countStatements(handle);
+    for (let i = 0; i < 3; i++) expect((await sessionUser(db, requestWith(cookie)))?.id).toBe(ed.id);
+    expect(statements.count).toBe(3);
+  });
+});
