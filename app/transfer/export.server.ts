@@ -225,29 +225,40 @@ export function termsCsv(document: ExportDocument): Promise<string[]> {
   return csvOf(
     header,
     (function* () {
-      for (const term of document.terms)
-        yield [
-          term.language,
-          term.text,
-          term.meaning,
-          term.partOfSpeech,
-          term.notes,
-          term.examples.map((e) => (e.translation ? `${e.sentence} | ${e.translation}` : e.sentence)).join("\n"),
-          term.stage,
-          term.createdAt,
-          term.card.due,
-          term.card.stability,
-          term.card.difficulty,
-          term.card.elapsedDays,
-          term.card.scheduledDays,
-          term.card.learningSteps,
-          term.card.reps,
-          term.card.lapses,
-          term.card.state,
-          term.card.lastReview ?? "",
-        ];
+      for (const term of document.terms) yield termRecord(term);
     })(),
   );
+}
+
+type DocumentTerm = ExportDocument["terms"][number];
+
+/** A term's row of the terms CSV, before its text cells are made safe for spreadsheets. */
+export function termRecord(term: DocumentTerm): unknown[] {
+  return [
+    term.language,
+    term.text,
+    term.meaning,
+    term.partOfSpeech,
+    term.notes,
+    term.examples.map((e) => (e.translation ? `${e.sentence} | ${e.translation}` : e.sentence)).join("\n"),
+    term.stage,
+    term.createdAt,
+    term.card.due,
+    term.card.stability,
+    term.card.difficulty,
+    term.card.elapsedDays,
+    term.card.scheduledDays,
+    term.card.learningSteps,
+    term.card.reps,
+    term.card.lapses,
+    term.card.state,
+    term.card.lastReview ?? "",
+  ];
+}
+
+/** A term's rows of the reviews CSV, one a grade, before their text cells are made safe for spreadsheets. */
+export function reviewRecords(term: DocumentTerm): unknown[][] {
+  return term.reviews.map((r) => [term.language, term.text, r.reviewedAt, r.rating, r.state, r.scheduledDays]);
 }
 
 /** The review history as CSV, one row a grade (rating 1 Again … 4 Easy; state before the review, as FSRS logs it). */
@@ -255,9 +266,7 @@ export function reviewsCsv(document: ExportDocument): Promise<string[]> {
   return csvOf(
     ["language", "text", "reviewed_at", "rating", "state", "scheduled_days"],
     (function* () {
-      for (const term of document.terms)
-        for (const r of term.reviews)
-          yield [term.language, term.text, r.reviewedAt, r.rating, r.state, r.scheduledDays];
+      for (const term of document.terms) yield* reviewRecords(term);
     })(),
   );
 }

@@ -2,7 +2,14 @@ import { stringify } from "csv-stringify/sync";
 import * as fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { spreadsheetSafe } from "../../app/transfer/csv-cells";
-import { documentJson, reviewsCsv, termsCsv, type ExportDocument } from "../../app/transfer/export.server";
+import {
+  documentJson,
+  reviewRecords,
+  reviewsCsv,
+  termRecord,
+  termsCsv,
+  type ExportDocument,
+} from "../../app/transfer/export.server";
 
 const STAGES = ["tolearn", "inprogress", "learned", "needsreview"] as const;
 const at = (n: number) => new Date(Date.UTC(2026, 0, 1) + n * 60_000).toISOString();
@@ -98,34 +105,11 @@ describe("the export written in parts", () => {
         const document = documentOf(count, list);
         const safe = (row: unknown[]) => row.map((cell) => (typeof cell === "string" ? spreadsheetSafe(cell) : cell));
         const terms = await termsCsv(document);
-        const termRows = document.terms.map((term) =>
-          safe([
-            term.language,
-            term.text,
-            term.meaning,
-            term.partOfSpeech,
-            term.notes,
-            term.examples.map((e) => (e.translation ? `${e.sentence} | ${e.translation}` : e.sentence)).join("\n"),
-            term.stage,
-            term.createdAt,
-            term.card.due,
-            term.card.stability,
-            term.card.difficulty,
-            term.card.elapsedDays,
-            term.card.scheduledDays,
-            term.card.learningSteps,
-            term.card.reps,
-            term.card.lapses,
-            term.card.state,
-            term.card.lastReview ?? "",
-          ]),
-        );
+        const termRows = document.terms.map((term) => safe(termRecord(term)));
         expect(terms.join("")).toBe(stringify([header(terms[0]!), ...termRows]));
         expect(terms.length).toBe(1 + Math.ceil(count / 500));
         const reviews = await reviewsCsv(document);
-        const reviewRows = document.terms.flatMap((term) =>
-          term.reviews.map((r) => safe([term.language, term.text, r.reviewedAt, r.rating, r.state, r.scheduledDays])),
-        );
+        const reviewRows = document.terms.flatMap((term) => reviewRecords(term).map(safe));
         expect(reviews.join("")).toBe(stringify([header(reviews[0]!), ...reviewRows]));
         expect(reviews.length).toBe(1 + Math.ceil(reviewRows.length / 500));
       }),
