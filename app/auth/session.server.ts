@@ -153,12 +153,15 @@ async function userOfSession(db: Database, id: string, now = new Date()): Promis
   const memory = sessionMemory(db);
   const kept = memory?.kept.get(idHash);
   if (kept && kept.expiresAt > now) {
+    // The least recently used session is the first pushed out, as in the stores of kept pages.
+    memory!.kept.touch(idHash);
     if (now.getTime() - kept.lastSeenAt.getTime() >= LAST_SEEN_INTERVAL_MS) {
       kept.lastSeenAt = now;
       await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.idHash, idHash));
     }
     return kept.user;
   }
+  if (kept) memory!.kept.delete(idHash);
   let lookup = sessionLookups.get(db);
   if (!lookup) sessionLookups.set(db, (lookup = prepareSessionLookup(db)));
   const announced = memory?.changes.count;
