@@ -129,7 +129,9 @@ const SESSIONS_KEPT_PER_LEARNER = 50;
 /**
  * Sessions kept in memory where the database announces every change of a learner's row (the embedded one, written by
  * this process alone; drizzle/0021): each is valid until an announcement names its learner, which every write of
- * theirs, a sign-in and a sign-out make. Null for PostgreSQL, read again on each request.
+ * theirs, a sign-in and a sign-out make. An announcement of a new data version alone (a write of their data, a sign-in
+ * elsewhere; drizzle/0022) moves the version kept instead; any other (a session ended, their row changed) forgets
+ * their sessions. Null for PostgreSQL, read again on each request.
  */
 const keptSessionsOf = new WeakMap<Database, { kept: OwnerBoundedCache<KeptSession>; changes: LearnerChanges }>();
 function sessionMemory(db: Database) {
@@ -142,7 +144,15 @@ function sessionMemory(db: Database) {
     bytes: SESSIONS_KEPT,
     perOwner: SESSIONS_KEPT_PER_LEARNER,
   });
-  changes.subscribe((learnerId) => kept.deleteOwner(learnerId));
+  changes.subscribe(({ learnerId, dataVersion }) => {
+    if (dataVersion === null) return kept.deleteOwner(learnerId);
+    // Only the version of their data moved (a write of theirs): what a read would give now, without the read.
+    for (const key of kept.keysOf(learnerId)) {
+      const session = kept.get(key)!;
+      if (session.user.dataVersion >= dataVersion) continue;
+      session.user = Object.freeze({ ...session.user, dataVersion });
+    }
+  });
   keptSessionsOf.set(db, (memory = { kept, changes }));
   return memory;
 }

@@ -39,6 +39,11 @@ export class OwnerBoundedCache<V extends { bytes: number }> {
     if (keys.size === 0) this.keysOfOwner.delete(entry.owner);
   }
 
+  /** The keys of an owner's entries. */
+  keysOf(owner: string): string[] {
+    return [...(this.keysOfOwner.get(owner) ?? [])];
+  }
+
   /** Forgets every entry of an owner. */
   deleteOwner(owner: string): void {
     for (const key of this.keysOfOwner.get(owner) ?? []) this.delete(key);

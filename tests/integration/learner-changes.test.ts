@@ -30,6 +30,17 @@ function countStatements(handle: DatabaseHandle): { readonly count: number } {
   return counter;
 }
 
+const dataVersionOf = async (db: Database, userId: string) => {
+  const { rows } = (await db.execute(sql`select data_version from users where id = ${userId}`)) as unknown as {
+    rows: { data_version: string | number }[];
+  };
+  return Number(rows[0]!.data_version);
+};
+
+/** A write of a learner's data that leaves their vocabulary as it is: only their data version moves. */
+const editMeanings = (db: Database, userId: string) =>
+  db.execute(sql`update terms set meaning = meaning || '!' where user_id = ${userId}`);
+
 const requestWith = (cookie: string) =>
   new Request("http://localhost/account/home", { headers: { Cookie: cookie.split(";")[0]! } });
 
@@ -52,28 +63,38 @@ describe("the embedded database on its thread", () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it("announces a learner whose row changed before answering the write, once per transaction, never a rolled-back one", async () => {
+  it("announces a learner whose row changed before answering the write, at commit, never a rolled-back one", async () => {
     const changes = learnerChangesOf(db)!;
     expect(changes).not.toBeNull();
     const heard: string[] = [];
-    changes.subscribe((learnerId) => heard.push(learnerId));
+    const versions: (number | null)[] = [];
+    changes.subscribe(({ learnerId, dataVersion }) => {
+      heard.push(learnerId);
+      versions.push(dataVersion);
+    });
     const ada = await findOrCreateUser(db, `ada-${process.pid}@example.test`);
     const bo = await findOrCreateUser(db, `bo-${process.pid}@example.test`);
+    await addTerm(db, ada.id, "Haus");
     heard.length = 0;
+    versions.length = 0;
 
     // A write of her data moves her row (a trigger): heard by the time the write is answered.
-    await addTerm(db, ada.id, "Haus");
+    await editMeanings(db, ada.id);
     expect(heard).toEqual([ada.id]);
     await db.execute(sql`update users set email = ${`bo2-${process.pid}@example.test`} where id = ${bo.id}`);
     expect(heard).toEqual([ada.id, bo.id]);
+    // Her write moved her data version alone, announced with it; his e-mail changed: his id alone.
+    expect(versions).toEqual([await dataVersionOf(db, ada.id), null]);
 
-    // Two writes in one transaction: one announcement, at its end.
+    // Two writes in one transaction: announced at its end (one for each version the row took), the last with the
+    // version it ended at.
     await db.transaction(async (tx) => {
-      await addTerm(tx as unknown as Database, ada.id, "Baum");
-      await addTerm(tx as unknown as Database, ada.id, "Maus");
+      await editMeanings(tx as unknown as Database, ada.id);
+      await editMeanings(tx as unknown as Database, ada.id);
       expect(heard).toHaveLength(2);
     });
-    expect(heard).toEqual([ada.id, bo.id, ada.id]);
+    expect(heard).toEqual([ada.id, bo.id, ada.id, ada.id]);
+    expect(versions.at(-1)).toBe(await dataVersionOf(db, ada.id));
 
     // A transaction that fails announces nothing.
     await expect(
@@ -82,13 +103,14 @@ describe("the embedded database on its thread", () => {
         throw new Error("changed my mind");
       }),
     ).rejects.toThrow("changed my mind");
-    expect(heard).toHaveLength(3);
+    expect(heard).toHaveLength(4);
 
-    // A row that goes is announced too; a statement that changes nothing is not.
+    // A row that goes is announced too (by its id alone); a statement that changes nothing is not.
     await db.execute(sql`update users set email = email where id = ${ada.id}`);
-    expect(heard).toHaveLength(3);
+    expect(heard).toHaveLength(4);
     await db.execute(sql`delete from users where id = ${bo.id}`);
     expect(heard.at(-1)).toBe(bo.id);
+    expect(versions.at(-1)).toBeNull();
   });
 
   it("keeps a session's learner in memory until a write, a sign-in or a sign-out of theirs is announced", async () => {
@@ -104,14 +126,33 @@ describe("the embedded database on its thread", () => {
     for (let i = 0; i < 3; i++) expect(await sessionUser(db, requestWith(cookie))).toBe(first);
     expect(statements.count).toBe(1);
 
-    // Another learner's write leaves it kept; her own write makes the next request read her row again, moved.
+    // Another learner's write leaves it kept; her own write makes the next request read her row again, moved: a new
+    // term moves her vocabulary's version too.
     await addTerm(db, di.id, "Tür");
     expect(await sessionUser(db, requestWith(cookie))).toBe(first);
     const before = statements.count;
     await addTerm(db, cy.id, "Tür");
-    const again = await sessionUser(db, requestWith(cookie));
+    const added = await sessionUser(db, requestWith(cookie));
     expect(statements.count).toBe(before + 2);
-    expect(again!.dataVersion).toBeGreaterThan(first!.dataVersion);
+    expect(added!.dataVersion).toBeGreaterThan(first!.dataVersion);
+
+    // A write that moves her data version alone (a grade, a meaning edited): the version kept moves to the one her row
+    // now has, announced with it, without reading her row again.
+    const edited = statements.count;
+    await editMeanings(db, cy.id);
+    const again = await sessionUser(db, requestWith(cookie));
+    expect(statements.count).toBe(edited + 1);
+    expect(again).toEqual({ ...added, dataVersion: await dataVersionOf(db, cy.id) });
+    expect(again!.dataVersion).toBeGreaterThan(added!.dataVersion);
+    expect(Object.isFrozen(again)).toBe(true);
+
+    // Any other change of her row is read again: her e-mail address here.
+    const renamed = `cy2-${process.pid}@example.test`;
+    await db.execute(sql`update users set email = ${renamed} where id = ${cy.id}`);
+    const reread = statements.count;
+    const moved = await sessionUser(db, requestWith(cookie));
+    expect(statements.count).toBe(reread + 1);
+    expect(moved).toMatchObject({ email: renamed, dataVersion: await dataVersionOf(db, cy.id) });
 
     // A session's own row changed (its expiry here, "last seen" as she browses) is read again too.
     const expiring = await createSession(db, di.id);
@@ -119,14 +160,21 @@ describe("the embedded database on its thread", () => {
     await db.execute(sql`update sessions set expires_at = now() - interval '1 second' where user_id = ${di.id}`);
     expect(await sessionUser(db, requestWith(expiring))).toBeNull();
 
-    // A sign-in on another device moves her row: read again. Signing out everywhere ends the kept session at once.
+    // A sign-in on another device moves her data version. Signing out everywhere ends the kept session at once, and
+    // so does a sign-out of that session alone.
     const other = await createSession(db, cy.id);
     const third = await sessionUser(db, requestWith(cookie));
-    expect(third!.dataVersion).toBeGreaterThan(again!.dataVersion);
+    expect(third!.dataVersion).toBeGreaterThan(moved!.dataVersion);
+    expect(third!.dataVersion).toBe(await dataVersionOf(db, cy.id));
     expect((await sessionUser(db, requestWith(other)))?.id).toBe(cy.id);
     expect(await destroyAllSessions(db, cy.id)).toBe(2);
     expect(await sessionUser(db, requestWith(cookie))).toBeNull();
     expect(await sessionUser(db, requestWith(other))).toBeNull();
+
+    const alone = await createSession(db, cy.id);
+    expect((await sessionUser(db, requestWith(alone)))?.id).toBe(cy.id);
+    await db.execute(sql`delete from sessions where user_id = ${cy.id}`);
+    expect(await sessionUser(db, requestWith(alone))).toBeNull();
 
     // An account deleted: its sessions go with it, and so does what was kept of them.
     const fresh = await createSession(db, di.id);
