@@ -1,7 +1,7 @@
 /**
  * The statistics page reads per-day aggregates kept by database triggers (drizzle/0013), never the raw review log.
- * This property test drives random histories through the app's own writes — terms added, graded, set to a stage by
- * hand, marked known, deleted, imported in bulk with past reviews and cards, and the learner's time zone changed
+ * This property test drives random histories through the app's own writes — terms and forms of terms added, graded
+ * (a form's grade moves its parent too), set to a stage by hand, marked known, deleted, imported in bulk with past reviews and cards, and the learner's time zone changed
  * between them — and checks that every figure the page draws (reviews per day, retention per week, stages per day,
  * streak) equals a full scan of review_logs and terms. Each review counts on the learner's day in the zone they had
  * when it was written; the scan knows that zone from the test's own record of when each row appeared, not from
@@ -48,6 +48,7 @@ type Op =
   | { kind: "stage"; pick: number; stage: Stage }
   | { kind: "known"; count: number }
   | { kind: "delete"; pick: number }
+  | { kind: "form"; pick: number }
   | {
       kind: "import";
       terms: { ageDays: number; reviews: { daysAgo: number; rating: number; days: number }[]; days: number }[];
@@ -70,6 +71,8 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("known" as const), count: fc.integer({ min: 1, max: 3 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("delete" as const), pick: fc.nat() }) },
+  // A new form of a term (ADR 061): graded, it is updated and logged in statements of their own, and its parent with it.
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant("form" as const), pick: fc.nat() }) },
   {
     weight: 1,
     arbitrary: fc.record({
@@ -306,6 +309,18 @@ function defineSuite(name: string, open: () => Promise<DatabaseHandle & { cleanu
           case "delete": {
             const ids = await termIds();
             if (ids.length) await deleteTerm(db, userId, ids[step.pick % ids.length]!);
+            break;
+          }
+          case "form": {
+            const parents = await rowsOf<{ id: string }>(
+              db,
+              sql`select id from terms where user_id = ${userId} and parent_id is null order by id`,
+            );
+            if (!parents.length) break;
+            const form = await createTerm(db, owner, fields(`Form${words++}`), undefined, now);
+            await db.execute(
+              sql`update terms set parent_id = ${parents[step.pick % parents.length]!.id} where id = ${form.id}`,
+            );
             break;
           }
           case "import":
