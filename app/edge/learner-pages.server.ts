@@ -60,7 +60,7 @@ type Entry = {
    * The answer as drawn, made fit to share (`prepared`) when first asked for again: the review's card, drawn after
    * each grade, is seldom asked for twice before the next grade, and preparing it would cost a tenth of drawing it.
    */
-  drawn: { response: Response; html: string } | null;
+  drawn: { response: Response; body: Uint8Array } | null;
   prepared?: { identity: Buffer; headers: Record<string, string> };
   /**
    * The body compressed for each encoding, made when first asked for: many a page drawn is never asked for again (the
@@ -73,6 +73,8 @@ type Entry = {
 const LEVELS: Levels = { brotli: 5, gzip: 6 };
 /** What an entry's bodies weigh at most against the bound: its own bytes, and both compressed ones under them. */
 const WEIGHT = 2;
+
+const utf8 = new TextDecoder();
 
 const entries = new OwnerBoundedCache<Entry>({
   entries: MAX_ENTRIES,
@@ -128,12 +130,12 @@ function store(
   key: string,
   drawn: Pick<Entry, "version" | "expires" | "shared" | "drawnFrom">,
   response: Response,
-  html: string,
+  body: Uint8Array,
 ) {
   const entry: Entry = {
     ...drawn,
-    bytes: Buffer.byteLength(html) * WEIGHT,
-    drawn: { response, html },
+    bytes: body.byteLength * WEIGHT,
+    drawn: { response, body },
     compressed: {},
   };
   if (entry.expires <= Date.now() || entry.bytes > MAX_BYTES / 16) return;
@@ -143,8 +145,8 @@ function store(
 /** The kept body and headers, made from the drawn answer the first time the entry answers a request. */
 function prepared(entry: Entry) {
   if (entry.prepared) return entry.prepared;
-  const { response, html } = entry.drawn!;
-  const { identity, headers } = sharedDocument(response, html);
+  const { response, body } = entry.drawn!;
+  const { identity, headers } = sharedDocument(response, utf8.decode(body));
   headers["vary"] = [response.headers.get("Vary"), "Accept-Encoding"].filter(Boolean).join(", ");
   // As Express sends it when the page is drawn: a text type names its charset (React Router's data has none).
   const type = headers["content-type"];
@@ -191,10 +193,11 @@ export const learnerPagesMiddleware: MiddlewareFunction<Response> = async ({ req
     return response;
   }
   if (!PAGES.has(path) && PAGES.size >= MAX_PAGES) return response;
-  const html = await response.text();
+  // Read as bytes and answered with the same bytes: a document is decoded only if it is asked for again (`prepared`).
+  const body = new Uint8Array(await response.arrayBuffer());
   const answer = () =>
-    new Response(html, { status: response.status, statusText: response.statusText, headers: response.headers });
-  const staleness = data ? await declaredByData(html).catch(() => null) : declaredBy(context);
+    new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  const staleness = data ? await declaredByData(utf8.decode(body)).catch(() => null) : declaredBy(context);
   if (!staleness?.keptForLearner) {
     if (data && staleness) {
       if (NOT_KEPT.size >= 1_000) NOT_KEPT.clear();
@@ -210,7 +213,7 @@ export const learnerPagesMiddleware: MiddlewareFunction<Response> = async ({ req
   const version = staleness.dependsOn.has("learner") ? user.dataVersion : ANY_VERSION;
   const shared = [...staleness.dependsOn].filter((set) => set !== "learner");
   try {
-    store(fullKey, { version, expires, shared, drawnFrom }, response, html);
+    store(fullKey, { version, expires, shared, drawnFrom }, response, body);
   } catch (error) {
     log.error("learner page not kept", { error: error instanceof Error ? error.message : String(error) });
   }

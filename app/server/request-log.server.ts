@@ -41,9 +41,18 @@ let learnerKey: Buffer | null = null;
  * tag does not lead back to an account without the secret; a new first key gives new tags.
  */
 export function learnerTag(userId: string): string {
+  let tag = learnerTags.get(userId);
+  if (tag !== undefined) return tag;
   learnerKey ??= createHmac("sha256", env.sessionSecrets[0]!).update("request log learner tag").digest();
-  return createHmac("sha256", learnerKey).update(userId).digest("hex").slice(0, 16);
+  tag = createHmac("sha256", learnerKey).update(userId).digest("hex").slice(0, 16);
+  // Bounded: forgotten whole when full (every signed-in request names its learner; an HMAC each time weighed more
+  // than the lookup of the session).
+  if (learnerTags.size >= LEARNER_TAGS_KEPT) learnerTags.clear();
+  learnerTags.set(userId, tag);
+  return tag;
 }
+const learnerTags = new Map<string, string>();
+const LEARNER_TAGS_KEPT = 10_000;
 
 type ManifestRoute = NonNullable<ServerBuild["routes"][string]>;
 
