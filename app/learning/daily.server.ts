@@ -2,7 +2,7 @@ import { and, asc, eq, gt, gte, inArray, lt, lte, min, or, sql, type SQL } from 
 import type { Database } from "../db/db.server";
 import { fsrsParameters, reviewLogs, terms } from "./learning.schema";
 import { readSettings, type LearnerSettings } from "./settings.server";
-import type { Owner, Term } from "./terms.server";
+import type { Owner, Term, TermExample } from "./terms.server";
 import { dayBounds, DEFAULT_TIME_ZONE } from "./time-zone";
 import { currentStreak } from "../progress/statistics.server";
 import { parsedParameters } from "./fsrs-fit.server";
@@ -76,15 +76,32 @@ function allowed(day: Day): SQL {
 }
 
 /** The next card to review now within today's limits, soonest due first. */
-export async function nextInQueue(db: Database, owner: Owner, day: Day, now = new Date()): Promise<Term | null> {
-  const [term] = await db
-    .select()
+export async function nextInQueue(
+  db: Database,
+  owner: Owner,
+  day: Day,
+  now = new Date(),
+): Promise<{ term: Term; examples: TermExample[] } | null> {
+  // The card and its examples (oldest first) in one read: the review page shows both.
+  const [row] = await db
+    .select({ term: terms, examples: examplesJson })
     .from(terms)
     .where(and(owned(owner), lte(terms.due, now), allowed(day)))
     .orderBy(asc(terms.due), asc(terms.createdAt))
     .limit(1);
-  return term ?? null;
+  if (!row) return null;
+  const examples = (typeof row.examples === "string" ? JSON.parse(row.examples) : row.examples) as ExampleJson[];
+  return { term: row.term, examples: examples.map((e) => ({ ...e, createdAt: new Date(e.createdAt) })) };
 }
+
+type ExampleJson = Omit<TermExample, "createdAt"> & { createdAt: string };
+/**
+ * A term's examples as JSON, in the order examplesOf gives them. Written out in full: drizzle leaves the columns of a
+ * one-table select unqualified, and in the subquery "id" would be the example's.
+ */
+const examplesJson = sql<ExampleJson[] | string>`coalesce((select json_agg(json_build_object('id', e.id,
+  'termId', e.term_id, 'sentence', e.sentence, 'translation', e.translation, 'createdAt', e.created_at)
+  order by e.created_at) from term_examples as e where e.term_id = "terms"."id"), '[]'::json)`;
 
 export type Queue = {
   /** Cards to review now, within today's limits. */

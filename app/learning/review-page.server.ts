@@ -17,7 +17,7 @@ import type { FSRS } from "ts-fsrs";
 import { GRADES, type GradeName } from "./stage";
 import { readSettings } from "./settings.server";
 import { stemmerFor } from "./stemmers.server";
-import { examplesOf, stageOf, type Owner, type Term, type TermExample } from "./terms.server";
+import { stageOf, type Owner, type Term, type TermExample } from "./terms.server";
 import { momentFormatter } from "./time-zone.server";
 import { DEFAULT_TIME_ZONE } from "./time-zone";
 import type { Stage } from "./vocabulary";
@@ -114,7 +114,8 @@ export async function reviewState(
   // Kept with the learner's day (a grade, a card falling due or the day's end reads them again): the card shown and
   // today's grades are the same on both sides of a card.
   const kept = <T>(key: string, read: () => Promise<T>) => (known ? dayMemo(known, key, read) : read());
-  const term = await kept("next", () => nextInQueue(db, owner, day, now));
+  const next = await kept("next", () => nextInQueue(db, owner, day, now));
+  const term = next?.term;
   const timeZone = settings.timeZone ?? DEFAULT_TIME_ZONE;
   if (!term) {
     const [queue, done, streak, later] = await Promise.all([
@@ -142,7 +143,7 @@ export async function reviewState(
           : null,
     };
   }
-  const examples = await kept(`examples:${term.id}`, () => examplesOf(db, term.id));
+  const { examples } = next!;
   const shownAt = view.shownAt ?? now;
   const [queue, done, by] = await Promise.all([
     queueAt(shownAt),

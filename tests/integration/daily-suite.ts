@@ -4,7 +4,7 @@ import type { Database } from "../../app/db/db.server";
 import { dayAndQueue, learnerDayOf, nextInQueue, queueOf, today } from "../../app/learning/daily.server";
 import { reviewState } from "../../app/learning/review-page.server";
 import { readSettings } from "../../app/learning/settings.server";
-import { gradeTerm } from "../../app/learning/terms.server";
+import { examplesOf, gradeTerm } from "../../app/learning/terms.server";
 import { learnerScheduler } from "../../app/learning/fsrs-fit.server";
 import { signedInBrowser, startApp, textOf, toastsIn } from "../support/app";
 import { startMailSink } from "../support/mail-sink";
@@ -119,7 +119,7 @@ export function defineDailySuite(databaseName: string, databaseEnv: () => Promis
         const settings = await readSettings(db, who.userId);
         for (let i = 0; i < 2; i++) {
           const day = await today(db, who.userId, settings, evening);
-          const term = await nextInQueue(db, who.owner, day, evening);
+          const term = (await nextInQueue(db, who.owner, day, evening))?.term;
           expect(term?.state).toBe(0);
           await gradeTerm(db, who.userId, term!.id, "good", evening);
         }
@@ -150,14 +150,14 @@ export function defineDailySuite(databaseName: string, databaseEnv: () => Promis
       );
       const settings = await readSettings(db, who.userId);
       let day = await today(db, who.userId, settings, noon);
-      const first = await nextInQueue(db, who.owner, day, noon);
+      const first = (await nextInQueue(db, who.owner, day, noon))?.term;
       expect(first?.state).toBe(2);
       await gradeTerm(db, who.userId, first!.id, "again", noon);
       day = await today(db, who.userId, settings, noon);
       expect(day).toMatchObject({ reviewsDone: 1, reviewsLeft: 0 });
       const afterTheStep = new Date(noon.getTime() + 15 * 60_000);
       // The lapsed card relearns (not limited); the other two reviews wait for tomorrow in Berlin (22:00 UTC).
-      const again = await nextInQueue(db, who.owner, day, afterTheStep);
+      const again = (await nextInQueue(db, who.owner, day, afterTheStep))?.term;
       expect(again?.id).toBe(first!.id);
       expect(again?.state).toBe(3);
       const tomorrow = new Date("2026-06-01T22:00:00Z");
@@ -379,6 +379,16 @@ export function defineDailySuite(databaseName: string, databaseEnv: () => Promis
         sentence: "Take an Umbrella, it is raining.",
         translation: "Nimm einen Schirm, es regnet.",
       });
+      // The card and its examples are read together, as examplesOf reads them.
+      await app.db.execute(
+        sql`insert into term_examples (term_id, sentence, translation, created_at) values (${id}, 'An umbrella "and" \\ ü', '', now() + interval '1 second')`,
+      );
+      const settings = await readSettings(db, who.userId);
+      const card = await nextInQueue(db, who.owner, await today(db, who.userId, settings), new Date());
+      expect(card?.term.id).toBe(id);
+      expect(card?.examples).toEqual(await examplesOf(db, id));
+      expect(card?.examples).toHaveLength(2);
+      await app.db.execute(sql`delete from term_examples where term_id = ${id} and translation = ''`);
       const front = textOf((await who.browser.page("/account/review")).html);
       expect(front).toMatch(/Take an _____ ?, it is raining\./);
       expect(front).toContain("Nimm einen Schirm, es regnet.");
