@@ -2,10 +2,10 @@
  * The statistics page reads per-day aggregates kept by database triggers (drizzle/0013), never the raw review log.
  * This property test drives random histories through the app's own writes — terms and forms of terms added, graded
  * (a form's grade moves its parent too), set to a stage by hand, marked known, deleted, imported in bulk with past
- * reviews and cards, and the learner's time zone changed between them — and checks that every figure the page draws (reviews per day, retention per week, stages per day,
- * streak) equals a full scan of review_logs and terms. Each review counts on the learner's day in the zone they had
- * when it was written; the scan knows that zone from the test's own record of when each row appeared, not from
- * anything the triggers stored. On PGlite and on PostgreSQL.
+ * reviews and cards, and the learner's time zone changed between them — and checks that every figure the page draws
+ * (reviews per day, retention per week, stages per day, streak) equals a full scan of review_logs and terms. Each
+ * review counts on the learner's day in the zone they had when it was written; the scan knows that zone from the
+ * test's own record of when each row appeared, not from anything the triggers stored. On PGlite and on PostgreSQL.
  */
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
