@@ -114,8 +114,8 @@ export async function reviewState(
   // Kept with the learner's day (a grade, a card falling due or the day's end reads them again): the card shown and
   // today's grades are the same on both sides of a card.
   const kept = <T>(key: string, read: () => Promise<T>) => (known ? dayMemo(known, key, read) : read());
-  const next = await kept("next", () => nextInQueue(db, owner, day, now));
-  const term = next?.term;
+  const card = await kept("next", () => nextInQueue(db, owner, day, now));
+  const term = card?.term;
   const timeZone = settings.timeZone ?? DEFAULT_TIME_ZONE;
   if (!term) {
     const [queue, done, streak, later] = await Promise.all([
@@ -143,7 +143,7 @@ export async function reviewState(
           : null,
     };
   }
-  const { examples } = next!;
+  const { examples } = card!;
   const shownAt = view.shownAt ?? now;
   const [queue, done, by] = await Promise.all([
     queueAt(shownAt),
