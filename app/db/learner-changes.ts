@@ -1,12 +1,6 @@
 // Relative imports carry `.ts` (see open.server.ts).
 
 /**
- * The learners whose row (`users`) changed, as a database written by this process alone announces them at commit: the
- * embedded one on its thread (drizzle/0021, 0022). Every write of a learner's data, a sign-in and a sign-out move their row,
- * so what this process keeps of a learner (their session's row) stays true while no announcement names them.
- * PostgreSQL, which other instances write too, has none: what is read from it is read again each time.
- */
-/**
  * One announcement: the learner, and their new data version when nothing else of their row changed (a write of their
  * data; drizzle/0022); null when anything else may have (their e-mail, a session ended, the row deleted).
  */
@@ -19,6 +13,12 @@ export function learnerChangeOf(payload: string): LearnerChange {
   return { learnerId, dataVersion: Number.isSafeInteger(dataVersion) ? dataVersion : null };
 }
 
+/**
+ * The learners whose row (`users`) changed, as a database written by this process alone announces them at commit: the
+ * embedded one on its thread (drizzle/0021, 0022). Every write of a learner's data, a sign-in and a sign-out move
+ * their row, so what this process keeps of a learner (their session's row) stays true while no announcement names
+ * them. PostgreSQL, which other instances write too, has none: what is read from it is read again each time.
+ */
 export class LearnerChanges {
   private announced = 0;
   private readonly listeners = new Set<(change: LearnerChange) => void>();

@@ -17,8 +17,10 @@ export type PgliteReply = { id: number; ok: true; value: unknown } | { id: numbe
 /** The thread's first message: the database is open and migrated, or could not be. */
 export type PgliteReady = { ready: true } | { ready: false; error: WireError };
 
-/** A learner's row changed or went, announced by the database at commit: "<id>", or "<id> <data version>" when only
- * that moved (drizzle/0021, 0022). */
+/**
+ * A learner's row changed or went, announced by the database at commit: "<id>", or "<id> <data version>" when only
+ * that moved (drizzle/0021, 0022).
+ */
 export type PgliteLearnerChanged = { learnerChanged: string };
 
 /** The channel of those announcements, and the setting that turns them on for a connection. */

@@ -90,8 +90,8 @@ export async function nextInQueue(
     .orderBy(asc(terms.due), asc(terms.createdAt))
     .limit(1);
   if (!row) return null;
-  const examples = (typeof row.examples === "string" ? JSON.parse(row.examples) : row.examples) as ExampleJson[];
-  return { term: row.term, examples: examples.map((e) => ({ ...e, createdAt: new Date(e.createdAt) })) };
+  // Both drivers parse JSON; its times stay text.
+  return { term: row.term, examples: row.examples.map((e) => ({ ...e, createdAt: new Date(e.createdAt) })) };
 }
 
 type ExampleJson = Omit<TermExample, "createdAt"> & { createdAt: string };
@@ -99,7 +99,7 @@ type ExampleJson = Omit<TermExample, "createdAt"> & { createdAt: string };
  * A term's examples as JSON, in the order examplesOf gives them. Written out in full: drizzle leaves the columns of a
  * one-table select unqualified, and in the subquery "id" would be the example's.
  */
-const examplesJson = sql<ExampleJson[] | string>`coalesce((select json_agg(json_build_object('id', e.id,
+const examplesJson = sql<ExampleJson[]>`coalesce((select json_agg(json_build_object('id', e.id,
   'termId', e.term_id, 'sentence', e.sentence, 'translation', e.translation, 'createdAt', e.created_at)
   order by e.created_at) from term_examples as e where e.term_id = "terms"."id"), '[]'::json)`;
 
