@@ -6,6 +6,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { drizzle } from "drizzle-orm/pglite";
 import { migrate } from "drizzle-orm/pglite/migrator";
 import { LEARNER_CHANNEL, LEARNER_NOTIFY_SETTING } from "./pglite-wire.ts";
+import { preparedStatements } from "./pglite-statements.ts";
 import type { PgliteRequest, PgliteReply, WireError, WireQueryOptions } from "./pglite-wire.ts";
 
 type Transaction = Parameters<Parameters<PGlite["transaction"]>[0]>[0];
@@ -44,16 +45,17 @@ async function main() {
   await db.exec(`SET ${LEARNER_NOTIFY_SETTING} = 'on'`);
   await db.listen(LEARNER_CHANNEL, (learnerId) => port.postMessage({ learnerChanged: learnerId }));
   const open = new Map<number, Open>();
+  const statements = preparedStatements(db);
 
   port.on("message", (message: PgliteRequest) => {
     switch (message.op) {
       case "query": {
-        const target = message.tx === null ? db : open.get(message.tx)?.tx;
-        if (!target) {
+        const tx = message.tx === null ? null : open.get(message.tx)?.tx;
+        if (message.tx !== null && !tx) {
           reply({ id: message.id, ok: false, error: { message: "transaction is closed", fields: {} } });
           return;
         }
-        target.query(message.sql, message.params, queryOptions(message.options)).then(
+        statements.query(tx ?? null, message.sql, message.params, queryOptions(message.options)).then(
           (result) =>
             reply({
               id: message.id,
