@@ -184,7 +184,8 @@ const columns = (fields: Record<string, SQL>) =>
  * The learner's day in one call and one round trip: what is left today and what waits now (the home pages and the
  * review page), the same as `today` then `queueOf` (tests/integration/daily-suite.ts compares them), and the FSRS
  * parameters fitted to the learner (their scheduler, with the settings' retention). The next card later today is read
- * both with and without reviews, since whether reviews are left is known only from the same read.
+ * both with and without reviews, since whether reviews are left is known only from the same read, among the cards due
+ * before the day's end only; the next due time of any card alone, so that the index gives it (the first after now).
  */
 export async function dayAndQueue(
   db: Database,
@@ -196,8 +197,9 @@ export async function dayAndQueue(
   const { rows } = (await db.execute(sql`select * from
     (select ${columns(gradeColumns)} from ${reviewLogs} where ${gradedBetween(owner.userId, start, end)}) as graded,
     (select ${columns(queueColumns(now, end))} from ${terms} where ${and(owned(owner), lt(terms.due, end))}) as counts,
-    (select ${columns({ stepLater: laterToday(end, false), anyLater: laterToday(end, true), next: min(terms.due) })}
-       from ${terms} where ${and(owned(owner), gt(terms.due, now))}) as later,
+    (select ${columns({ stepLater: laterToday(end, false), anyLater: laterToday(end, true) })}
+       from ${terms} where ${and(owned(owner), gt(terms.due, now), lt(terms.due, end))}) as later,
+    (select ${columns({ next: min(terms.due) })} from ${terms} where ${and(owned(owner), gt(terms.due, now))}) as next,
     (select (select ${fsrsParameters.parameters} from ${fsrsParameters}
               where ${eq(fsrsParameters.userId, owner.userId)}) as parameters) as fit`)) as unknown as {
     rows: Record<string, unknown>[];
