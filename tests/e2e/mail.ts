@@ -10,7 +10,10 @@ export async function mailFor(address: string, timeoutMs = 15_000): Promise<Rece
   for (;;) {
     let files: string[] = [];
     try {
-      files = readdirSync(dir).sort();
+      // Whole messages only (the sink renames each to .json once written).
+      files = readdirSync(dir)
+        .filter((file) => file.endsWith(".json"))
+        .sort();
     } catch {
       // no message yet
     }

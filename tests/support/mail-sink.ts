@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { simpleParser } from "mailparser";
@@ -51,10 +51,10 @@ export async function startMailSink(options: { dir?: string; port?: number } = {
           received.push(mail);
           if (options.dir) {
             mkdirSync(options.dir, { recursive: true });
-            writeFileSync(
-              path.join(options.dir, `${Date.now()}-${Math.random().toString(36).slice(2)}.json`),
-              JSON.stringify(mail),
-            );
+            // Written whole under another name, then renamed: a reader polling the folder never sees half a message.
+            const file = path.join(options.dir, `${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
+            writeFileSync(`${file}.partial`, JSON.stringify(mail));
+            renameSync(`${file}.partial`, file);
           }
           callback();
         })
