@@ -173,6 +173,11 @@ export async function queueOf(db: Database, owner: Owner, day: Day, now = new Da
   return queueFrom(counts ?? {}, day, { at: later?.at, next: later?.next });
 }
 
+/** Of today's grades, those of terms in this study language (the count `todaysReviews` gives as `reviewed`). */
+const gradedIn = (language: string) =>
+  sql<number>`count(*) filter (where exists (select 1 from ${terms} as "graded_term"
+    where "graded_term"."id" = ${reviewLogs.termId} and "graded_term"."language" = ${language}))`;
+
 /** The columns of a raw select, named as in drizzle's (`"newNow"`). */
 const columns = (fields: Record<string, SQL>) =>
   sql.join(
@@ -182,7 +187,8 @@ const columns = (fields: Record<string, SQL>) =>
 
 /**
  * The learner's day in one call and one round trip: what is left today and what waits now (the home pages and the
- * review page), the same as `today` then `queueOf` (tests/integration/daily-suite.ts compares them), and the FSRS
+ * review page), the same as `today` then `queueOf` (tests/integration/daily-suite.ts compares them), how many of
+ * today's grades were in this study language (as `todaysReviews` counts them, for the review's progress), and the FSRS
  * parameters fitted to the learner (their scheduler, with the settings' retention). The next card later today is read
  * both with and without reviews, since whether reviews are left is known only from the same read, among the cards due
  * before the day's end only; the next due time of any card alone, so that the index gives it (the first after now).
@@ -192,10 +198,11 @@ export async function dayAndQueue(
   owner: Owner,
   settings: LearnerSettings,
   now = new Date(),
-): Promise<{ day: Day; queue: Queue; scheduler: FSRS }> {
+): Promise<{ day: Day; gradedToday: number; queue: Queue; scheduler: FSRS }> {
   const { start, end } = dayBounds(now, settings.timeZone ?? DEFAULT_TIME_ZONE);
   const { rows } = (await db.execute(sql`select * from
-    (select ${columns(gradeColumns)} from ${reviewLogs} where ${gradedBetween(owner.userId, start, end)}) as graded,
+    (select ${columns({ ...gradeColumns, gradedHere: gradedIn(owner.language) })} from ${reviewLogs}
+       where ${gradedBetween(owner.userId, start, end)}) as graded,
     (select ${columns(queueColumns(now, end))} from ${terms} where ${and(owned(owner), lt(terms.due, end))}) as counts,
     (select ${columns({ stepLater: laterToday(end, false), anyLater: laterToday(end, true) })}
        from ${terms} where ${and(owned(owner), gt(terms.due, now), lt(terms.due, end))}) as later,
@@ -208,6 +215,7 @@ export async function dayAndQueue(
   const day = dayFrom(start, end, settings, row);
   return {
     day,
+    gradedToday: Number(row.gradedHere ?? 0),
     queue: queueFrom(row, day, { at: day.reviewsLeft > 0 ? row.anyLater : row.stepLater, next: row.next }),
     scheduler: schedulerFor(parsedParameters(row.parameters), settings.desiredRetention),
   };
@@ -224,6 +232,8 @@ export type LearnerDay = {
   validUntil: number;
   settings: LearnerSettings;
   day: Day;
+  /** Grades given today in this study language. */
+  gradedToday: number;
   queue: Queue;
   /** The learner's FSRS scheduler: their fitted parameters and desired retention. */
   scheduler: FSRS;
@@ -232,7 +242,7 @@ export type LearnerDay = {
 
 /**
  * What `read` gives, read once for as long as the learner's day holds: kept with it (same data version, nothing fell
- * due, same day), so only what depends on nothing else may be kept here (the next card, today's grades).
+ * due, same day), so only what depends on nothing else may be kept here (the next card).
  */
 export function dayMemo<T>(known: LearnerDay, key: string, read: () => Promise<T>): Promise<T> {
   let found = known.memo.get(key) as Promise<T> | undefined;

@@ -111,8 +111,8 @@ export async function reviewState(
     known && at.getTime() >= known.readAt && at.getTime() < known.validUntil
       ? Promise.resolve(known.queue)
       : queueOf(db, owner, day, at);
-  // Kept with the learner's day (a grade, a card falling due or the day's end reads them again): the card shown and
-  // today's grades are the same on both sides of a card.
+  // Kept with the learner's day (a grade, a card falling due or the day's end reads it again): the card shown is the
+  // same on both sides of a card.
   const kept = <T>(key: string, read: () => Promise<T>) => (known ? dayMemo(known, key, read) : read());
   const card = await kept("next", () => nextInQueue(db, owner, day, now));
   const term = card?.term;
@@ -147,13 +147,14 @@ export async function reviewState(
   const shownAt = view.shownAt ?? now;
   const [queue, done, by] = await Promise.all([
     queueAt(shownAt),
-    kept("todaysReviews", () => todaysReviews(db, owner, day)),
+    // Today's grades in this language came with the learner's day; counted on their own without it.
+    known ? known.gradedToday : todaysReviews(db, owner, day).then((graded) => graded.reviewed),
     known ? known.scheduler : learnerScheduler(db, owner.userId),
   ]);
   return {
     // The card on screen is always counted, even when it came due between the front and the back.
     remaining: Math.max(1, queue.dueNow),
-    done: done.reviewed,
+    done,
     at: shownAt.getTime(),
     card: reviewCard(term, examples, settings.modes, now, intervalLabels(term, now, by, view.locale), {
       revealed: view.revealed,

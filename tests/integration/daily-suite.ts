@@ -1,10 +1,10 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Database } from "../../app/db/db.server";
-import { dayAndQueue, learnerDayOf, nextInQueue, queueOf, today } from "../../app/learning/daily.server";
+import { dayAndQueue, learnerDayOf, nextInQueue, queueOf, today, todaysReviews } from "../../app/learning/daily.server";
 import { reviewState } from "../../app/learning/review-page.server";
 import { readSettings } from "../../app/learning/settings.server";
-import { examplesOf, gradeTerm } from "../../app/learning/terms.server";
+import { createTerm, examplesOf, gradeTerm } from "../../app/learning/terms.server";
 import { learnerScheduler } from "../../app/learning/fsrs-fit.server";
 import { signedInBrowser, startApp, textOf, toastsIn } from "../support/app";
 import { startMailSink } from "../support/mail-sink";
@@ -185,6 +185,20 @@ export function defineDailySuite(databaseName: string, databaseEnv: () => Promis
       await dueAt(ids[2]!, "2026-07-02T12:00:00Z");
       await gradeTerm(db, who.userId, ids[4]!, "again", morning);
       await gradeTerm(db, who.userId, ids[3]!, "good", new Date("2026-06-30T15:00:00Z"));
+      // Grades of a card in another study language, yesterday (new) and this morning (a learning step, which no limit
+      // counts): this language's grades leave it out.
+      const french = await createTerm(
+        db,
+        { userId: who.userId, language: "fr" },
+        {
+          text: "chat",
+          meaning: "cat",
+          partOfSpeech: "noun",
+          notes: "",
+        },
+      );
+      await gradeTerm(db, who.userId, french.id, "good", new Date("2026-06-30T15:00:00Z"));
+      await gradeTerm(db, who.userId, french.id, "good", new Date("2026-07-01T13:05:00Z"));
       const settings = await readSettings(db, who.userId);
       const oneByOne = async (at: Date) => {
         const day = await today(db, who.userId, settings, at);
@@ -192,7 +206,9 @@ export function defineDailySuite(databaseName: string, databaseEnv: () => Promis
       };
       const moments = ["2026-07-01T13:00:00Z", "2026-07-01T13:30:00Z", "2026-07-01T19:00:00Z", "2026-07-02T03:59:59Z"];
       const dayAndQueueOnly = async (at: Date) => {
-        const { day, queue } = await dayAndQueue(db, who.owner, settings, at);
+        const { day, gradedToday, queue } = await dayAndQueue(db, who.owner, settings, at);
+        // Today's grades in this language, as the review's progress counts them.
+        expect(gradedToday).toBe((await todaysReviews(db, who.owner, day)).reviewed);
         return { day, queue };
       };
       for (const at of moments.map((moment) => new Date(moment))) {
