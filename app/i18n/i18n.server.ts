@@ -15,6 +15,7 @@ import {
 import { resources } from "./resources.server";
 import { matchAcceptLanguage } from "./accept-language";
 import { namespaceRecorder } from "./used-namespaces.server";
+import { translationMemo } from "./translation-memo.server";
 import { NUMBER_VARIABLES } from "./number-variables";
 
 export const localeCookie = createCookie("lng", {
@@ -41,7 +42,7 @@ const [i18nextMiddleware, getLocale, getInstance] = createI18nextMiddleware({
     postProcess: [namespaceRecorder.name],
     postProcessPassResolved: true,
   },
-  plugins: [initReactI18next, namespaceRecorder],
+  plugins: [initReactI18next, namespaceRecorder, translationMemo],
 });
 
 export { i18nextMiddleware, getInstance };

@@ -3,6 +3,8 @@ import { CLIENT_NAMESPACES } from "./locales";
 
 /** Per i18next instance (one per request), the namespaces whose keys it resolved since recording started. */
 const recorded = new WeakMap<object, Set<string>>();
+/** While `noting` runs: every namespace resolved, whatever the instance (a translation is synchronous). */
+let noted: Set<string> | null = null;
 /** An instance's translator is what post-processors are handed (i18next's types leave it out of `i18n`). */
 const translatorOf = (instance: i18n): object => (instance as i18n & { translator: object }).translator;
 
@@ -15,10 +17,31 @@ export const namespaceRecorder: PostProcessorModule = {
   name: "recordNamespace",
   process(value, _key, options: TOptions & { i18nResolved?: { usedNS?: string } }, translator: object) {
     const namespace = options.i18nResolved?.usedNS;
-    if (namespace) recorded.get(translator)?.add(namespace);
+    if (namespace) {
+      recorded.get(translator)?.add(namespace);
+      noted?.add(namespace);
+    }
     return value;
   },
 };
+
+/** Runs a translation and says which namespaces it resolved its keys from (for translation-memo.server.ts). */
+export function noting<T>(translate: () => T): { value: T; namespaces: string[] } {
+  const outer = noted;
+  noted = new Set();
+  try {
+    const value = translate();
+    return { value, namespaces: [...noted] };
+  } finally {
+    noted = outer;
+  }
+}
+
+/** Notes namespaces as resolved by the instance, as its own translation would have (a translation answered from memory). */
+export function noteNamespaces(instance: i18n, namespaces: readonly string[]) {
+  const set = recorded.get(translatorOf(instance));
+  if (set) for (const namespace of namespaces) set.add(namespace);
+}
 
 /** From now on, note what the request's instance translates (what loaders translated before does not count). */
 export function startRecordingNamespaces(instance: i18n) {
