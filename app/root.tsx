@@ -28,6 +28,7 @@ import { useBasicMode } from "./http/basic-mode";
 import { basicModeMiddleware } from "./http/basic-mode.server";
 import { routeRulesMiddleware } from "./http/route-rules.server";
 import { learnerPagesMiddleware } from "./edge/learner-pages.server";
+import { documentCompressionMiddleware } from "./edge/document-compression.server";
 import { unavailableMiddleware } from "./http/unavailable.server";
 import { withoutTrackingParams } from "./http/seo";
 import { i18nextMiddleware, requestLocale } from "./i18n/i18n.server";
@@ -44,9 +45,11 @@ import { colorScheme } from "./theme/theme";
 import { readTheme } from "./theme/theme.server";
 import type { StalenessHandle } from "./edge/staleness";
 
-// The learner-page cache wraps everything, so it keeps a page with every header the other middlewares give it. The i18n
-// middleware runs next: everything after it, error pages included, can speak the visitor's language.
+// A document is compressed as the last step, in one go (app/edge/document-compression.server.ts). The learner-page cache
+// wraps everything else, so it keeps a page with every header the other middlewares give it. The i18n middleware runs
+// next: everything after it, error pages included, can speak the visitor's language.
 export const middleware = [
+  documentCompressionMiddleware,
   learnerPagesMiddleware,
   i18nextMiddleware,
   unavailableMiddleware,
