@@ -16,11 +16,24 @@ import { noteNamespaces, noting } from "./used-namespaces.server";
  * starts afresh.
  */
 const LIMIT = 20_000;
-const kept = new Map<string, { value: string; namespaces: string[] }>();
+type Kept = { value: string; namespaces: string[] };
+/** By language, namespaces and key prefix, then by key (a key literal's hash is computed once). */
+const kept = new Map<string, Map<string, Kept>>();
+let keptCount = 0;
+/** Moves when everything kept is dropped: a table found before is found again. */
+let generation = 0;
 
 /** Drops every kept translation (tests compare against i18next's own answers). */
 export function forgetTranslations() {
   kept.clear();
+  keptCount = 0;
+  generation++;
+}
+
+function tableOf(scope: string): Map<string, Kept> {
+  let table = kept.get(scope);
+  if (!table) kept.set(scope, (table = new Map()));
+  return table;
 }
 
 /** i18next's fixed `t` as this module handles it (its own types tie it to the resources' shape). */
@@ -55,13 +68,22 @@ export const translationMemo: ThirdPartyModule = {
       const t = getFixedT(lng, ns, keyPrefix, fixedOptions);
       // A scope of namespaces of its own changes what a key means: translated by i18next every time.
       if (fixedOptions !== undefined || typeof keyPrefix === "function") return t;
-      const scope = `${Array.isArray(ns) ? ns.join(",") : String(ns ?? "")}\u0000${String(keyPrefix ?? "")}\u0000`;
+      const scope = `\u0000${Array.isArray(ns) ? ns.join(",") : String(ns ?? "")}\u0000${String(keyPrefix ?? "")}`;
       const fixedLanguage = Array.isArray(lng) ? lng.join(",") : (lng as string | null | undefined);
+      // The table of this language and scope, found again only when the instance's language changes.
+      let table: Map<string, Kept> | null = null;
+      let tableLanguage: string | undefined;
+      let tableGeneration = generation;
       const memo = (key: unknown, ...rest: unknown[]) => {
         const named = memoKey(key, rest);
         if (named === null) return t(key, ...rest);
-        const id = `${fixedLanguage ?? instance.language}\u0000${scope}${named}`;
-        const entry = kept.get(id);
+        const language = fixedLanguage ?? instance.language;
+        if (table === null || language !== tableLanguage || tableGeneration !== generation) {
+          table = tableOf(language + scope);
+          tableLanguage = language;
+          tableGeneration = generation;
+        }
+        const entry = table.get(named);
         if (entry !== undefined) {
           noteNamespaces(instance, entry.namespaces);
           return entry.value;
@@ -69,8 +91,13 @@ export const translationMemo: ThirdPartyModule = {
         const translated = noting(() => t(key, ...rest));
         // Only text is shared: an object (`returnObjects`) is the caller's to change.
         if (typeof translated.value === "string") {
-          if (kept.size >= LIMIT) kept.clear();
-          kept.set(id, { value: translated.value, namespaces: translated.namespaces });
+          if (keptCount >= LIMIT) forgetTranslations();
+          if (tableGeneration !== generation) {
+            table = tableOf(language + scope);
+            tableGeneration = generation;
+          }
+          table.set(named, { value: translated.value, namespaces: translated.namespaces });
+          keptCount++;
         }
         return translated.value;
       };
