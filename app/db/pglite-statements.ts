@@ -32,6 +32,18 @@ export function preparedStatements(db: PGlite) {
   let nextName = 0;
   const run = (message: Uint8Array) => db.execProtocolStream(message, { syncToFs: false });
 
+  /**
+   * PGlite's parsers with the call's own over them, merged once per options object (PGlite merges them at every call):
+   * the worker hands the same object for the same kind of call.
+   */
+  const merged = new WeakMap<object, typeof db.parsers>();
+  function parsersFor(options: QueryOptions) {
+    if (!options?.parsers) return db.parsers;
+    let parsers = merged.get(options.parsers);
+    if (!parsers) merged.set(options.parsers, (parsers = { ...db.parsers, ...options.parsers }));
+    return parsers;
+  }
+
   /** Whether the text is worth keeping prepared: kept already, or seen once before. */
   function wanted(text: string): boolean {
     if (kept.has(text)) return true;
@@ -90,7 +102,7 @@ export function preparedStatements(db: PGlite) {
         protocol.serialize.sync(),
       ]),
     );
-    return parse.parseResults(messages, db.parsers, options)[0]!;
+    return parse.parseResults(messages, parsersFor(options), { rowMode: options?.rowMode })[0]!;
   }
 
   return {

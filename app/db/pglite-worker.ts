@@ -28,11 +28,22 @@ function wireError(error: unknown): WireError {
 
 const reply = (message: PgliteReply) => port.postMessage(message);
 
-/** Drizzle's result parsers keep these types as PostgreSQL's text (it parses them itself): the same here. */
+/**
+ * Drizzle's result parsers keep these types as PostgreSQL's text (it parses them itself): the same here. One options
+ * object per kind of call (a few), so the statements can keep their parsers merged with PGlite's (pglite-statements.ts).
+ */
+type Options = { rowMode: WireQueryOptions["rowMode"]; parsers: Record<number, (value: string) => string> };
+const optionsByKind = new Map<string, Options>();
 function queryOptions(options: WireQueryOptions | undefined) {
   if (!options) return undefined;
-  const parsers = Object.fromEntries((options.rawTypes ?? []).map((oid) => [oid, (value: string) => value]));
-  return { rowMode: options.rowMode, parsers };
+  const kind = `${options.rowMode ?? ""}:${(options.rawTypes ?? []).join(",")}`;
+  let found = optionsByKind.get(kind);
+  if (!found) {
+    const parsers = Object.fromEntries((options.rawTypes ?? []).map((oid) => [oid, (value: string) => value]));
+    found = { rowMode: options.rowMode, parsers };
+    if (optionsByKind.size < 64) optionsByKind.set(kind, found);
+  }
+  return found;
 }
 
 const ROLLBACK = Symbol("rollback");
