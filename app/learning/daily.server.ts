@@ -1,4 +1,5 @@
-import { and, asc, eq, gt, gte, inArray, lt, lte, min, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, gt, gte, inArray, lt, lte, min, or, sql, type Placeholder, type SQL } from "drizzle-orm";
+import { builtOnce } from "../db/built-once";
 import type { Database } from "../db/db.server";
 import { fsrsParameters, reviewLogs, terms } from "./learning.schema";
 import { readSettings, type LearnerSettings } from "./settings.server";
@@ -34,7 +35,7 @@ const gradeColumns = {
   reviewsDone: sql<number>`count(*) filter (where ${reviewLogs.state} = ${REVIEW})`,
 };
 // review_logs.user_id (filled by the database on insert) and its index (drizzle/0015) find today's grades directly.
-const gradedBetween = (userId: string, start: Date, end: Date) =>
+const gradedBetween = (userId: string | Placeholder, start: Date | Placeholder, end: Date | Placeholder) =>
   and(eq(reviewLogs.userId, userId), gte(reviewLogs.reviewedAt, start), lt(reviewLogs.reviewedAt, end));
 
 /** The day between these bounds once these grades are counted. */
@@ -65,7 +66,8 @@ export async function today(db: Database, userId: string, settings: LearnerSetti
   return dayFrom(start, end, settings, row ?? {});
 }
 
-const owned = (owner: Owner) => and(eq(terms.userId, owner.userId), eq(terms.language, owner.language));
+const owned = (owner: { userId: string | Placeholder; language: string | Placeholder }) =>
+  and(eq(terms.userId, owner.userId), eq(terms.language, owner.language));
 
 /** The cards today's limits still let through: the learning steps always, reviews and new terms while some are left. */
 function allowed(day: Day): SQL {
@@ -120,7 +122,7 @@ const isReview = sql`${terms.state} = ${REVIEW}`;
 const isStep = inArray(terms.state, LEARNING_STEPS)!;
 
 /** The cards due now and due today, by state, among the learner's cards due before the day's end. */
-function queueColumns(now: Date, end: Date) {
+function queueColumns(now: Date | Placeholder, end: Date | Placeholder) {
   const filtered = (state: SQL, until: SQL) => sql<number>`count(*) filter (where ${state} and ${until})`;
   const dueNow = lte(terms.due, now)!;
   const dueToday = lt(terms.due, end)!;
@@ -135,7 +137,7 @@ function queueColumns(now: Date, end: Date) {
 }
 
 /** The next card later today among the cards due after now: of the learning steps, or of reviews too while some are left. */
-const laterToday = (end: Date, withReviews: boolean) =>
+const laterToday = (end: Date | Placeholder, withReviews: boolean) =>
   sql<
     Date | string | null
   >`min(${terms.due}) filter (where ${and(lt(terms.due, end), withReviews ? or(isStep, isReview) : isStep)})`;
@@ -174,7 +176,7 @@ export async function queueOf(db: Database, owner: Owner, day: Day, now = new Da
 }
 
 /** Of today's grades, those of terms in this study language (the count `todaysReviews` gives as `reviewed`). */
-const gradedIn = (language: string) =>
+const gradedIn = (language: string | Placeholder) =>
   sql<number>`count(*) filter (where exists (select 1 from ${terms} as "graded_term"
     where "graded_term"."id" = ${reviewLogs.termId} and "graded_term"."language" = ${language}))`;
 
@@ -200,17 +202,13 @@ export async function dayAndQueue(
   now = new Date(),
 ): Promise<{ day: Day; gradedToday: number; queue: Queue; scheduler: FSRS }> {
   const { start, end } = dayBounds(now, settings.timeZone ?? DEFAULT_TIME_ZONE);
-  const { rows } = (await db.execute(sql`select * from
-    (select ${columns({ ...gradeColumns, gradedHere: gradedIn(owner.language) })} from ${reviewLogs}
-       where ${gradedBetween(owner.userId, start, end)}) as graded,
-    (select ${columns(queueColumns(now, end))} from ${terms} where ${and(owned(owner), lt(terms.due, end))}) as counts,
-    (select ${columns({ stepLater: laterToday(end, false), anyLater: laterToday(end, true) })}
-       from ${terms} where ${and(owned(owner), gt(terms.due, now), lt(terms.due, end))}) as later,
-    (select ${columns({ next: min(terms.due) })} from ${terms} where ${and(owned(owner), gt(terms.due, now))}) as next,
-    (select (select ${fsrsParameters.parameters} from ${fsrsParameters}
-              where ${eq(fsrsParameters.userId, owner.userId)}) as parameters) as fit`)) as unknown as {
-    rows: Record<string, unknown>[];
-  };
+  const { rows } = await dayAndQueueStatement<Record<string, unknown>>(db, {
+    userId: owner.userId,
+    language: owner.language,
+    start: start.toISOString(),
+    end: end.toISOString(),
+    now: now.toISOString(),
+  });
   const row = rows[0] ?? {};
   const day = dayFrom(start, end, settings, row);
   return {
@@ -220,6 +218,23 @@ export async function dayAndQueue(
     scheduler: schedulerFor(parsedParameters(row.parameters), settings.desiredRetention),
   };
 }
+
+/** The statement of dayAndQueue, built once (the values are placeholders). */
+const dayAndQueueStatement = (() => {
+  const [userId, language, start, end, now] = ["userId", "language", "start", "end", "now"].map((name) =>
+    sql.placeholder(name),
+  ) as [Placeholder, Placeholder, Placeholder, Placeholder, Placeholder];
+  const owner = { userId, language };
+  return builtOnce(sql`select * from
+    (select ${columns({ ...gradeColumns, gradedHere: gradedIn(language) })} from ${reviewLogs}
+       where ${gradedBetween(userId, start, end)}) as graded,
+    (select ${columns(queueColumns(now, end))} from ${terms} where ${and(owned(owner), lt(terms.due, end))}) as counts,
+    (select ${columns({ stepLater: laterToday(end, false), anyLater: laterToday(end, true) })}
+       from ${terms} where ${and(owned(owner), gt(terms.due, now), lt(terms.due, end))}) as later,
+    (select ${columns({ next: min(terms.due) })} from ${terms} where ${and(owned(owner), gt(terms.due, now))}) as next,
+    (select (select ${fsrsParameters.parameters} from ${fsrsParameters}
+              where ${eq(fsrsParameters.userId, userId)}) as parameters) as fit`);
+})();
 
 /**
  * The learner's settings, day and queue at one moment of a request, and what else was read for them while these hold
