@@ -12,11 +12,8 @@ import {
   splitLocale,
   type Locale,
 } from "./locales";
-import { resources } from "./resources.server";
 import { matchAcceptLanguage } from "./accept-language";
-import { namespaceRecorder } from "./used-namespaces.server";
-import { translationMemo } from "./translation-memo.server";
-import { NUMBER_VARIABLES } from "./number-variables";
+import { SERVER_I18NEXT_MODULES, SERVER_I18NEXT_OPTIONS } from "./server-options.server";
 
 export const localeCookie = createCookie("lng", {
   path: "/",
@@ -33,16 +30,8 @@ const [i18nextMiddleware, getLocale, getInstance] = createI18nextMiddleware({
     // The URL decides what is rendered; cookie and Accept-Language only choose where the bare root redirects.
     findLocale: async ({ request }) => splitLocale(requestPath(request)).locale,
   },
-  i18next: {
-    resources,
-    ns: [...NAMESPACES],
-    defaultNS: "common",
-    interpolation: { escapeValue: false, defaultVariables: NUMBER_VARIABLES },
-    // The render notes which namespaces a page uses, so the document carries just those to the browser.
-    postProcess: [namespaceRecorder.name],
-    postProcessPassResolved: true,
-  },
-  plugins: [initReactI18next, namespaceRecorder, translationMemo],
+  i18next: SERVER_I18NEXT_OPTIONS,
+  plugins: [initReactI18next, ...SERVER_I18NEXT_MODULES],
 });
 
 export { i18nextMiddleware, getInstance };

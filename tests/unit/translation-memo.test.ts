@@ -1,23 +1,15 @@
 import { createInstance, type i18n } from "i18next";
 import { beforeEach, describe, expect, it } from "vitest";
 import { LOCALES, NAMESPACES } from "../../app/i18n/locales";
-import { NUMBER_VARIABLES } from "../../app/i18n/number-variables";
 import { resources } from "../../app/i18n/resources.server";
 import { forgetTranslations, translationMemo } from "../../app/i18n/translation-memo.server";
-import { namespaceRecorder, startRecordingNamespaces, usedTranslations } from "../../app/i18n/used-namespaces.server";
+import { SERVER_I18NEXT_MODULES, SERVER_I18NEXT_OPTIONS } from "../../app/i18n/server-options.server";
+import { startRecordingNamespaces, usedTranslations } from "../../app/i18n/used-namespaces.server";
 
 /** An instance as the server's i18n middleware makes one per request (app/i18n/i18n.server.ts), with or without the memo. */
 async function instance(lng: string, memo: boolean): Promise<i18n> {
-  const made = createInstance({
-    resources,
-    ns: [...NAMESPACES],
-    defaultNS: "common",
-    interpolation: { escapeValue: false, defaultVariables: NUMBER_VARIABLES },
-    postProcess: [namespaceRecorder.name],
-    postProcessPassResolved: true,
-  });
-  made.use(namespaceRecorder);
-  if (memo) made.use(translationMemo);
+  const made = createInstance(SERVER_I18NEXT_OPTIONS);
+  for (const module of SERVER_I18NEXT_MODULES) if (memo || module !== translationMemo) made.use(module);
   await made.init({ lng });
   return made;
 }
