@@ -30,7 +30,8 @@ const reply = (message: PgliteReply) => port.postMessage(message);
 
 /**
  * Drizzle's result parsers keep these types as PostgreSQL's text (it parses them itself): the same here. One options
- * object per kind of call (a few), so the statements can keep their parsers merged with PGlite's (pglite-statements.ts).
+ * object per kind of call (a few), so the statements can keep their parsers merged with PGlite's
+ * (pglite-statements.ts).
  */
 type Options = { rowMode: WireQueryOptions["rowMode"]; parsers: Record<number, (value: string) => string> };
 const optionsByKind = new Map<string, Options>();

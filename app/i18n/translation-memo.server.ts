@@ -9,8 +9,9 @@ import { noteNamespaces, noting } from "./used-namespaces.server";
  * through the post-processors, a count through the plural rules and the number format. A page calls it some fifty
  * times, nine in ten with a plain key, whose text never changes while the server runs (the resources are loaded once).
  * So the text of a plain key, or of a key and its numbers, for the same language, namespaces and key prefix, is kept
- * here and shared by every request (a text with a string interpolated, a name, a word, is translated each time); the namespaces it was resolved from are noted on each use, as
- * the translation itself would have (the document carries the page's namespaces to the browser).
+ * here and shared by every request (a text with a string interpolated, a name, a word, is translated each time); the
+ * namespaces it was resolved from are noted on each use, as the translation itself would have noted them (the document
+ * carries the page's namespaces to the browser).
  *
  * Bounded: keys come from the code, but a key built from a value must not grow this without end; past the limit it
  * starts afresh.
@@ -59,7 +60,10 @@ function memoKey(key: unknown, rest: unknown[]): string | null {
   return id;
 }
 
-/** An i18next module whose instance's `getFixedT` (what `useTranslation` and the loaders use) answers plain keys and counts from memory. */
+/**
+ * An i18next module whose instance's `getFixedT` (what `useTranslation` and the loaders use) answers plain keys and
+ * counts from memory.
+ */
 export const translationMemo: ThirdPartyModule = {
   type: "3rdParty",
   init(instance: i18n) {

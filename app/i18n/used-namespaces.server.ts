@@ -37,7 +37,10 @@ export function noting<T>(translate: () => T): { value: T; namespaces: string[] 
   }
 }
 
-/** Notes namespaces as resolved by the instance, as its own translation would have (a translation answered from memory). */
+/**
+ * Notes namespaces as resolved by the instance, as its own translation would have (a translation answered from
+ * memory).
+ */
 export function noteNamespaces(instance: i18n, namespaces: readonly string[]) {
   const set = recorded.get(translatorOf(instance));
   if (set) for (const namespace of namespaces) set.add(namespace);

@@ -6,7 +6,8 @@ import { forgetTranslations, translationMemo } from "../../app/i18n/translation-
 import { SERVER_I18NEXT_MODULES, SERVER_I18NEXT_OPTIONS } from "../../app/i18n/server-options.server";
 import { startRecordingNamespaces, usedTranslations } from "../../app/i18n/used-namespaces.server";
 
-/** An instance as the server's i18n middleware makes one per request (app/i18n/i18n.server.ts), with or without the memo. */
+/** An instance as the server's i18n middleware makes one per request (app/i18n/i18n.server.ts), with or without the
+ * memo. */
 async function instance(lng: string, memo: boolean): Promise<i18n> {
   const made = createInstance(SERVER_I18NEXT_OPTIONS);
   for (const module of SERVER_I18NEXT_MODULES) if (memo || module !== translationMemo) made.use(module);
