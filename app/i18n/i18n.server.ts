@@ -3,15 +3,7 @@ import { initReactI18next } from "react-i18next";
 import { createI18nextMiddleware } from "remix-i18next";
 import { env } from "../config/env.server";
 import { requestPath } from "../http/request-path";
-import {
-  DEFAULT_LOCALE,
-  LOCALE_COOKIE_MAX_AGE,
-  LOCALES,
-  NAMESPACES,
-  isLocale,
-  splitLocale,
-  type Locale,
-} from "./locales";
+import { DEFAULT_LOCALE, LOCALE_COOKIE_MAX_AGE, LOCALES, isLocale, splitLocale, type Locale } from "./locales";
 import { matchAcceptLanguage } from "./accept-language";
 import { SERVER_I18NEXT_MODULES, SERVER_I18NEXT_OPTIONS } from "./server-options.server";
 
