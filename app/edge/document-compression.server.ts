@@ -1,7 +1,7 @@
-import { promisify } from "node:util";
 import zlib from "node:zlib";
 import type { MiddlewareFunction } from "react-router";
 import { preferredEncoding } from "./accept-encoding";
+import { brotliOptions, compressed, DRAWN_LEVELS } from "./kept-document.server";
 
 /**
  * A drawn document compressed in one go. The server renders a page whole into one buffer (entry.server.tsx); sent
@@ -9,7 +9,7 @@ import { preferredEncoding } from "./accept-encoding";
  * pool, each compressed chunk a write of its own: measured on the review's card (79 KB), about 1 ms of the main thread
  * per page, where compressing the buffer at once takes a quarter of that and the answer goes out as one write with its
  * length. The compression middleware passes an answer that already names its encoding as it is. The levels are the
- * middleware's (`edge.server.ts`): at these sizes a higher level costs more time than it saves bytes.
+ * middleware's (DRAWN_LEVELS, `edge.server.ts`).
  *
  * Only HTML is encoded here (a page's data for client navigation can stream: the middleware takes it); a document
  * larger than SYNC_LIMIT is compressed on the thread pool, so no page holds the main thread long.
@@ -17,18 +17,12 @@ import { preferredEncoding } from "./accept-encoding";
 const SYNC_LIMIT = 256 * 1024;
 /** Below this, the bytes saved are not worth the work (the compression middleware's own threshold). */
 const THRESHOLD = 1024;
-const BROTLI: zlib.BrotliOptions = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1 } };
-const GZIP: zlib.ZlibOptions = { level: 1 };
-const brotli = promisify(zlib.brotliCompress);
-const gzip = promisify(zlib.gzip);
 
 function compressDocument(body: Buffer, encoding: "br" | "gzip"): Buffer | Promise<Buffer> {
-  const brotliOptions = {
-    params: { ...BROTLI.params, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length },
-  };
-  if (body.length <= SYNC_LIMIT)
-    return encoding === "br" ? zlib.brotliCompressSync(body, brotliOptions) : zlib.gzipSync(body, GZIP);
-  return encoding === "br" ? brotli(body, brotliOptions) : gzip(body, GZIP);
+  if (body.length > SYNC_LIMIT) return compressed(body, encoding, DRAWN_LEVELS);
+  return encoding === "br"
+    ? zlib.brotliCompressSync(body, brotliOptions(body, DRAWN_LEVELS))
+    : zlib.gzipSync(body, { level: DRAWN_LEVELS.gzip });
 }
 
 /** The outermost middleware: what it is handed back is the answer as every other middleware left it. */

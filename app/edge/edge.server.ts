@@ -18,6 +18,7 @@ import { log } from "../server/log.server";
 import { holdsBearerToken, metrics, requestDuration, requestsInFlight } from "../server/metrics.server";
 import { requestLogFields, routePatterns } from "../server/request-log.server";
 import { markPersonal, setSecurityHeaders } from "./headers.server";
+import { DRAWN_LEVELS } from "./kept-document.server";
 import { answerLearnerPage } from "./learner-pages.server";
 import { loadShedder } from "./load-shedding.server";
 import { publicPageCache } from "./page-cache.server";
@@ -187,8 +188,13 @@ export function createEdge({ build, loaded, vite, server, clientDir, stopping, r
     };
   }
 
-  // Pages rendered per request are compressed cheaply: at these sizes a higher level costs more CPU than it saves bytes.
-  app.use(compression({ level: 1, brotli: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1 } } }));
+  // Pages rendered per request are compressed cheaply (DRAWN_LEVELS); a drawn document already is (root middleware).
+  app.use(
+    compression({
+      level: DRAWN_LEVELS.gzip,
+      brotli: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: DRAWN_LEVELS.brotli } },
+    }),
+  );
 
   // Liveness: the process serves requests. It never touches the database, so a database outage does not make the
   // proxy or the container runtime give up on an instance that still answers kept pages and the translated 503 page.

@@ -37,15 +37,21 @@ function withoutNonce(html: string, csp: string | null): { html: string; hashes:
 /** The level each encoding is compressed at. */
 export type Levels = { brotli: number; gzip: number };
 
+/** Pages drawn per request: at their sizes a higher level costs more CPU than it saves bytes. */
+export const DRAWN_LEVELS: Levels = { brotli: 1, gzip: 1 };
+
+/** Brotli's options for a body of this size at this level. */
+export const brotliOptions = (identity: Buffer, level: Levels): zlib.BrotliOptions => ({
+  params: {
+    [zlib.constants.BROTLI_PARAM_QUALITY]: level.brotli,
+    [zlib.constants.BROTLI_PARAM_SIZE_HINT]: identity.length,
+  },
+});
+
 /** A kept body compressed for an encoding (off the main thread). */
 export function compressed(identity: Buffer, encoding: "br" | "gzip", level: Levels): Promise<Buffer> {
   if (encoding === "gzip") return gzip(identity, { level: level.gzip });
-  return brotli(identity, {
-    params: {
-      [zlib.constants.BROTLI_PARAM_QUALITY]: level.brotli,
-      [zlib.constants.BROTLI_PARAM_SIZE_HINT]: identity.length,
-    },
-  });
+  return brotli(identity, brotliOptions(identity, level));
 }
 
 /**
