@@ -28,7 +28,7 @@ import {
   type Learner,
 } from "./learners.ts";
 import { get, load, stopChild } from "./public-pages.ts";
-import { reviewLoop, REVIEW_LOOP_BUDGET, type ReviewLoopRow } from "./review-loop.ts";
+import { reviewLoop, REVIEW_LOOP_BUDGET, warmUp, type ReviewLoopRow } from "./review-loop.ts";
 import { onCleanup } from "./run.ts";
 import { startBareServer } from "./throughput.ts";
 import { loadClient } from "./load-client.ts";
@@ -58,6 +58,7 @@ export function accountOptions(argv = process.argv.slice(2)) {
       pages: { type: "string" },
       runs: { type: "string" },
       seconds: { type: "string" },
+      warmup: { type: "string" },
     },
   });
   const db = String(values.db ?? process.env.BENCH_ACCOUNT_DATABASES ?? "pglite,postgresql")
@@ -71,6 +72,8 @@ export function accountOptions(argv = process.argv.slice(2)) {
     pages: values.pages ? String(values.pages).split(",") : [],
     runs: Number(values.runs ?? process.env.BENCH_ACCOUNT_RUNS ?? 3),
     seconds: Number(values.seconds ?? process.env.BENCH_ACCOUNT_SECONDS ?? 4),
+    /** Seconds of the review loop run unmeasured before its runs (review-loop.ts, `warmUp`). */
+    warmup: Number(values.warmup ?? process.env.BENCH_LOOP_WARMUP ?? 20),
   };
 }
 export type AccountOptions = ReturnType<typeof accountOptions>;
@@ -316,8 +319,15 @@ async function measure(
     // The review loop in every mode at once: learner i reviews in mode i mod 4.
     await settle(baseUrl, learners[0]!);
     await setModes(baseUrl, learners, (i) => [MODES[i % MODES.length]!]);
+    await warmUp(baseUrl, learners, options.warmup, log);
     const cpuBefore = cpuMs(server.child.pid);
+    const clientBefore = process.cpuUsage();
     const review = await reviewLoop(baseUrl, learners, options, log);
+    const clientCpu = process.cpuUsage(clientBefore);
+    // The load client runs on the same cores: what it takes, the server does not get.
+    log(
+      `  review loop: the load client took ${((clientCpu.user + clientCpu.system) / 1000 / review.reviews).toFixed(1)} ms of CPU per review`,
+    );
     review.cpuPerReview = cpuPer(cpuBefore, cpuMs(server.child.pid), review.reviews);
     return { database, bare: bareRps, runs: options.runs, seconds: options.seconds, rows, review };
   } finally {
