@@ -2,6 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { and, desc, eq, gt, lt, ne, sql } from "drizzle-orm";
 import { createContext, type MiddlewareFunction } from "react-router";
 import { getDatabase, type Database } from "../db/db.server";
+import { preparedPerDatabase } from "../db/built-once";
 import { learnerChangesOf, type LearnerChanges } from "../db/learner-changes";
 import { OwnerBoundedCache } from "../edge/owner-bounded-cache";
 import { sessions, users } from "./auth.schema";
@@ -110,15 +111,15 @@ export function clearSessionCookie(): Promise<string> {
 }
 
 /** The session lookup every signed-in request makes, its SQL built once per database (drizzle's prepared query). */
-const sessionLookups = new WeakMap<Database, ReturnType<typeof prepareSessionLookup>>();
-const prepareSessionLookup = (db: Database) =>
+const sessionLookup = preparedPerDatabase((db) =>
   db
     .select({ user: users, lastSeenAt: sessions.lastSeenAt, expiresAt: sessions.expiresAt })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(and(eq(sessions.idHash, sql.placeholder("idHash")), gt(sessions.expiresAt, sql.placeholder("now"))))
     .limit(1)
-    .prepare("session_lookup");
+    .prepare("session_lookup"),
+);
 
 /** A session's row and its learner's, as read; `bytes` counts entries for the store. */
 type KeptSession = { user: User; lastSeenAt: Date; expiresAt: Date; bytes: 1 };
@@ -172,10 +173,8 @@ async function userOfSession(db: Database, id: string, now = new Date()): Promis
     return kept.user;
   }
   if (kept) memory!.kept.delete(idHash);
-  let lookup = sessionLookups.get(db);
-  if (!lookup) sessionLookups.set(db, (lookup = prepareSessionLookup(db)));
   const announced = memory?.changes.count;
-  const [row] = await lookup.execute({ idHash, now });
+  const [row] = await sessionLookup(db).execute({ idHash, now });
   if (row && now.getTime() - row.lastSeenAt.getTime() >= LAST_SEEN_INTERVAL_MS) {
     await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.idHash, idHash));
     row.lastSeenAt = now;

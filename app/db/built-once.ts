@@ -16,3 +16,16 @@ export function builtOnce(statement: SQL) {
   return <Row>(db: Database, values: Record<string, string | number | null>) =>
     db._.session.prepareQuery(query, undefined, undefined, false).execute(values) as Promise<{ rows: Row[] }>;
 }
+
+/**
+ * A query drizzle prepares once per database (`prepare` builds it with `sql.placeholder`s and names it; PostgreSQL
+ * then keeps its plan on each connection): the builder walks the query's pieces once, not at every call.
+ */
+export function preparedPerDatabase<Prepared>(prepare: (db: Database) => Prepared): (db: Database) => Prepared {
+  const prepared = new WeakMap<Database, Prepared>();
+  return (db) => {
+    let found = prepared.get(db);
+    if (!found) prepared.set(db, (found = prepare(db)));
+    return found;
+  };
+}

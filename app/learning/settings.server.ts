@@ -1,4 +1,5 @@
-import { eq, isNull } from "drizzle-orm";
+import { eq, isNull, sql } from "drizzle-orm";
+import { preparedPerDatabase } from "../db/built-once";
 import type { Database } from "../db/db.server";
 import { learnerSettings } from "./learning.schema";
 import { DEFAULT_REVIEW_MODES, isReviewMode, parseModes, REVIEW_MODES, type ReviewMode } from "./review-modes";
@@ -26,8 +27,18 @@ export const DEFAULT_SETTINGS: LearnerSettings = {
   desiredRetention: RETENTION.default,
 };
 
+/** The settings read, with the learner's day on every page that shows it: built once per database. */
+const settingsRead = preparedPerDatabase((db) =>
+  db
+    .select()
+    .from(learnerSettings)
+    .where(eq(learnerSettings.userId, sql.placeholder("userId")))
+    .limit(1)
+    .prepare("settings_read"),
+);
+
 export async function readSettings(db: Database, userId: string): Promise<LearnerSettings> {
-  const [row] = await db.select().from(learnerSettings).where(eq(learnerSettings.userId, userId)).limit(1);
+  const [row] = await settingsRead(db).execute({ userId });
   if (!row) return DEFAULT_SETTINGS;
   return {
     newPerDay: row.newPerDay,

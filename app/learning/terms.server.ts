@@ -1,4 +1,5 @@
 import { and, asc, count, desc, eq, ilike, inArray, lte, or, sql, type SQL } from "drizzle-orm";
+import { preparedPerDatabase } from "../db/built-once";
 import type { Database } from "../db/db.server";
 import { reviewLogs, termExamples, terms } from "./learning.schema";
 import { learnerScheduler } from "./fsrs-fit.server";
@@ -97,6 +98,16 @@ export async function removeExample(db: Database, userId: string, termId: string
   return deleted.length === 1;
 }
 
+/** The grade's read of its term and the row's version (`xmin`), built once per database. */
+const gradeRead = preparedPerDatabase((db) =>
+  db
+    .select({ term: terms, row: sql<string>`${terms}.xmin::text` })
+    .from(terms)
+    .where(and(eq(terms.id, sql.placeholder("id")), eq(terms.userId, sql.placeholder("userId"))))
+    .limit(1)
+    .prepare("grade_read"),
+);
+
 /** What a grade did: the graded term, `"stale"` for a version already graded (nothing changed), null for no such term. */
 export type GradeResult = Term | "stale" | null;
 
@@ -124,11 +135,7 @@ export async function gradeTerm(
   // The learner's own scheduler: their fitted parameters and desired retention (ADR 062).
   const by = scheduler ?? (await learnerScheduler(db, userId));
   for (let attempt = 0; attempt < 3; attempt++) {
-    const [read] = await db
-      .select({ term: terms, row: sql<string>`${terms}.xmin::text` })
-      .from(terms)
-      .where(and(eq(terms.id, id), eq(terms.userId, userId)))
-      .limit(1);
+    const [read] = await gradeRead(db).execute({ id, userId });
     if (!read) return null;
     const { term } = read;
     const shown = version ?? term.reps;
