@@ -9,8 +9,8 @@ import { compressed, DRAWN_LEVELS } from "./kept-document.server";
  * Here the buffer is compressed at once on the thread pool, and the answer goes out as one write with its length: the
  * main thread only hands the buffer over (~0.06 ms for the card). Compressed on the main thread instead (synchronously)
  * the card took it ~0.3 ms, 7 % of the main thread in the review loop, where the main thread is the limit and the
- * thread pool is idle (decision 072). The compression middleware passes an answer that already names its encoding as it is. The levels are
- * the middleware's (DRAWN_LEVELS, `edge.server.ts`).
+ * thread pool is idle (decision 072). The compression middleware passes an answer that already names its encoding as
+ * it is. The levels are the middleware's (DRAWN_LEVELS, `edge.server.ts`).
  *
  * Only HTML is encoded here (a page's data for client navigation can stream: the middleware takes it).
  */

@@ -55,6 +55,14 @@ export async function request(
   return { status: response.status, location: response.headers.get("location"), body: text, ms };
 }
 
+/** A body as transferred, decoded as a browser decodes its `Content-Encoding`. */
+export function decodedBody(wire: Buffer, encoding: string | undefined): Buffer {
+  if (encoding === "gzip") return zlib.gunzipSync(wire);
+  if (encoding === "br") return zlib.brotliDecompressSync(wire);
+  if (encoding === "deflate") return zlib.inflateSync(wire);
+  return wire;
+}
+
 export type RawReply = { status: number; headers: http.IncomingHttpHeaders; wire: Buffer; decoded: Buffer };
 
 /** GET with node:http: the body bytes exactly as transferred (no transparent decompression), and decoded. */
@@ -66,16 +74,8 @@ export function rawGet(url: string, headers: Record<string, string>): Promise<Ra
       res.on("error", reject);
       res.on("end", () => {
         const wire = Buffer.concat(chunks);
-        const encoding = res.headers["content-encoding"];
         try {
-          const decoded =
-            encoding === "gzip"
-              ? zlib.gunzipSync(wire)
-              : encoding === "br"
-                ? zlib.brotliDecompressSync(wire)
-                : encoding === "deflate"
-                  ? zlib.inflateSync(wire)
-                  : wire;
+          const decoded = decodedBody(wire, res.headers["content-encoding"]);
           resolve({ status: res.statusCode ?? 0, headers: res.headers, wire, decoded });
         } catch (error) {
           reject(error);

@@ -7,7 +7,7 @@
  * Budget (issue 24): ≥ 100 reviews/s, p99 ≤ 600 ms per review, no errors; median of the runs.
  */
 import http from "node:http";
-import zlib from "node:zlib";
+import { decodedBody } from "./http.ts";
 import type { Learner } from "./learners.ts";
 
 export const REVIEW_LOOP_BUDGET = { reviewsPerSecond: 100, p99Ms: 600 };
@@ -47,10 +47,7 @@ function exchange(agent: http.Agent, url: URL, method: string, headers: Record<s
       res.on("error", reject);
       res.on("end", () => {
         try {
-          const wire = Buffer.concat(chunks);
-          const encoding = res.headers["content-encoding"];
-          const bytes =
-            encoding === "br" ? zlib.brotliDecompressSync(wire) : encoding === "gzip" ? zlib.gunzipSync(wire) : wire;
+          const bytes = decodedBody(Buffer.concat(chunks), res.headers["content-encoding"]);
           resolve({ status: res.statusCode ?? 0, headers: res.headers, text: bytes.toString("utf8") });
         } catch (error) {
           reject(error as Error);
