@@ -1,8 +1,8 @@
 import { and, asc, eq, gt, gte, inArray, lt, lte, min, or, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { builtOnce } from "../db/built-once";
 import type { Database } from "../db/db.server";
-import { fsrsParameters, reviewLogs, terms } from "./learning.schema";
-import { readSettings, type LearnerSettings } from "./settings.server";
+import { fsrsParameters, learnerSettings, reviewLogs, terms } from "./learning.schema";
+import { settingsOf, type LearnerSettings, type SettingsRow } from "./settings.server";
 import type { Owner, Term, TermExample } from "./terms.server";
 import { dayBounds, DEFAULT_TIME_ZONE } from "./time-zone";
 import { currentStreak } from "../progress/statistics.server";
@@ -77,23 +77,25 @@ function allowed(day: Day): SQL {
   return inArray(terms.state, states);
 }
 
+/** The next card: the term, its examples, and the version of its row (`xmin`) a grade's write checks. */
+export type NextCard = { term: Term; examples: TermExample[]; row: string };
+
 /** The next card to review now within today's limits, soonest due first. */
-export async function nextInQueue(
-  db: Database,
-  owner: Owner,
-  day: Day,
-  now = new Date(),
-): Promise<{ term: Term; examples: TermExample[] } | null> {
+export async function nextInQueue(db: Database, owner: Owner, day: Day, now = new Date()): Promise<NextCard | null> {
   // The card and its examples (oldest first) in one read: the review page shows both.
   const [row] = await db
-    .select({ term: terms, examples: examplesJson })
+    .select({ term: terms, examples: examplesJson, row: sql<string>`${terms}.xmin::text` })
     .from(terms)
     .where(and(owned(owner), lte(terms.due, now), allowed(day)))
     .orderBy(asc(terms.due), asc(terms.createdAt))
     .limit(1);
   if (!row) return null;
   // Both drivers parse JSON; its times stay text.
-  return { term: row.term, examples: row.examples.map((e) => ({ ...e, createdAt: new Date(e.createdAt) })) };
+  return {
+    term: row.term,
+    examples: row.examples.map((e) => ({ ...e, createdAt: new Date(e.createdAt) })),
+    row: row.row,
+  };
 }
 
 type ExampleJson = Omit<TermExample, "createdAt"> & { createdAt: string };
@@ -187,6 +189,8 @@ const columns = (fields: Record<string, SQL>) =>
     sql`, `,
   );
 
+type DayAndQueue = { day: Day; gradedToday: number; queue: Queue; scheduler: FSRS };
+
 /**
  * The learner's day in one call and one round trip: what is left today and what waits now (the home pages and the
  * review page), the same as `today` then `queueOf` (tests/integration/daily-suite.ts compares them), how many of
@@ -200,8 +204,35 @@ export async function dayAndQueue(
   owner: Owner,
   settings: LearnerSettings,
   now = new Date(),
-): Promise<{ day: Day; gradedToday: number; queue: Queue; scheduler: FSRS }> {
-  const { start, end } = dayBounds(now, settings.timeZone ?? DEFAULT_TIME_ZONE);
+): Promise<DayAndQueue> {
+  return dayAndQueueFrom(await readDayAndQueue(db, owner, settings.timeZone ?? DEFAULT_TIME_ZONE, now), settings);
+}
+
+/**
+ * The learner's settings and, in the same round trip, their day and queue as `dayAndQueue` gives them: the day's bounds
+ * are those of `expectedZone` (the zone of the settings read last), and read again in the zone the settings name when
+ * that is another one.
+ */
+export async function settingsDayAndQueue(
+  db: Database,
+  owner: Owner,
+  expectedZone: string,
+  now = new Date(),
+): Promise<DayAndQueue & { settings: LearnerSettings }> {
+  let read = await readDayAndQueue(db, owner, expectedZone, now);
+  const settings = settingsOf(
+    read.row.newPerDay === null || read.row.newPerDay === undefined ? undefined : (read.row as SettingsRow),
+  );
+  const zone = settings.timeZone ?? DEFAULT_TIME_ZONE;
+  if (zone !== expectedZone) read = await readDayAndQueue(db, owner, zone, now);
+  return { settings, ...dayAndQueueFrom(read, settings) };
+}
+
+type DayAndQueueRead = { start: Date; end: Date; row: Record<string, unknown> };
+
+/** The statement of dayAndQueue at `now`, the day's bounds in `timeZone`. */
+async function readDayAndQueue(db: Database, owner: Owner, timeZone: string, now: Date): Promise<DayAndQueueRead> {
+  const { start, end } = dayBounds(now, timeZone);
   const { rows } = await dayAndQueueStatement<Record<string, unknown>>(db, {
     userId: owner.userId,
     language: owner.language,
@@ -209,7 +240,10 @@ export async function dayAndQueue(
     end: end.toISOString(),
     now: now.toISOString(),
   });
-  const row = rows[0] ?? {};
+  return { start, end, row: rows[0] ?? {} };
+}
+
+function dayAndQueueFrom({ start, end, row }: DayAndQueueRead, settings: LearnerSettings): DayAndQueue {
   const day = dayFrom(start, end, settings, row);
   return {
     day,
@@ -218,6 +252,15 @@ export async function dayAndQueue(
     scheduler: schedulerFor(parsedParameters(row.parameters), settings.desiredRetention),
   };
 }
+
+/** The learner's settings row, read with the day (settingsDayAndQueue); null columns when they kept the defaults. */
+const settingsColumns: Record<keyof SettingsRow, SQL> = {
+  newPerDay: sql`${learnerSettings.newPerDay}`,
+  reviewsPerDay: sql`${learnerSettings.reviewsPerDay}`,
+  timeZone: sql`${learnerSettings.timeZone}`,
+  reviewModes: sql`${learnerSettings.reviewModes}`,
+  desiredRetention: sql`${learnerSettings.desiredRetention}`,
+};
 
 /** The statement of dayAndQueue, built once (the values are placeholders). */
 const dayAndQueueStatement = (() => {
@@ -233,7 +276,9 @@ const dayAndQueueStatement = (() => {
        from ${terms} where ${and(owned(owner), gt(terms.due, now), lt(terms.due, end))}) as later,
     (select ${columns({ next: min(terms.due) })} from ${terms} where ${and(owned(owner), gt(terms.due, now))}) as next,
     (select (select ${fsrsParameters.parameters} from ${fsrsParameters}
-              where ${eq(fsrsParameters.userId, userId)}) as parameters) as fit`);
+              where ${eq(fsrsParameters.userId, userId)}) as parameters) as fit
+    left join (select ${columns(settingsColumns)} from ${learnerSettings}
+              where ${eq(learnerSettings.userId, userId)}) as settings on true`);
 })();
 
 /**
@@ -282,13 +327,24 @@ const KEPT_DAYS = 512;
 type KeptDay = { version: number; validUntil: number; day: LearnerDay };
 const keptDays = new Map<string, KeptDay>();
 
+/** The next card of the learner's day, read once while the day holds (the front and the back show the same card). */
+export const keptNextCard = (known: LearnerDay, read: () => Promise<NextCard | null>) =>
+  dayMemo(known, NEXT_CARD, read);
+const NEXT_CARD = "nextCard";
+
 /**
- * The learner's scheduler from their day kept for this data version, if one is (null: read it): what a grade uses,
- * as the page it was given on showed it.
+ * What a grade may take from the learner's day kept for this data version instead of reading it (null: none is
+ * kept): their scheduler, as the page it was given on showed it, and the card that page showed, if it was read (its
+ * row version goes with it: the grade's write checks that the row is still the one read).
  */
-export function keptScheduler(owner: Owner, dataVersion: number): FSRS | null {
+export async function keptForGrade(
+  owner: Owner,
+  dataVersion: number,
+): Promise<{ scheduler: FSRS; card: NextCard | null } | null> {
   const kept = keptDays.get(`${owner.userId}:${owner.language}`);
-  return kept && kept.version === dataVersion ? kept.day.scheduler : null;
+  if (!kept || kept.version !== dataVersion) return null;
+  const card = kept.day.memo.get(NEXT_CARD) as Promise<NextCard | null> | undefined;
+  return { scheduler: kept.day.scheduler, card: card ? await card.catch(() => null) : null };
 }
 
 /** Forgets a learner's kept days (their own write on this instance: the version moves too, this only frees memory). */
@@ -317,11 +373,11 @@ async function readLearnerDay(db: Database, owner: Owner, memory: DayMemory | nu
     return { ...kept.day, now: new Date(nowMs) };
   }
   const now = new Date(nowMs);
-  const settings = await readSettings(db, owner.userId);
-  const read = await dayAndQueue(db, owner, settings, now);
+  // The settings come with the day, whose bounds are those of the zone they named when last read (else the default).
+  const read = await settingsDayAndQueue(db, owner, kept?.day.settings.timeZone ?? DEFAULT_TIME_ZONE, now);
   // Nothing falls due before the queue's next due time, and the limits hold until the day ends.
   const validUntil = Math.min(read.day.end.getTime(), read.queue.nextDue?.getTime() ?? Number.POSITIVE_INFINITY);
-  const day: LearnerDay = { now, readAt: nowMs, validUntil, settings, ...read, memo: new Map() };
+  const day: LearnerDay = { now, readAt: nowMs, validUntil, ...read, memo: new Map() };
   if (memory) {
     keptDays.delete(key);
     keptDays.set(key, { version: memory.dataVersion, validUntil, day });

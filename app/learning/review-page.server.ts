@@ -1,7 +1,15 @@
 import type { Database } from "../db/db.server";
 import { currentStreak } from "../progress/statistics.server";
 import { clozeOf, type Cloze } from "./cloze";
-import { dayMemo, nextDueAfter, nextInQueue, queueOf, today, todaysReviews, type LearnerDay } from "./daily.server";
+import {
+  keptNextCard,
+  nextDueAfter,
+  nextInQueue,
+  queueOf,
+  today,
+  todaysReviews,
+  type LearnerDay,
+} from "./daily.server";
 import { intervalLabel, nextIntervals } from "./intervals";
 import { learnerScheduler } from "./fsrs-fit.server";
 import {
@@ -113,8 +121,8 @@ export async function reviewState(
       : queueOf(db, owner, day, at);
   // Kept with the learner's day (a grade, a card falling due or the day's end reads it again): the card shown is the
   // same on both sides of a card.
-  const kept = <T>(key: string, read: () => Promise<T>) => (known ? dayMemo(known, key, read) : read());
-  const card = await kept("next", () => nextInQueue(db, owner, day, now));
+  const readCard = () => nextInQueue(db, owner, day, now);
+  const card = await (known ? keptNextCard(known, readCard) : readCard());
   const term = card?.term;
   const timeZone = settings.timeZone ?? DEFAULT_TIME_ZONE;
   if (!term) {

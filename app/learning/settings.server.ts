@@ -39,6 +39,17 @@ const settingsRead = preparedPerDatabase((db) =>
 
 export async function readSettings(db: Database, userId: string): Promise<LearnerSettings> {
   const [row] = await settingsRead(db).execute({ userId });
+  return settingsOf(row);
+}
+
+/** The columns of a learner's settings row the settings are made of (none: the learner kept the defaults). */
+export type SettingsRow = Pick<
+  typeof learnerSettings.$inferSelect,
+  "newPerDay" | "reviewsPerDay" | "timeZone" | "reviewModes" | "desiredRetention"
+>;
+
+/** The settings a row holds, as `readSettings` gives them; no row is the defaults. */
+export function settingsOf(row: SettingsRow | undefined): LearnerSettings {
   if (!row) return DEFAULT_SETTINGS;
   return {
     newPerDay: row.newPerDay,

@@ -129,13 +129,21 @@ export async function gradeTerm(
   grade: GradeName,
   now = new Date(),
   version?: number,
-  /** The learner's scheduler when the caller has it (keptScheduler); else it is read. */
+  /** The learner's scheduler when the caller has it (keptForGrade); else it is read. */
   scheduler?: FSRS,
+  /**
+   * The term as the card showed it, with its row version, when the caller kept it (keptForGrade): taken instead of a
+   * read when it is this term at the version graded; the write checks the row is still that one, else it is read.
+   */
+  asShown?: { term: Term; row: string } | null,
 ): Promise<GradeResult> {
   // The learner's own scheduler: their fitted parameters and desired retention (ADR 062).
   const by = scheduler ?? (await learnerScheduler(db, userId));
+  let kept =
+    asShown?.term.id === id && asShown.term.userId === userId && asShown.term.reps === version ? asShown : null;
   for (let attempt = 0; attempt < 3; attempt++) {
-    const [read] = await gradeRead(db).execute({ id, userId });
+    const [read] = kept ? [kept] : await gradeRead(db).execute({ id, userId });
+    kept = null;
     if (!read) return null;
     const { term } = read;
     const shown = version ?? term.reps;

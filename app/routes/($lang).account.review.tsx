@@ -9,7 +9,7 @@ import { getInstance, requestLocale } from "../i18n/i18n.server";
 import { localePath, splitLocale } from "../i18n/locales";
 import { isId } from "../learning/ids";
 import { requireLearner } from "../learning/learner.server";
-import { dayMemory, keptScheduler, learnerDayOf } from "../learning/daily.server";
+import { dayMemory, keptForGrade, learnerDayOf } from "../learning/daily.server";
 import { GRADES, type GradeName } from "../learning/stage";
 import { gradeTerm } from "../learning/terms.server";
 import { frontShownAt, reviewState, type ReviewState } from "../learning/review-page.server";
@@ -97,9 +97,11 @@ export async function action({ request, context }: Route.ActionArgs) {
         schema: z.object({ grade: z.enum(GRADE_NAMES), termId: text(), version: cardVersion }),
         run: async ({ grade, termId, version }) => {
           if (!isId(termId)) pageNotFound(request);
-          // The scheduler of the learner's day as the card was shown, when kept for the data version read now.
-          const by = keptScheduler(owner, user.dataVersion) ?? undefined;
-          const graded = await gradeTerm(await getDatabase(), user.id, termId, grade, new Date(), version, by);
+          // The scheduler and the card of the learner's day as the card was shown, when kept for the data version read
+          // now: the grade then writes without reading first.
+          const kept = await keptForGrade(owner, user.dataVersion);
+          const db = await getDatabase();
+          const graded = await gradeTerm(db, user.id, termId, grade, new Date(), version, kept?.scheduler, kept?.card);
           if (!graded) pageNotFound(request);
           // Back to the next due term, answer hidden; a grade of a version already graded (the same form sent twice)
           // changed nothing and answers the same, so a second submit looks like the first.

@@ -1,9 +1,17 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Database } from "../../app/db/db.server";
-import { dayAndQueue, learnerDayOf, nextInQueue, queueOf, today, todaysReviews } from "../../app/learning/daily.server";
+import {
+  dayAndQueue,
+  learnerDayOf,
+  nextInQueue,
+  queueOf,
+  settingsDayAndQueue,
+  today,
+  todaysReviews,
+} from "../../app/learning/daily.server";
 import { reviewState } from "../../app/learning/review-page.server";
-import { readSettings } from "../../app/learning/settings.server";
+import { DEFAULT_SETTINGS, readSettings } from "../../app/learning/settings.server";
 import { createTerm, examplesOf, gradeTerm } from "../../app/learning/terms.server";
 import { learnerScheduler } from "../../app/learning/fsrs-fit.server";
 import { signedInBrowser, startApp, textOf, toastsIn } from "../support/app";
@@ -136,6 +144,34 @@ export function defineDailySuite(databaseName: string, databaseEnv: () => Promis
       const nyNext = await dayAndQueue(db, newYork.owner, await readSettings(db, newYork.userId), afterMidnight);
       expect(nyNext.day).toMatchObject({ newDone: 2, newLeft: 0 });
       expect(nyNext.queue.dueNow).toBe(2);
+    });
+
+    it("reads the settings with the day: the same as one by one, again in the zone they name when another was expected", async () => {
+      const tokyo = await learner("zone-read@example.com", { newPerDay: "3", timeZone: "Asia/Tokyo" });
+      await addTerm(tokyo.browser, { text: "river", meaning: "river" });
+      // 15:05 UTC is past midnight in Tokyo: the day read with UTC's bounds would be another one.
+      const at = new Date("2026-03-10T15:05:00Z");
+      const oneByOne = async (userId: string, owner: typeof tokyo.owner) => {
+        const settings = await readSettings(db, userId);
+        return { settings, ...(await dayAndQueue(db, owner, settings, at)) };
+      };
+      const expected = await oneByOne(tokyo.userId, tokyo.owner);
+      expect(expected.settings).toMatchObject({ newPerDay: 3, timeZone: "Asia/Tokyo" });
+      for (const expectedZone of ["Asia/Tokyo", "UTC", "America/New_York"]) {
+        const read = await settingsDayAndQueue(db, tokyo.owner, expectedZone, at);
+        expect({ ...read, scheduler: read.scheduler.parameters }).toEqual({
+          ...expected,
+          scheduler: expected.scheduler.parameters,
+        });
+      }
+      // A learner who never saved settings has the defaults, read with the day all the same.
+      const { rows } = await app.db.execute(
+        sql`insert into users (email) values ('no-settings@example.com') returning id`,
+      );
+      const owner = { userId: String(rows[0]!.id), language: "en" };
+      const defaults = await settingsDayAndQueue(db, owner, "UTC", at);
+      expect(defaults.settings).toEqual(DEFAULT_SETTINGS);
+      expect(defaults.day).toEqual((await oneByOne(owner.userId, owner)).day);
     });
 
     it("stops reviews at the daily review limit while the learning steps still come back", async () => {
@@ -385,6 +421,43 @@ export function defineDailySuite(databaseName: string, databaseEnv: () => Promis
       // A form without a version grades the card as it is now.
       expect((await send({ termId: id, grade: "hard" })).status).toBe(303);
       expect(await state()).toEqual({ reps: 4, logs: 4 });
+    });
+
+    it("grades the card as its page read it, without reading it again, unless its row changed since", async () => {
+      const who = await learner("as-shown@example.com");
+      const id = await addTerm(who.browser, { text: "lantern", meaning: "a lamp" });
+      const state = async () => {
+        const { rows } = await app.db.execute(
+          sql`select t.reps, t.meaning, (select count(*)::int from review_logs l where l.term_id = t.id) as logs from terms t where t.id = ${id}`,
+        );
+        return rows[0];
+      };
+      const shownNow = async () => {
+        const now = new Date();
+        const card = await nextInQueue(
+          db,
+          who.owner,
+          await today(db, who.userId, await readSettings(db, who.userId), now),
+          now,
+        );
+        expect(card?.term.id).toBe(id);
+        return card!;
+      };
+      const first = await shownNow();
+      const graded = await gradeTerm(db, who.userId, id, "good", new Date(), 0, undefined, first);
+      expect(graded).toMatchObject({ id, reps: 1 });
+      expect(await state()).toEqual({ reps: 1, meaning: "a lamp", logs: 1 });
+      // The same card sent again: its row is no longer the one shown, so it is read, and the version was graded.
+      expect(await gradeTerm(db, who.userId, id, "again", new Date(), 0, undefined, first)).toBe("stale");
+      expect(await state()).toEqual({ reps: 1, meaning: "a lamp", logs: 1 });
+
+      await app.db.execute(sql`update terms set due = now() - interval '1 minute' where id = ${id}`);
+      const second = await shownNow();
+      // Written after the card was read (its meaning edited on another device): the grade reads the row as it is now.
+      await app.db.execute(sql`update terms set meaning = 'a portable lamp' where id = ${id}`);
+      const regraded = await gradeTerm(db, who.userId, id, "good", new Date(), 1, undefined, second);
+      expect(regraded).toMatchObject({ id, reps: 2, meaning: "a portable lamp" });
+      expect(await state()).toEqual({ reps: 2, meaning: "a portable lamp", logs: 2 });
     });
 
     it("asks a cloze from the term's own example, and falls back to another mode without one", async () => {
