@@ -177,10 +177,13 @@ export async function queueOf(db: Database, owner: Owner, day: Day, now = new Da
   return queueFrom(counts ?? {}, day, { at: later?.at, next: later?.next });
 }
 
-/** Of today's grades, those of terms in this study language (the count `todaysReviews` gives as `reviewed`). */
+/**
+ * Of today's grades, those of terms in this study language (the count `todaysReviews` gives as `reviewed`): by the
+ * language each review carries (drizzle/0025), read from its term only for a review logged before it did.
+ */
 const gradedIn = (language: string | Placeholder) =>
-  sql<number>`count(*) filter (where exists (select 1 from ${terms} as "graded_term"
-    where "graded_term"."id" = ${reviewLogs.termId} and "graded_term"."language" = ${language}))`;
+  sql<number>`count(*) filter (where coalesce(${reviewLogs.language}, (select "graded_term"."language"
+    from ${terms} as "graded_term" where "graded_term"."id" = ${reviewLogs.termId})) = ${language})`;
 
 /** The columns of a raw select, named as in drizzle's (`"newNow"`). */
 const columns = (fields: Record<string, SQL>) =>

@@ -99,6 +99,9 @@ export const reviewLogs = pgTable(
     userId: uuid("user_id"),
     day: date("day", { mode: "string" }),
     dueDay: date("due_day", { mode: "string" }),
+    // The study language of the term, filled by the database on insert (drizzle/0025) and kept with the term's: a
+    // learner's grades of today in one language are counted from their own rows. Null for rows logged before it.
+    language: text("language"),
   },
   (table) => [
     index("review_logs_term_idx").on(table.termId),

@@ -257,6 +257,23 @@ export function defineDailySuite(databaseName: string, databaseEnv: () => Promis
       for (const at of moments.map((moment) => new Date(moment))) {
         expect(await dayAndQueueOnly(at)).toEqual(await oneByOne(at));
       }
+      // Each review carries its term's language (drizzle/0025), and follows the term's if that is changed in the
+      // database; a review logged before reviews carried it (null) is counted by its term's.
+      const misfiled = async () => {
+        const { rows } = await app.db.execute(sql`select count(*)::int as n from review_logs as r
+          where r.user_id = ${who.userId} and r.language is distinct from (select t.language from terms as t
+            where t.id = r.term_id)`);
+        return Number(rows[0]!.n);
+      };
+      expect(await misfiled()).toBe(0);
+      await app.db.execute(sql`update terms set language = 'de' where id = ${french.id}`);
+      expect(await misfiled()).toBe(0);
+      await app.db.execute(sql`update terms set language = 'fr' where id = ${french.id}`);
+      await app.db.execute(sql`update review_logs set language = null where user_id = ${who.userId}
+        and reviewed_at >= '2026-07-01T13:00:00Z'`);
+      for (const at of moments.map((moment) => new Date(moment))) {
+        expect(await dayAndQueueOnly(at)).toEqual(await oneByOne(at));
+      }
       const read = await dayAndQueue(db, who.owner, settings, morning);
       expect(read.day).toMatchObject({ newDone: 2, newLeft: 0, reviewsLeft: 0 });
       // The scheduler read with the day is the one a grade reads on its own.
