@@ -16,7 +16,7 @@ import type { User } from "./session.server";
  */
 export function confirmsDeletion(t: TFunction, typed: unknown): boolean {
   const normalise = (text: string) => text.normalize("NFKD").replace(/\p{M}/gu, "").trim().toLowerCase();
-  return typeof typed === "string" && typed !== "" && normalise(typed) === normalise(t("pages:profile.delete.word"));
+  return typeof typed === "string" && typed !== "" && normalise(typed) === normalise(t("account:profile.delete.word"));
 }
 
 /**

@@ -80,7 +80,7 @@ export async function deleteAccountAction(request: Request, context: Readonly<Ro
   const locale = requestLocale(context);
   const form = await readForm(request);
   if (!confirmsDeletion(t, form.get("confirmation"))) {
-    return data({ error: "pages:profile.delete.wrongWord" }, { status: 400 });
+    return data({ error: "account:profile.delete.wrongWord" }, { status: 400 });
   }
   const planStillCharged = await endPlanBeforeDeletion(request, context, user.id, localePath(locale, PATHS.billing));
   if (planStillCharged) return planStillCharged;

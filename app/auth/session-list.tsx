@@ -14,7 +14,7 @@ function deviceName(t: (key: string, values?: Record<string, string>) => string,
 
 /** The learner's open sessions, each with a sign-out button (a plain form POST). */
 export function SessionList({ sessions }: { sessions: Session[] }) {
-  const { t } = useTranslation("pages");
+  const { t } = useTranslation("account");
   return (
     <ul className="session-list">
       {sessions.map((session) => {

@@ -33,7 +33,7 @@ function toasts(request: Request, context: Context) {
     locale,
     page,
     error: (to: string, key: string, values: Record<string, unknown> = {}) =>
-      redirectWithToast(request, page(to), translatedToast(t, "error", `pages:billing.toasts.${key}`, values)),
+      redirectWithToast(request, page(to), translatedToast(t, "error", `billing:billing.toasts.${key}`, values)),
   };
 }
 
@@ -47,7 +47,7 @@ export async function subscribe(request: Request, context: Context): Promise<Res
     return redirectWithToast(
       request,
       page(PATHS.signIn),
-      translatedToast(t, "info", "pages:billing.toasts.signInFirst"),
+      translatedToast(t, "info", "billing:billing.toasts.signInFirst"),
       { headers: { "Set-Cookie": await returnAfterSignIn(page(PATHS.subscription)) } },
     );
   }
@@ -119,7 +119,7 @@ export async function pledge(request: Request, context: Context): Promise<Respon
         email: address,
         amount,
         currency: campaign.currency,
-        productName: t("pages:crowdfunding.productName"),
+        productName: t("billing:crowdfunding.productName"),
         locale,
       }),
     );
@@ -147,6 +147,6 @@ export async function endPlanBeforeDeletion(
   } catch (failure) {
     if (!(failure instanceof PaymentsUnavailable)) throw failure;
     const { t } = getInstance(context);
-    return redirectWithToast(request, back, translatedToast(t, "error", "pages:billing.toasts.unavailable"));
+    return redirectWithToast(request, back, translatedToast(t, "error", "billing:billing.toasts.unavailable"));
   }
 }

@@ -7,7 +7,7 @@ import { PERIODS } from "./plans";
 
 /** The one benefit a paid plan grants today, shown wherever the plan is. */
 export function SupporterBadge() {
-  const { t } = useTranslation("pages");
+  const { t } = useTranslation("billing");
   return <span className="badge badge-supporter">{t("billing.badge")}</span>;
 }
 
@@ -19,7 +19,7 @@ export function PlanCards({
   supporter: { monthly: string; yearly: string } | null;
   signedIn: boolean;
 }) {
-  const { t } = useTranslation("pages");
+  const { t } = useTranslation("billing");
   const to = useLocalePath();
   const features = (plan: string) =>
     t(`subscription.plans.${plan}.features`)
@@ -85,7 +85,7 @@ type Campaign = {
 
 /** Totals and a progress bar drawn by the server: a <progress> whose text says the same for assistive technology. */
 export function CampaignProgress({ campaign }: { campaign: Campaign }) {
-  const { t } = useTranslation("pages");
+  const { t } = useTranslation("billing");
   const summary = t("crowdfunding.pledged", { pledged: campaign.pledged, goal: campaign.goal });
   const percent = new Intl.NumberFormat(useLocale(), { style: "percent" }).format(campaign.percent / 100);
   return (
@@ -116,7 +116,7 @@ export function CampaignProgress({ campaign }: { campaign: Campaign }) {
 
 /** Preset amounts, a custom one within bounds, and an address for the receipt when signed out. */
 export function PledgeForm({ campaign, signedIn }: { campaign: Campaign; signedIn: boolean }) {
-  const { t } = useTranslation("pages");
+  const { t } = useTranslation("billing");
   const to = useLocalePath();
   return (
     <Form method="post" reloadDocument action={to(PATHS.crowdfunding)} className="pledge-form">
@@ -157,7 +157,7 @@ export function CheckoutProblem({
   outcome: Exclude<CheckoutOutcome, { kind: "paid" }>;
   retry: string;
 }) {
-  const { t } = useTranslation("pages");
+  const { t } = useTranslation("billing");
   const to = useLocalePath();
   const key = outcome.kind === "not-found" ? "notFound" : outcome.kind === "not-yours" ? "notYours" : outcome.kind;
   return (
@@ -175,7 +175,7 @@ export function CheckoutProblem({
 
 /** The account home's one line about the plan, linking to the billing page. */
 export function PlanLine({ plan }: { plan: { name: string; status: string; granted: boolean } | null }) {
-  const { t } = useTranslation("pages");
+  const { t } = useTranslation("billing");
   const to = useLocalePath();
   return (
     <p className="plan-line">

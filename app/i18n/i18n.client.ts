@@ -6,7 +6,9 @@ import { NUMBER_VARIABLES } from "./number-variables";
 
 // Each locale file becomes its own hashed chunk, fetched only when that language is shown. `legal` reaches the page
 // through loader data only (CLIENT_NAMESPACES), so the browser has no use for its files.
-const files = import.meta.glob<{ default: Record<string, unknown> }>("/locales/*/{common,pages,learning,reading}.json");
+const files = import.meta.glob<{ default: Record<string, unknown> }>(
+  "/locales/*/{common,pages,account,billing,learning,reading}.json",
+);
 
 const bundledBackend: BackendModule = {
   type: "backend",

@@ -24,7 +24,7 @@ export function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function CrowdfundingPage({ loaderData }: Route.ComponentProps) {
-  const { t } = useTranslation("pages");
+  const { t } = useTranslation("billing");
   const { campaign, signedIn } = loaderData;
   return (
     <section>

@@ -17,7 +17,7 @@ export function loader({ request, context }: Route.LoaderArgs) {
 
 /** Back from a pledge's Checkout: the session as Stripe has it, and the campaign's totals now. */
 export default function PledgeThanksPage({ loaderData }: Route.ComponentProps) {
-  const { t } = useTranslation("pages");
+  const { t } = useTranslation("billing");
   const to = useLocalePath();
   const { outcome, campaign } = loaderData;
   return (

@@ -76,10 +76,10 @@ export default function StyleguidePage() {
                 {t("learning:public.allAdded")}
               </button>
             </p>
-            <p className="notice">{t("pages:billing.closed")}</p>
+            <p className="notice">{t("billing:billing.closed")}</p>
             <div className="card">
               <p className="eyebrow">{t("nav.review")}</p>
-              <p className="price">{t("pages:subscription.freePrice")}</p>
+              <p className="price">{t("billing:subscription.freePrice")}</p>
             </div>
             <ul className="word-list">
               <li className="word-row">

@@ -22,7 +22,7 @@ export function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function SubscriptionPage({ loaderData }: Route.ComponentProps) {
-  const { t } = useTranslation("pages");
+  const { t } = useTranslation("billing");
   const { supporter, signedIn } = loaderData;
   return (
     <section className="plans-page">

@@ -17,7 +17,7 @@ export function loader({ request, context }: Route.LoaderArgs) {
 
 /** Back from Checkout: what Stripe says was paid, never what the address claims. */
 export default function PostPurchasePage({ loaderData }: Route.ComponentProps) {
-  const { t } = useTranslation("pages");
+  const { t } = useTranslation("billing");
   const to = useLocalePath();
   const { outcome } = loaderData;
   return (

@@ -7,7 +7,7 @@ import { PATHS } from "../http/paths";
 export const handle: PageHandle = { title: "titles.player" };
 
 export default function PlayerPage() {
-  const { t } = useTranslation("pages");
+  const { t } = useTranslation("account");
   const to = useLocalePath();
   return (
     <section className="play">

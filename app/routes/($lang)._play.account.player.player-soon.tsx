@@ -7,7 +7,7 @@ import type { PageHandle } from "../ui/seo";
 export const handle: PageHandle = { title: "titles.playerSoon" };
 
 export default function PlayerSoonPage() {
-  const { t } = useTranslation("pages");
+  const { t } = useTranslation("account");
   const to = useLocalePath();
   return (
     <section className="play">

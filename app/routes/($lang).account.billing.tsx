@@ -28,7 +28,7 @@ export function action({ request, context }: Route.ActionArgs) {
 
 /** The learner's plan, its status, a failed payment's notice and the way to Stripe's customer portal. */
 export default function BillingPage({ loaderData }: Route.ComponentProps) {
-  const { t } = useTranslation("pages");
+  const { t } = useTranslation("billing");
   const to = useLocalePath();
   const { plan, open } = loaderData;
   return (

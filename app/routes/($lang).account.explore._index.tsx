@@ -7,7 +7,7 @@ import { PATHS } from "../http/paths";
 export const handle: PageHandle = { title: "titles.accountExplore" };
 
 export default function AccountExplorePage() {
-  const { t } = useTranslation("pages");
+  const { t } = useTranslation("account");
   const to = useLocalePath();
   return (
     <section>

@@ -24,7 +24,7 @@ export function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function ProfilePage({ loaderData }: Route.ComponentProps) {
-  const { t } = useTranslation("pages");
+  const { t } = useTranslation("account");
   const to = useLocalePath();
   const { email, sessions } = loaderData;
   return (

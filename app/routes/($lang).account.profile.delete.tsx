@@ -19,7 +19,7 @@ export function action({ request, context }: Route.ActionArgs) {
 
 /** The second step of the deletion: what goes, and the word to type. */
 export default function DeleteAccountPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { t } = useTranslation("pages");
+  const { t } = useTranslation("account");
   const to = useLocalePath();
   const pending = useNavigation().state === "submitting";
   const error = actionData?.error;

@@ -33,11 +33,11 @@ test("the profile shows the address, this device and the data export; ending thi
   const device = page.locator(".session-list li");
   await expect(device).toHaveCount(1);
   await expect(device).toContainText("Chrome on Linux (this device)");
-  await expect(page.getByRole("link", { name: t("en", "pages:profile.exportJson") })).toHaveAttribute(
+  await expect(page.getByRole("link", { name: t("en", "account:profile.exportJson") })).toHaveAttribute(
     "href",
     "/account/export?format=json",
   );
-  await expect(page.getByRole("link", { name: t("en", "pages:profile.exportCsv") })).toHaveAttribute(
+  await expect(page.getByRole("link", { name: t("en", "account:profile.exportCsv") })).toHaveAttribute(
     "href",
     "/account/export?format=csv",
   );
@@ -58,15 +58,15 @@ test("deleting the account asks for the typed word, then deletes, e-mails and si
   const email = await signIn(page, javaScriptEnabled);
   await page.goto("/de/account/profile");
   if (javaScriptEnabled) await waitForHydration(page);
-  await page.getByRole("link", { name: t("de", "pages:profile.deleteStart") }).click();
+  await page.getByRole("link", { name: t("de", "account:profile.deleteStart") }).click();
   await expect(page).toHaveURL(/\/de\/account\/profile\/delete$/);
   await expect(page.locator("main")).toContainText(email);
-  const word = t("de", "pages:profile.delete.word");
-  const field = page.getByLabel(t("de", "pages:profile.delete.label", { word }));
-  const submit = page.getByRole("button", { name: t("de", "pages:profile.delete.submit") });
+  const word = t("de", "account:profile.delete.word");
+  const field = page.getByLabel(t("de", "account:profile.delete.label", { word }));
+  const submit = page.getByRole("button", { name: t("de", "account:profile.delete.submit") });
   await field.fill("DELETE");
   await submit.click();
-  await expect(page.locator(".field-error")).toHaveText(t("de", "pages:profile.delete.wrongWord", { word }));
+  await expect(page.locator(".field-error")).toHaveText(t("de", "account:profile.delete.wrongWord", { word }));
   await expect(field).toHaveAttribute("aria-invalid", "true");
 
   await field.fill(word.toLowerCase());

@@ -13,8 +13,8 @@ learnerTest(
   async ({ page }) => {
     await page.goto("/subscription");
     await expect(page.locator("main")).toContainText("€4.00 per month");
-    const supporter = t("en", "pages:subscription.plans.supporter.name");
-    await page.getByRole("button", { name: t("en", "pages:subscription.choose", { plan: supporter }) }).click();
+    const supporter = t("en", "billing:subscription.plans.supporter.name");
+    await page.getByRole("button", { name: t("en", "billing:subscription.choose", { plan: supporter }) }).click();
 
     await expect(page.getByRole("heading", { name: "Fake Stripe Checkout" })).toBeVisible();
     await expect(page.locator("main")).toContainText("Pay 4.00 EUR");
@@ -27,7 +27,7 @@ learnerTest(
     await expect(page.locator("main")).toContainText("Your Supporter plan is paid: €4.00 per month.");
     await expect(page.locator("main")).toContainText(/Next renewal: \w+ \d{1,2}, \d{4}\./);
 
-    await page.getByRole("link", { name: t("en", "pages:postPurchase.seePlan") }).click();
+    await page.getByRole("link", { name: t("en", "billing:postPurchase.seePlan") }).click();
     await expect(page).toHaveURL((url) => url.pathname === "/account/billing");
     await expect(page.locator("main")).toContainText("Your plan: Supporter (active)");
     await openAccountMenu(page, "en");
@@ -41,7 +41,7 @@ learnerTest(
       .locator("main .plan-line")
       .getByRole("link", { name: t("en", "titles.billing") })
       .click();
-    await page.getByRole("button", { name: t("en", "pages:billing.manage") }).click();
+    await page.getByRole("button", { name: t("en", "billing:billing.manage") }).click();
     await expect(page.getByRole("heading", { name: "Fake Stripe customer portal" })).toBeVisible();
     await page.getByRole("link", { name: "Return to Polyglot" }).click();
     await expect(page).toHaveURL((url) => url.pathname === "/account/billing");
@@ -52,13 +52,13 @@ test("pledge with an e-mail address, pay, see the thank-you page, and the campai
   page,
 }) => {
   await page.goto("/crowdfunding-campaign");
-  const progress = page.getByRole("progressbar", { name: t("en", "pages:crowdfunding.progressLabel") });
+  const progress = page.getByRole("progressbar", { name: t("en", "billing:crowdfunding.progressLabel") });
   await expect(progress).toBeVisible();
   const before = pledgedIn(await page.locator("main .campaign-total").innerText());
 
-  await page.getByLabel(t("en", "pages:crowdfunding.customAmount")).fill("25");
-  await page.getByLabel(t("en", "pages:crowdfunding.emailLabel")).fill(uniqueAddress("backer"));
-  await page.getByRole("button", { name: t("en", "pages:crowdfunding.pledgeButton"), exact: true }).click();
+  await page.getByLabel(t("en", "billing:crowdfunding.customAmount")).fill("25");
+  await page.getByLabel(t("en", "billing:crowdfunding.emailLabel")).fill(uniqueAddress("backer"));
+  await page.getByRole("button", { name: t("en", "billing:crowdfunding.pledgeButton"), exact: true }).click();
 
   await expect(page.locator("main")).toContainText("Pay 25.00 EUR");
   await page.getByRole("button", { name: "Pay" }).click();
@@ -67,7 +67,7 @@ test("pledge with an e-mail address, pay, see the thank-you page, and the campai
   await expect(page.locator("main h1")).toHaveText(t("en", "titles.pledgeThanks"));
   await expect(page.locator("main")).toContainText("Your pledge of €25.00 is paid.");
 
-  await page.getByRole("link", { name: t("en", "pages:checkout.backToCampaign") }).click();
+  await page.getByRole("link", { name: t("en", "billing:checkout.backToCampaign") }).click();
   await expect(page).toHaveURL((url) => url.pathname === "/crowdfunding-campaign");
   // Other runs may pledge at the same time: the total has moved by this pledge at least.
   expect(pledgedIn(await page.locator("main .campaign-total").innerText())).toBeGreaterThanOrEqual(before + 25);

@@ -125,9 +125,9 @@ learnerTest(
     await expect(page.locator("header.play-header")).toBeVisible();
     await expect(page.locator("footer")).toHaveCount(0);
 
-    await page.getByRole("link", { name: t("uk", "pages:account.playerSoonLink") }).click();
+    await page.getByRole("link", { name: t("uk", "account:account.playerSoonLink") }).click();
     await expect(page).toHaveURL((url) => url.pathname === "/uk/account/player/player-soon");
-    await expect(page.locator("main h1")).toHaveText(t("uk", "pages:account.playerSoon"));
+    await expect(page.locator("main h1")).toHaveText(t("uk", "account:account.playerSoon"));
     await expect(page).toHaveTitle(`${t("uk", "titles.playerSoon")} - POLYGLOT`);
 
     await page.getByRole("link", { name: t("uk", "nav.backToAccount") }).click();
@@ -175,7 +175,7 @@ test.describe("with JavaScript", () => {
     await markDocument(page, true);
     await page.getByLabel("Interface language").selectOption("tr");
     await expectPage(page, "tr", "/account/explore", "titles.accountExplore");
-    await expect(page.locator("main")).toContainText(t("tr", "pages:account.exploreIntro"));
+    await expect(page.locator("main")).toContainText(t("tr", "account:account.exploreIntro"));
     // Navigating on keeps Turkish.
     await page
       .locator("main")

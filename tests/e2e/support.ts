@@ -47,7 +47,7 @@ function namespace(lng: Locale, ns: string): Tree {
   return tree;
 }
 
-/** `t("de", "titles.explore")` (namespace `common`) or `t("uk", "pages:account.playerSoon")`; `{{name}}` is filled in, `{{count, number}}` in the locale's number format. */
+/** `t("de", "titles.explore")` (namespace `common`) or `t("uk", "account:account.playerSoon")`; `{{name}}` is filled in, `{{count, number}}` in the locale's number format. */
 export function t(lng: Locale, key: string, vars: Record<string, string | number> = {}): string {
   const [ns, name] = key.includes(":") ? (key.split(":", 2) as [string, string]) : ["common", key];
   let node: string | Tree | undefined = namespace(lng, ns);
@@ -150,7 +150,7 @@ export const ROUTES: RouteSpec[] = [
   {
     path: "/account/player/player-soon",
     title: (lng) => t(lng, "titles.playerSoon"),
-    h1: (lng) => t(lng, "pages:account.playerSoon"),
+    h1: (lng) => t(lng, "account:account.playerSoon"),
     layout: "play",
     description: (lng) => t(lng, "descriptions.default"),
   },
