@@ -3,7 +3,7 @@ import { Link } from "react-router";
 import { PATHS } from "../http/paths";
 import { useLocalePath } from "../i18n/use-locale";
 import type { DaySummary } from "./daily.server";
-import { BrowserTimeZone } from "./settings-form";
+import { BrowserTimeZone } from "./browser-time-zone";
 
 /**
  * The learner's day: what waits now and today, the new terms and reviews left today, and the way to the review (left

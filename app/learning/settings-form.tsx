@@ -1,4 +1,4 @@
-import { useEffect, useSyncExternalStore } from "react";
+import { useSyncExternalStore } from "react";
 import { useTranslation } from "../i18n/use-translation";
 import { Form, useNavigation } from "react-router";
 import { REVIEW_MODES } from "./review-modes";
@@ -6,6 +6,7 @@ import type { SettingsErrors } from "./settings.server";
 import { DailyLimitField, FieldError } from "./ui";
 import { intervalRatio, RETENTION, RETENTION_CHOICES } from "./retention";
 import { useLocale } from "../i18n/use-locale";
+import { browserTimeZone } from "./browser-time-zone";
 
 export type SettingsValues = {
   newPerDay: string;
@@ -17,15 +18,6 @@ export type SettingsValues = {
 };
 
 const noSubscription = () => () => {};
-
-/** The browser's zone, where it has one. */
-const browserTimeZone = (): string | null => {
-  try {
-    return Intl.DateTimeFormat().resolvedOptions().timeZone || null;
-  } catch {
-    return null;
-  }
-};
 
 /**
  * Daily limits, time zone and review modes. Without JavaScript the zone is a plain select (UTC until chosen); with it,
@@ -145,21 +137,4 @@ function RetentionField({ value, error }: { value: string; error?: string }) {
       <FieldError id="desiredRetention-error" error={error} />
     </>
   );
-}
-
-/**
- * Sends the browser's zone once when the learner has none saved, so their days end at their own midnight. A plain
- * request, not a fetcher: a fetcher's action makes the router revalidate, which raced a link the learner had just
- * clicked; the zone applies from the next page on.
- */
-export function BrowserTimeZone({ action }: { action: string }) {
-  useEffect(() => {
-    const zone = browserTimeZone();
-    if (!zone) return;
-    const body = new URLSearchParams({ intent: "browserTimeZone", timeZone: zone });
-    fetch(action, { method: "POST", body, credentials: "same-origin" }).catch(() => {
-      // Offline or refused: the zone is sent again on the next home page.
-    });
-  }, [action]);
-  return null;
 }
