@@ -38,7 +38,7 @@ import { CLIENT_NAMESPACES, localeDirection, splitLocale } from "./i18n/locales"
 import { rootRedirectMiddleware } from "./i18n/root-redirect.server";
 import { ErrorPage } from "./ui/error-page";
 import { DefaultLayout } from "./ui/layouts";
-import { InlineStylesheet } from "./ui/inline-stylesheet";
+import { DocumentStylesheet } from "./ui/document-stylesheet";
 import { LanguageLinks } from "./ui/seo";
 import { takeToasts, toastMiddleware } from "./toasts/toast.server";
 import { colorScheme } from "./theme/theme";
@@ -129,7 +129,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="color-scheme" content={colorScheme(theme)} />
-        <InlineStylesheet />
+        <DocumentStylesheet />
         <Meta />
         {/* Links need no nonce (the policy checks scripts by nonce, not styles or icons). Without an explicit one they
             take the render's, which the browser's render has not, or not visibly: a hydration mismatch. */}

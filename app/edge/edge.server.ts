@@ -12,6 +12,7 @@ import express from "express";
 import type { ServerBuild } from "react-router";
 import type { ViteDevServer } from "vite";
 import { env } from "../config/env.server";
+import { learnTranslationFiles } from "../i18n/translation-files.server";
 import { bodyLimitFor } from "../http/request-body.server";
 import { checkHealth } from "../server/lifecycle.server";
 import { log } from "../server/log.server";
@@ -162,6 +163,8 @@ export function createEdge({ build, loaded, vite, server, clientDir, stopping, r
     const pageCache = publicPageCache(build as ServerBuild);
     app.use(pageCache);
     app.use("/assets", namedRoute("/assets/*"), precompressedAssets(path.join(clientDir, "assets")));
+    // A signed-in learner's documents preload the page's translation files instead of carrying them (entry.server.tsx).
+    learnTranslationFiles(path.join(clientDir, "assets"));
     answerFromMemory = (req, res, otherwise) => {
       if (stopping()) return false;
       const started = process.hrtime.bigint();

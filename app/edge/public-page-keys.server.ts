@@ -6,6 +6,7 @@ import { LOCALES, localePath } from "../i18n/locales";
 import { isLevel, isStudyLanguage } from "../learning/vocabulary";
 import { PATHS } from "../http/paths";
 import { PUBLIC_PAGES } from "../http/public-pages";
+import { STORED_COPY_HEADER } from "../toasts/toast";
 import { TOAST_COOKIE } from "../toasts/toast.server";
 import { canonicalVariantCookies } from "./variant-cookies.server";
 import { memo } from "../util/memo";
@@ -15,9 +16,11 @@ import { memo } from "../util/memo";
  * change an anonymous page (app/edge/page-cache.server.ts); null for a request that must be rendered for the visitor.
  */
 
-/** Request headers that change an anonymous page, with the values that matter (others count as absent). */
+/** Request headers that change a page, with the values that matter (others count as absent). */
 export const VARIANT_HEADERS: Record<string, (value: string) => string | null> = {
   "save-data": (value) => (value.trim().toLowerCase() === "on" ? "on" : null),
+  // The offline review's stored copy of a page carries its stylesheet and translations inside (entry.server.tsx).
+  [STORED_COPY_HEADER.toLowerCase()]: (value) => (value === "1" ? "1" : null),
 };
 /** Cookies that make a page personal: their holders always get a fresh render. */
 const BYPASS_COOKIES = [SESSION_COOKIE, TOAST_COOKIE, SIGN_IN_SENT_COOKIE];

@@ -1,41 +1,43 @@
-import { createContext, useContext } from "react";
+import { createContext, useContext, type ReactNode } from "react";
 
-const ID = "translations";
+export const TRANSLATIONS_ID = "translations";
+/** The attribute naming the namespaces the browser loads from their files before hydrating. */
+export const LOAD_ATTRIBUTE = "data-load";
 
-/** On the server: the translations the render has used so far (app/i18n/used-namespaces.server.ts). */
-export const DocumentTranslationsContext = createContext<(() => Record<string, unknown>) | undefined>(undefined);
+/** On the server: the element the render writes (document-translations.server.tsx), once the page is drawn. */
+export const DocumentTranslationsContext = createContext<(() => ReactNode) | undefined>(undefined);
 
-let fromDocument: string | undefined;
+let fromDocument: { json: string; load: string | undefined } | undefined;
 
-function documentText(): string {
-  return (fromDocument ??= typeof document === "undefined" ? "{}" : (document.getElementById(ID)?.textContent ?? "{}"));
+function readDocument() {
+  const element = typeof document === "undefined" ? null : document.getElementById(TRANSLATIONS_ID);
+  return { json: element?.textContent ?? "{}", load: element?.getAttribute(LOAD_ATTRIBUTE) ?? undefined };
 }
 
 /**
- * The current locale's translations the page uses, as JSON inside the document: the browser hydrates with them instead
- * of fetching translation files after its scripts. Rendered after the page, so the page's namespaces are known; the
- * browser renders back what the document holds.
+ * The page's translations for the browser: inside the document as JSON, or named for the browser to load from their
+ * files (document-translations.server.tsx). Rendered after the page, so the page's namespaces are known; the browser
+ * renders back what the document holds.
  */
 export function DocumentTranslations() {
-  const used = useContext(DocumentTranslationsContext);
-  const json = used ? jsonOf(used()) : documentText();
-  return <script id={ID} type="application/json" dangerouslySetInnerHTML={{ __html: json }} />;
-}
-
-/** The server's translations as the document writes them, `<` escaped so no text inside can end the element; once per
- * object (the server hands the same object for the same locale and namespaces). */
-const written = new WeakMap<object, string>();
-function jsonOf(translations: Record<string, unknown>): string {
-  let json = written.get(translations);
-  if (json === undefined) written.set(translations, (json = JSON.stringify(translations).replaceAll("<", "\\u003c")));
-  return json;
+  const render = useContext(DocumentTranslationsContext);
+  if (render) return render();
+  const { json, load } = (fromDocument ??= readDocument());
+  return (
+    <script id={TRANSLATIONS_ID} type="application/json" data-load={load} dangerouslySetInnerHTML={{ __html: json }} />
+  );
 }
 
 /** The translations the server put into the document, by namespace (none if the document has none). */
 export function translationsFromDocument(): Record<string, Record<string, unknown>> {
   try {
-    return JSON.parse(documentText()) as Record<string, Record<string, unknown>>;
+    return JSON.parse((fromDocument ??= readDocument()).json) as Record<string, Record<string, unknown>>;
   } catch {
     return {};
   }
+}
+
+/** The namespaces the document asks the browser to load from their files (none if it carries them inside). */
+export function namespacesToLoad(): string[] {
+  return (fromDocument ??= readDocument()).load?.split(" ") ?? [];
 }

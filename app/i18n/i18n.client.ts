@@ -1,6 +1,6 @@
 import { createInstance, type BackendModule, type i18n } from "i18next";
 import { initReactI18next } from "react-i18next";
-import { translationsFromDocument } from "./document-translations";
+import { namespacesToLoad, translationsFromDocument } from "./document-translations";
 import { CLIENT_NAMESPACES, DEFAULT_LOCALE } from "./locales";
 import { NUMBER_VARIABLES } from "./number-variables";
 
@@ -31,13 +31,15 @@ export const i18next = createInstance();
 
 /**
  * Starts i18next in the browser in the language the server rendered (`<html lang>`), before hydration, with the
- * translations the document carries (the namespaces the page uses); without them, the namespaces are fetched first.
- * The other namespaces load with the next navigation (root.tsx).
+ * translations the document carries (the namespaces the page uses); or with those the document names, from their files
+ * (preloaded by the document); without either, every namespace is fetched first. The other namespaces load with the
+ * next navigation (root.tsx).
  */
 export async function startI18n(): Promise<i18n> {
   const lng = document.documentElement.lang || DEFAULT_LOCALE;
   const inDocument = translationsFromDocument();
   const namespaces = Object.keys(inDocument);
+  const toLoad = namespacesToLoad();
   await i18next
     .use(initReactI18next)
     .use(bundledBackend)
@@ -46,7 +48,7 @@ export async function startI18n(): Promise<i18n> {
       fallbackLng: false,
       ...(namespaces.length > 0
         ? { ns: namespaces, resources: { [lng]: inDocument }, partialBundledLanguages: true }
-        : { ns: CLIENT_NAMESPACES }),
+        : { ns: toLoad.length > 0 ? toLoad : CLIENT_NAMESPACES }),
       defaultNS: "common",
       interpolation: { escapeValue: false, defaultVariables: NUMBER_VARIABLES },
       react: { useSuspense: false },

@@ -52,12 +52,17 @@ export function startRecordingNamespaces(instance: i18n) {
 }
 
 /**
- * The current locale's translations of every browser namespace the render has used so far: what the browser needs to
- * hydrate the same text. `common` always, since every page's layout speaks it.
+ * Every browser namespace the render has used so far: what the browser needs to hydrate the same text. `common` always,
+ * since every page's layout speaks it.
  */
-export function usedTranslations(instance: i18n): Record<string, unknown> {
+export function usedNamespaces(instance: i18n): string[] {
   const used = recorded.get(translatorOf(instance)) ?? new Set<string>();
-  const namespaces = CLIENT_NAMESPACES.filter((namespace) => namespace === "common" || used.has(namespace));
+  return CLIENT_NAMESPACES.filter((namespace) => namespace === "common" || used.has(namespace));
+}
+
+/** The current locale's translations of the namespaces above. */
+export function usedTranslations(instance: i18n): Record<string, unknown> {
+  const namespaces = usedNamespaces(instance);
   // The server's translations never change while it runs: the same locale and namespaces give the same object, whose
   // JSON the document then writes once (document-translations.tsx).
   const key = `${instance.language}:${namespaces.join(",")}`;

@@ -306,6 +306,45 @@ test.describe("first paint", () => {
     const form = translations.pages?.form as Record<string, string> | undefined;
     expect(form?.submit).toBe(t("de", "pages:form.submit"));
   });
+
+  learnerTest(
+    "a signed-in learner's documents link the stylesheet and preload the page's translation files",
+    async ({ page, javaScriptEnabled }) => {
+      const errors: string[] = [];
+      page.on("pageerror", (error) => errors.push(error.message));
+      page.on("console", (message) => {
+        if (message.type() === "error") errors.push(message.text());
+      });
+      const answer = await page.goto("/de/account/review");
+      const html = (await answer!.text()) ?? "";
+      const head = html.slice(0, html.indexOf("</head>"));
+      // The built stylesheet, kept by the browser, instead of ~35 KB inside every page.
+      expect(head).toMatch(/<link id="stylesheet" rel="stylesheet" href="\/assets\/styles-[\w-]+\.css"\/>/);
+      expect(html).not.toMatch(/<style id="stylesheet">/);
+      // The page's namespaces by name, their German files preloaded; no translation inside.
+      expect(html).toMatch(
+        /<script id="translations" type="application\/json" data-load="common learning">\{\}<\/script>/,
+      );
+      const preloaded = [...head.matchAll(/<link rel="modulepreload" href="\/assets\/(i18n-[^"]+)"/g)].map((m) => m[1]);
+      expect(preloaded.map((file) => /^i18n-[a-z]+-[a-z]+/.exec(file!)?.[0]).sort()).toEqual([
+        "i18n-de-common",
+        "i18n-de-learning",
+      ]);
+      // The page is styled by the linked file, and with JavaScript it hydrates in German from the files.
+      await expect(page.locator("main h1")).toHaveText(t("de", "learning:review.title"));
+      expect(await page.evaluate(() => getComputedStyle(document.body).margin)).toBe("0px");
+      if (javaScriptEnabled) {
+        await waitForHydration(page);
+        await page
+          .locator("header.site-header")
+          .getByRole("link", { name: t("de", "nav.statistics") })
+          .click();
+        await expect(page.locator("main h1")).toHaveText(t("de", "titles.statistics"));
+        expect(await page.locator("#stylesheet").getAttribute("href")).toMatch(/^\/assets\/styles-/);
+      }
+      expect(errors).toEqual([]);
+    },
+  );
 });
 
 test.describe("motion", () => {
