@@ -121,6 +121,9 @@ const sessionLookup = preparedPerDatabase((db) =>
     .prepare("session_lookup"),
 );
 
+/** Methods that write nothing (the others are forms sent). */
+const SAFE_METHODS = new Set(["GET", "HEAD"]);
+
 /** A session's row and its learner's, as read; `bytes` counts entries for the store. */
 type KeptSession = { user: User; lastSeenAt: Date; expiresAt: Date; bytes: 1 };
 /** Sessions kept in memory at most, and per learner (their devices). */
@@ -128,11 +131,12 @@ const SESSIONS_KEPT = 20_000;
 const SESSIONS_KEPT_PER_LEARNER = 50;
 
 /**
- * Sessions kept in memory where the database announces every change of a learner's row (the embedded one, written by
- * this process alone; drizzle/0021): each is valid until an announcement names its learner, which every write of
- * theirs, a sign-in and a sign-out make. An announcement of a new data version alone (a write of their data, a sign-in
- * elsewhere; drizzle/0022) moves the version kept instead; any other (a session ended, their row changed) forgets
- * their sessions. Null for PostgreSQL, read again on each request.
+ * Sessions kept in memory where the database announces every change of a learner's row (drizzle/0021; the embedded
+ * one at commit, PostgreSQL through each instance's listening connection): each is valid until an announcement names
+ * its learner, which every write of theirs, a sign-in and a sign-out make. An announcement of a new data version alone
+ * (a write of their data, a sign-in elsewhere; drizzle/0022) moves the version kept instead; any other (a session
+ * ended, their row changed) forgets their sessions. While announcements are not heard (PostgreSQL's listener away),
+ * everything kept is forgotten and each request reads its session again. Null for a database that announces nothing.
  */
 const keptSessionsOf = new WeakMap<Database, { kept: OwnerBoundedCache<KeptSession>; changes: LearnerChanges }>();
 function sessionMemory(db: Database) {
@@ -145,24 +149,37 @@ function sessionMemory(db: Database) {
     bytes: SESSIONS_KEPT,
     perOwner: SESSIONS_KEPT_PER_LEARNER,
   });
-  changes.subscribe(({ learnerId, dataVersion }) => {
-    if (dataVersion === null) return kept.deleteOwner(learnerId);
-    // Only the version of their data moved (a write of theirs): what a read would give now, without the read.
-    for (const key of kept.keysOf(learnerId)) {
-      const session = kept.get(key)!;
-      if (session.user.dataVersion >= dataVersion) continue;
-      session.user = Object.freeze({ ...session.user, dataVersion });
-    }
-  });
+  changes.subscribe(
+    ({ learnerId, dataVersion }) => {
+      if (dataVersion === null) return kept.deleteOwner(learnerId);
+      // Only the version of their data moved (a write of theirs): what a read would give now, without the read.
+      for (const key of kept.keysOf(learnerId)) {
+        const session = kept.get(key)!;
+        if (session.user.dataVersion >= dataVersion) continue;
+        session.user = Object.freeze({ ...session.user, dataVersion });
+      }
+    },
+    () => kept.clear(),
+  );
   keptSessionsOf.set(db, (memory = { kept, changes }));
   return memory;
+}
+
+/**
+ * After a learner's own write (a form sent), on a database that announces shortly after commit (PostgreSQL): their
+ * sessions kept here are forgotten, so this instance's next answer to them reads their row as the write left it
+ * rather than waiting for the announcement. Other instances learn it from the announcement.
+ */
+export function forgetKeptSessionsAfterWrite(db: Database, learnerId: string): void {
+  const memory = sessionMemory(db);
+  if (memory && !memory.changes.atCommit) memory.kept.deleteOwner(learnerId);
 }
 
 /** The user a session id names; an unknown or expired one means signed out. */
 async function userOfSession(db: Database, id: string, now = new Date()): Promise<User | null> {
   const idHash = hashId(id);
   const memory = sessionMemory(db);
-  const kept = memory?.kept.get(idHash);
+  const kept = memory?.changes.keeping ? memory.kept.get(idHash) : undefined;
   if (kept && kept.expiresAt > now) {
     // The least recently used session is the first pushed out, as in the stores of kept pages.
     memory!.kept.touch(idHash);
@@ -180,7 +197,7 @@ async function userOfSession(db: Database, id: string, now = new Date()): Promis
     row.lastSeenAt = now;
   }
   // Kept only when no change was announced while it was read: one of its learner's might have come after the read.
-  if (row && memory && memory.changes.count === announced)
+  if (row && memory?.changes.keeping && memory.changes.count === announced)
     memory.kept.set(row.user.id, idHash, { ...row, user: Object.freeze(row.user), bytes: 1 });
   return row?.user ?? null;
 }
@@ -215,6 +232,7 @@ export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request,
   const logFields = context.get(requestLogContext);
   if (user && logFields) logFields.learner = learnerTag(user.id);
   const response = await next();
+  if (user && !SAFE_METHODS.has(request.method)) forgetKeptSessionsAfterWrite(await getDatabase(), user.id);
   if (user && (await isSignedWithRetiredKey(sessionCookie, request)) && !setsCookie(response, SESSION_COOKIE)) {
     response.headers.append("Set-Cookie", await sessionCookie.serialize(id));
   }

@@ -18,6 +18,8 @@ function open(): Promise<Handle> {
       templateDir: env.DATA_TEMPLATE_DIR,
       // The embedded database answers from a thread of its own: its queries do not hold the event loop.
       worker: true,
+      // PostgreSQL announces the learners each write changes, heard by every instance: their sessions are kept.
+      listen: true,
       // A restarted or unreachable PostgreSQL breaks connections: logged, the pool opens new ones, the process runs on.
       onConnectionError: (error) => {
         noteConnectionLost();

@@ -1,5 +1,9 @@
 // Relative imports carry `.ts` (see open.server.ts).
 
+/** The channel of the announcements, and the setting that turns them on for a connection (drizzle/0021). */
+export const LEARNER_CHANNEL = "learner_changed";
+export const LEARNER_NOTIFY_SETTING = "polyglot.learner_notify";
+
 /**
  * One announcement: the learner, and their new data version when nothing else of their row changed (a write of their
  * data; drizzle/0022); null when anything else may have (their e-mail, a session ended, the row deleted).
@@ -14,18 +18,38 @@ export function learnerChangeOf(payload: string): LearnerChange {
 }
 
 /**
- * The learners whose row (`users`) changed, as a database written by this process alone announces them at commit: the
- * embedded one on its thread (drizzle/0021, 0022). Every write of a learner's data, a sign-in and a sign-out move
- * their row, so what this process keeps of a learner (their session's row) stays true while no announcement names
- * them. PostgreSQL, which other instances write too, has none: what is read from it is read again each time.
+ * The learners whose row (`users`) changed, as the database announces them: every write of a learner's data, a sign-in
+ * and a sign-out move their row, so what a process keeps of a learner (their session's row) stays true while no
+ * announcement names them. The embedded database, written by this process alone, announces at commit, before the
+ * write returns (drizzle/0021, 0022). PostgreSQL, which other instances write too, announces through a listening
+ * connection of each instance (postgres-listener.server.ts) shortly after commit; while that connection is away, no
+ * announcement is sure to arrive and nothing may be kept.
  */
 export class LearnerChanges {
   private announced = 0;
+  private listening: boolean;
   private readonly listeners = new Set<(change: LearnerChange) => void>();
+  private readonly lostListeners = new Set<() => void>();
+
+  /**
+   * @param atCommit whether a write's announcements arrive before the write returns (the embedded database), rather
+   *   than shortly after it (PostgreSQL, which starts without its listener)
+   */
+  readonly atCommit: boolean;
+
+  constructor(atCommit = true) {
+    this.atCommit = atCommit;
+    this.listening = atCommit;
+  }
 
   /** How many announcements came so far: a read that began at this count and ended at it missed none. */
   get count(): number {
     return this.announced;
+  }
+
+  /** Whether announcements are heard now: what is read may be kept. */
+  get keeping(): boolean {
+    return this.listening;
   }
 
   /** Tells the listeners of an announcement's payload (see learnerChangeOf). */
@@ -35,8 +59,22 @@ export class LearnerChanges {
     for (const listener of this.listeners) listener(change);
   }
 
-  subscribe(listener: (change: LearnerChange) => void): void {
+  /** The announcements stopped (the listening connection is gone): whatever was kept may be stale from now on. */
+  lost(): void {
+    this.announced++;
+    this.listening = false;
+    for (const listener of this.lostListeners) listener();
+  }
+
+  /** The announcements are heard again: a read that starts now may be kept. */
+  resumed(): void {
+    this.announced++;
+    this.listening = true;
+  }
+
+  subscribe(listener: (change: LearnerChange) => void, onLost?: () => void): void {
     this.listeners.add(listener);
+    if (onLost) this.lostListeners.add(onLost);
   }
 }
 
@@ -47,7 +85,7 @@ export function announcesLearnerChanges(db: object, changes: LearnerChanges): vo
   announcing.set(db, changes);
 }
 
-/** The announcements of a database's learner changes, or null when it makes none (PostgreSQL). */
+/** The announcements of a database's learner changes, or null when it makes none (a script's own connection). */
 export function learnerChangesOf(db: object): LearnerChanges | null {
   return announcing.get(db) ?? null;
 }

@@ -3,7 +3,7 @@
 // (auth/auth.schema.ts, learning/learning.schema.ts) and queries them through this untyped-schema handle.
 import path from "node:path";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
-import { announcesLearnerChanges } from "./learner-changes.ts";
+import { announcesLearnerChanges, LEARNER_NOTIFY_SETTING, LearnerChanges } from "./learner-changes.ts";
 import { assertFreeSpace, lockDataDir } from "./lock.server.ts";
 import { copyTemplateDatabase, PGLITE_FOLDER } from "./template.server.ts";
 
@@ -33,6 +33,12 @@ export type OpenOptions = {
    * and tests that open the database themselves keep it on theirs.
    */
   worker?: boolean;
+  /**
+   * PostgreSQL: every connection announces the learners its writes change, and one more listens for what every
+   * instance announces (postgres-listener.server.ts), so sessions can be kept in memory (the app's server). Scripts
+   * and tests that open the database themselves read each time.
+   */
+  listen?: boolean;
 };
 
 /** Every process that opens and migrates the database runs migrations one at a time under this PostgreSQL lock. */
@@ -59,15 +65,21 @@ async function openPostgres(
   url: string,
   migrationsFolder: string,
   onError: (error: Error) => void,
+  listen: boolean,
 ): Promise<DatabaseHandle> {
   const { default: pg } = await import("pg");
   const { drizzle } = await import("drizzle-orm/node-postgres");
   const { migrate } = await import("drizzle-orm/node-postgres/migrator");
+  const { listenForLearnerChanges } = await import("./postgres-listener.server.ts");
   const pool = new pg.Pool({ connectionString: url, ...POOL_DEADLINES });
   // Broken connections are reported through the pool when idle, and through the client when checked out between two
   // queries of a transaction (unhandled, that would end the process); the request that used it gets a failed query.
   pool.on("error", onError);
-  pool.on("connect", (client) => client.on("error", onError));
+  pool.on("connect", (client) => {
+    client.on("error", onError);
+    // Queued ahead of whatever the pool hands this connection to: its writes announce the learners they change.
+    if (listen) client.query(`set ${LEARNER_NOTIFY_SETTING} = 'on'`).catch(onError);
+  });
   const db = drizzle(pool);
   // Instances starting together would race on the migrations: one at a time, on one connection holding a lock.
   const client = await pool.connect();
@@ -82,12 +94,33 @@ async function openPostgres(
     await client.query("reset statement_timeout").catch(() => {});
     client.release();
   }
+  let stopListening = async () => {};
+  // The pool's connections must announce (a pooler may drop the setting): otherwise nothing may be kept.
+  const announcing =
+    listen &&
+    (await pool.query<{ on: string | null }>("select current_setting($1, true) as on", [LEARNER_NOTIFY_SETTING]))
+      .rows[0]?.on === "on";
+  if (listen && !announcing) onError(new Error(`${LEARNER_NOTIFY_SETTING} did not hold: sessions are read each time`));
+  if (announcing) {
+    const changes = new LearnerChanges(false);
+    const listener = listenForLearnerChanges(
+      (config) => new pg.Client(config),
+      { connectionString: url, connectionTimeoutMillis: POOL_DEADLINES.connectionTimeoutMillis, keepAlive: true },
+      changes,
+      onError,
+    );
+    stopListening = listener.stop;
+    announcesLearnerChanges(db, changes);
+  }
   return {
     db: db as unknown as Database,
     kind: "postgresql",
     client: pool,
     ping: async () => void (await pool.query("select 1")),
-    close: () => pool.end(),
+    close: async () => {
+      await stopListening();
+      await pool.end();
+    },
   };
 }
 
@@ -185,6 +218,11 @@ function pgliteHandle(
 export function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
   const migrationsFolder = options.migrationsFolder ?? path.resolve(process.cwd(), "drizzle");
   if (options.databaseUrl)
-    return openPostgres(options.databaseUrl, migrationsFolder, options.onConnectionError ?? (() => {}));
+    return openPostgres(
+      options.databaseUrl,
+      migrationsFolder,
+      options.onConnectionError ?? (() => {}),
+      options.listen ?? false,
+    );
   return openPglite(options.dataDir, migrationsFolder, options.templateDir, options.worker);
 }

@@ -23,6 +23,4 @@ export type PgliteReady = { ready: true } | { ready: false; error: WireError };
  */
 export type PgliteLearnerChanged = { learnerChanged: string };
 
-/** The channel of those announcements, and the setting that turns them on for a connection. */
-export const LEARNER_CHANNEL = "learner_changed";
-export const LEARNER_NOTIFY_SETTING = "polyglot.learner_notify";
+export { LEARNER_CHANNEL, LEARNER_NOTIFY_SETTING } from "./learner-changes.ts";

@@ -5,7 +5,7 @@ import { parentPort, workerData } from "node:worker_threads";
 import { PGlite } from "@electric-sql/pglite";
 import { drizzle } from "drizzle-orm/pglite";
 import { migrate } from "drizzle-orm/pglite/migrator";
-import { LEARNER_CHANNEL, LEARNER_NOTIFY_SETTING } from "./pglite-wire.ts";
+import { LEARNER_CHANNEL, LEARNER_NOTIFY_SETTING } from "./learner-changes.ts";
 import { preparedStatements } from "./pglite-statements.ts";
 import type { PgliteRequest, PgliteReply, WireError, WireQueryOptions } from "./pglite-wire.ts";
 

@@ -49,6 +49,13 @@ export class OwnerBoundedCache<V extends { bytes: number }> {
     for (const key of this.keysOfOwner.get(owner) ?? []) this.delete(key);
   }
 
+  /** Forgets every entry. */
+  clear(): void {
+    this.entries.clear();
+    this.keysOfOwner.clear();
+    this.bytes = 0;
+  }
+
   set(owner: string, key: string, value: V): void {
     this.delete(key);
     const keys = this.keysOfOwner.get(owner) ?? new Set<string>();

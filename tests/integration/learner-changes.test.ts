@@ -1,13 +1,20 @@
 /**
  * The embedded database, written only by the server that opened it on its thread, announces each learner whose row
  * changed (drizzle/0021) before it answers the write; the server keeps each session's learner in memory until such an
- * announcement names them. PostgreSQL, written by other instances too, announces nothing and is read each time.
+ * announcement names them. PostgreSQL, written by other instances too, announces to each instance's listening
+ * connection shortly after commit; an instance forgets a learner's sessions after their own write.
  * Statements are counted at the driver's client (drizzle looks its `query` up on each call).
  */
 import { rmSync } from "node:fs";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { createSession, destroyAllSessions, sessionUser } from "../../app/auth/session.server";
+import { Client } from "pg";
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
+import {
+  createSession,
+  destroyAllSessions,
+  forgetKeptSessionsAfterWrite,
+  sessionUser,
+} from "../../app/auth/session.server";
 import { findOrCreateUser } from "../../app/auth/users.server";
 import type { Database } from "../../app/db/db.server";
 import { learnerChangesOf } from "../../app/db/learner-changes";
@@ -184,19 +191,123 @@ describe("the embedded database on its thread", () => {
   });
 });
 
-describe("PostgreSQL", () => {
+describe("PostgreSQL, two instances", () => {
+  let databaseUrl: string;
+  let handle: DatabaseHandle;
+  /** A second instance on the same database: its writes are announced to the first through the listener. */
+  let other: DatabaseHandle;
+
+  const keeping = (h: DatabaseHandle) => learnerChangesOf(h.db)?.keeping === true;
+
+  beforeAll(async () => {
+    databaseUrl = await createDatabase(inject("pgUrl"), `learner_changes_${process.pid}_${Date.now()}`);
+    handle = await openDatabase({ databaseUrl, dataDir: "", migrationsFolder: MIGRATIONS, listen: true });
+    other = await openDatabase({ databaseUrl, dataDir: "", migrationsFolder: MIGRATIONS, listen: true });
+    await vi.waitFor(() => expect(keeping(handle) && keeping(other)).toBe(true), { timeout: 10_000 });
+  }, 60_000);
+  afterAll(async () => {
+    await handle?.close();
+    await other?.close();
+  });
+
+  it("keeps a session's learner until another instance's write, sign-in or sign-out of theirs is announced", async () => {
+    const db = handle.db;
+    const ed = await findOrCreateUser(db, `ed-${process.pid}@example.test`);
+    const cookie = await createSession(db, ed.id);
+    const statements = countStatements(handle);
+    const first = await sessionUser(db, requestWith(cookie));
+    for (let i = 0; i < 3; i++) expect(await sessionUser(db, requestWith(cookie))).toBe(first);
+    expect(statements.count).toBe(1);
+
+    // A write of hers on the other instance moves her data version alone: announced with it, the version kept moves
+    // without a read.
+    await editMeanings(other.db, ed.id);
+    const version = await dataVersionOf(other.db, ed.id);
+    await vi.waitFor(async () => expect((await sessionUser(db, requestWith(cookie)))?.dataVersion).toBe(version));
+    expect(statements.count).toBe(1);
+
+    // Her e-mail address changed there: read again here.
+    const renamed = `ed2-${process.pid}@example.test`;
+    await other.db.execute(sql`update users set email = ${renamed} where id = ${ed.id}`);
+    await vi.waitFor(async () => expect((await sessionUser(db, requestWith(cookie)))?.email).toBe(renamed));
+    expect(statements.count).toBeGreaterThan(1);
+
+    // Signed out everywhere on the other instance: her session kept here ends too.
+    expect(await sessionUser(db, requestWith(cookie))).not.toBeNull();
+    expect(await destroyAllSessions(other.db, ed.id)).toBe(1);
+    await vi.waitFor(async () => expect(await sessionUser(db, requestWith(cookie))).toBeNull());
+  });
+
+  it("reads her row again on this instance right after her own write, before the announcement arrives", async () => {
+    const db = handle.db;
+    const fa = await findOrCreateUser(db, `fa-${process.pid}@example.test`);
+    const cookie = await createSession(db, fa.id);
+    const kept = await sessionUser(db, requestWith(cookie));
+    expect(await sessionUser(db, requestWith(cookie))).toBe(kept);
+    const statements = countStatements(handle);
+    // The write goes through a connection that announces nothing: only the forgetting makes the next read see it.
+    const silent = new Client({ connectionString: databaseUrl });
+    await silent.connect();
+    try {
+      await silent.query("update terms set meaning = meaning where user_id = $1", [fa.id]);
+      await silent.query("update users set level = 'b1' where id = $1", [fa.id]);
+    } finally {
+      await silent.end();
+    }
+    expect(await sessionUser(db, requestWith(cookie))).toBe(kept);
+    forgetKeptSessionsAfterWrite(db, fa.id);
+    expect((await sessionUser(db, requestWith(cookie)))?.level).toBe("b1");
+    expect(statements.count).toBe(1);
+  });
+
+  it("reads every session again while its listening connection is away, and keeps them again once it is back", async () => {
+    const db = handle.db;
+    const gu = await findOrCreateUser(db, `gu-${process.pid}@example.test`);
+    const cookie = await createSession(db, gu.id);
+    await sessionUser(db, requestWith(cookie));
+    const statements = countStatements(handle);
+    expect((await sessionUser(db, requestWith(cookie)))?.id).toBe(gu.id);
+    expect(statements.count).toBe(0);
+
+    // Both instances' listeners cut by the server (as a restart or a network fault would).
+    const admin = new Client({ connectionString: databaseUrl });
+    await admin.connect();
+    try {
+      const { rowCount } = await admin.query(
+        "select pg_terminate_backend(pid) from pg_stat_activity where query = 'LISTEN learner_changed' and pid <> pg_backend_pid()",
+      );
+      expect(rowCount).toBe(2);
+    } finally {
+      await admin.end();
+    }
+    await vi.waitFor(() => expect(keeping(handle)).toBe(false));
+    // Nothing kept is trusted, and nothing read is kept: each request reads its session.
+    expect((await sessionUser(db, requestWith(cookie)))?.id).toBe(gu.id);
+    expect((await sessionUser(db, requestWith(cookie)))?.id).toBe(gu.id);
+    expect(statements.count).toBe(2);
+
+    // Back (it connects again by itself): read once, then kept.
+    await vi.waitFor(() => expect(keeping(handle) && keeping(other)).toBe(true), { timeout: 10_000 });
+    const before = statements.count;
+    await sessionUser(db, requestWith(cookie));
+    await sessionUser(db, requestWith(cookie));
+    expect(statements.count).toBe(before + 1);
+  });
+});
+
+describe("PostgreSQL opened by a script", () => {
   let handle: DatabaseHandle;
 
   beforeAll(async () => {
-    const databaseUrl = await createDatabase(inject("pgUrl"), `learner_changes_${process.pid}_${Date.now()}`);
+    const databaseUrl = await createDatabase(inject("pgUrl"), `learner_changes_script_${process.pid}_${Date.now()}`);
     handle = await openDatabase({ databaseUrl, dataDir: "", migrationsFolder: MIGRATIONS });
   }, 60_000);
   afterAll(() => handle?.close());
 
-  it("announces nothing (other instances write it too) and reads the session on every request", async () => {
+  it("announces nothing and reads the session on every request", async () => {
     const db = handle.db;
     expect(learnerChangesOf(db)).toBeNull();
-    const ed = await findOrCreateUser(db, `ed-${process.pid}@example.test`);
+    const ed = await findOrCreateUser(db, `ed-script-${process.pid}@example.test`);
     const cookie = await createSession(db, ed.id);
     const statements = countStatements(handle);
     for (let i = 0; i < 3; i++) expect((await sessionUser(db, requestWith(cookie)))?.id).toBe(ed.id);
