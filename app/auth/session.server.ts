@@ -18,6 +18,25 @@ export type User = typeof users.$inferSelect;
 export const SESSION_COOKIE = "__session";
 const sessionCookie = signedCookie(SESSION_COOKIE, { maxAge: SESSION_MAX_AGE_S });
 
+/**
+ * Where the database announces after commit (PostgreSQL): "<learner id> <data version>" as the learner's last write
+ * left it, so whichever instance answers their next request reads their row again if what it keeps is older, before
+ * the announcement reaches it.
+ */
+export const LEARNER_VERSION_COOKIE = "learner-version";
+const learnerVersionCookie = signedCookie(LEARNER_VERSION_COOKIE);
+
+/** The learner and data version a request's cookie names (null if it names none, or a forged one). */
+async function versionSeen(request: Request | string): Promise<{ id: string; version: number } | null> {
+  const header = typeof request === "string" ? request : (request.headers.get("Cookie") ?? "");
+  if (!header.includes(`${LEARNER_VERSION_COOKIE}=`)) return null;
+  const value = await readCookie<string>(learnerVersionCookie, header);
+  const [id = "", version = ""] = typeof value === "string" ? value.split(" ") : [];
+  const number = Number(version);
+  if (!id || !Number.isSafeInteger(number)) return null;
+  return { id, version: number };
+}
+
 /** The signed-in learner, or null; set once per request by the session middleware. */
 export const userContext = createContext<User | null>(null);
 
@@ -167,20 +186,31 @@ function sessionMemory(db: Database) {
 
 /**
  * After a learner's own write (a form sent), on a database that announces shortly after commit (PostgreSQL): their
- * sessions kept here are forgotten, so this instance's next answer to them reads their row as the write left it
- * rather than waiting for the announcement. Other instances learn it from the announcement.
+ * sessions kept here are forgotten and this one read again as the write left it, so this instance's next answer shows
+ * the write; the version read goes to the browser (LEARNER_VERSION_COOKIE), so another instance's does too. Null
+ * where announcements arrive before the write returns (the embedded database), or when the session has ended.
  */
-export function forgetKeptSessionsAfterWrite(db: Database, learnerId: string): void {
+export async function versionAfterWrite(db: Database, sessionId: string, learnerId: string): Promise<number | null> {
   const memory = sessionMemory(db);
-  if (memory && !memory.changes.atCommit) memory.kept.deleteOwner(learnerId);
+  if (!memory || memory.changes.atCommit) return null;
+  memory.kept.deleteOwner(learnerId);
+  // The write is done whatever happens now: a failed read (the database went away) only leaves the cookie unset.
+  const user = await userOfSession(db, sessionId).catch(() => null);
+  return user?.id === learnerId ? user.dataVersion : null;
 }
 
 /** The user a session id names; an unknown or expired one means signed out. */
-async function userOfSession(db: Database, id: string, now = new Date()): Promise<User | null> {
+async function userOfSession(
+  db: Database,
+  id: string,
+  seen: { id: string; version: number } | null = null,
+  now = new Date(),
+): Promise<User | null> {
   const idHash = hashId(id);
   const memory = sessionMemory(db);
   const kept = memory?.changes.keeping ? memory.kept.get(idHash) : undefined;
-  if (kept && kept.expiresAt > now) {
+  const current = !seen || seen.id !== kept?.user.id || kept.user.dataVersion >= seen.version;
+  if (kept && kept.expiresAt > now && current) {
     // The least recently used session is the first pushed out, as in the stores of kept pages.
     memory!.kept.touch(idHash);
     if (now.getTime() - kept.lastSeenAt.getTime() >= LAST_SEEN_INTERVAL_MS) {
@@ -209,13 +239,13 @@ async function userOfSession(db: Database, id: string, now = new Date()): Promis
 export async function learnerOfCookieHeader(db: Database, cookieHeader: string): Promise<User | null> {
   const id = await readCookie<string>(sessionCookie, cookieHeader);
   if (typeof id !== "string" || !id || (await isSignedWithRetiredKey(sessionCookie, cookieHeader))) return null;
-  return userOfSession(db, id);
+  return userOfSession(db, id, await versionSeen(cookieHeader));
 }
 
 /** The user a request's session cookie names; a tampered, unknown or expired cookie means signed out. */
 export async function sessionUser(db: Database, request: Request): Promise<User | null> {
   const id = await readCookie<string>(sessionCookie, request);
-  return typeof id === "string" && id ? userOfSession(db, id) : null;
+  return typeof id === "string" && id ? userOfSession(db, id, await versionSeen(request)) : null;
 }
 
 /**
@@ -227,12 +257,18 @@ export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request,
     ? await readCookie<string>(sessionCookie, request)
     : null;
   const valid = typeof id === "string" && id;
-  const user = valid ? (context.get(checkedUserContext) ?? (await userOfSession(await getDatabase(), id))) : null;
+  const user = valid
+    ? (context.get(checkedUserContext) ?? (await userOfSession(await getDatabase(), id, await versionSeen(request))))
+    : null;
   context.set(userContext, user);
   const logFields = context.get(requestLogContext);
   if (user && logFields) logFields.learner = learnerTag(user.id);
   const response = await next();
-  if (user && !SAFE_METHODS.has(request.method)) forgetKeptSessionsAfterWrite(await getDatabase(), user.id);
+  if (valid && user && !SAFE_METHODS.has(request.method)) {
+    const version = await versionAfterWrite(await getDatabase(), id, user.id);
+    if (version !== null)
+      response.headers.append("Set-Cookie", await learnerVersionCookie.serialize(`${user.id} ${version}`));
+  }
   if (user && (await isSignedWithRetiredKey(sessionCookie, request)) && !setsCookie(response, SESSION_COOKIE)) {
     response.headers.append("Set-Cookie", await sessionCookie.serialize(id));
   }

@@ -3,7 +3,7 @@
 // (auth/auth.schema.ts, learning/learning.schema.ts) and queries them through this untyped-schema handle.
 import path from "node:path";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
-import { announcesLearnerChanges, LEARNER_NOTIFY_SETTING, LearnerChanges } from "./learner-changes.ts";
+import { announcesLearnerChanges, LearnerChanges } from "./learner-changes.ts";
 import { assertFreeSpace, lockDataDir } from "./lock.server.ts";
 import { copyTemplateDatabase, PGLITE_FOLDER } from "./template.server.ts";
 
@@ -34,9 +34,9 @@ export type OpenOptions = {
    */
   worker?: boolean;
   /**
-   * PostgreSQL: every connection announces the learners its writes change, and one more listens for what every
-   * instance announces (postgres-listener.server.ts), so sessions can be kept in memory (the app's server). Scripts
-   * and tests that open the database themselves read each time.
+   * PostgreSQL: one more connection listens for the learner changes every write announces (drizzle/0026,
+   * postgres-listener.server.ts), so sessions can be kept in memory (the app's server). Scripts and tests that open
+   * the database themselves read each time.
    */
   listen?: boolean;
 };
@@ -75,11 +75,7 @@ async function openPostgres(
   // Broken connections are reported through the pool when idle, and through the client when checked out between two
   // queries of a transaction (unhandled, that would end the process); the request that used it gets a failed query.
   pool.on("error", onError);
-  pool.on("connect", (client) => {
-    client.on("error", onError);
-    // Queued ahead of whatever the pool hands this connection to: its writes announce the learners they change.
-    if (listen) client.query(`set ${LEARNER_NOTIFY_SETTING} = 'on'`).catch(onError);
-  });
+  pool.on("connect", (client) => client.on("error", onError));
   const db = drizzle(pool);
   // Instances starting together would race on the migrations: one at a time, on one connection holding a lock.
   const client = await pool.connect();
@@ -95,13 +91,7 @@ async function openPostgres(
     client.release();
   }
   let stopListening = async () => {};
-  // The pool's connections must announce (a pooler may drop the setting): otherwise nothing may be kept.
-  const announcing =
-    listen &&
-    (await pool.query<{ on: string | null }>("select current_setting($1, true) as on", [LEARNER_NOTIFY_SETTING]))
-      .rows[0]?.on === "on";
-  if (listen && !announcing) onError(new Error(`${LEARNER_NOTIFY_SETTING} did not hold: sessions are read each time`));
-  if (announcing) {
+  if (listen) {
     const changes = new LearnerChanges(false);
     const listener = listenForLearnerChanges(
       (config) => new pg.Client(config),

@@ -1,22 +1,18 @@
 /**
  * The embedded database, written only by the server that opened it on its thread, announces each learner whose row
  * changed (drizzle/0021) before it answers the write; the server keeps each session's learner in memory until such an
- * announcement names them. PostgreSQL, written by other instances too, announces to each instance's listening
- * connection shortly after commit; an instance forgets a learner's sessions after their own write.
+ * announcement names them. PostgreSQL, written by other instances too, announces every change (drizzle/0026) to each
+ * instance's listening connection shortly after commit; an instance forgets a learner's sessions after their own write.
  * Statements are counted at the driver's client (drizzle looks its `query` up on each call).
  */
 import { rmSync } from "node:fs";
 import { sql } from "drizzle-orm";
 import { Client } from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
-import {
-  createSession,
-  destroyAllSessions,
-  forgetKeptSessionsAfterWrite,
-  sessionUser,
-} from "../../app/auth/session.server";
+import { createSession, destroyAllSessions, LEARNER_VERSION_COOKIE, sessionUser } from "../../app/auth/session.server";
 import { findOrCreateUser } from "../../app/auth/users.server";
 import type { Database } from "../../app/db/db.server";
+import { signedCookie } from "../../app/http/cookies.server";
 import { learnerChangesOf } from "../../app/db/learner-changes";
 import { openDatabase, type DatabaseHandle } from "../../app/db/open.server.ts";
 import { createDatabase } from "../../scripts/support/postgres.ts";
@@ -238,26 +234,56 @@ describe("PostgreSQL, two instances", () => {
     await vi.waitFor(async () => expect(await sessionUser(db, requestWith(cookie))).toBeNull());
   });
 
-  it("reads her row again on this instance right after her own write, before the announcement arrives", async () => {
+  it("reads her row again when her browser says her last write left a newer version than the one kept", async () => {
     const db = handle.db;
     const fa = await findOrCreateUser(db, `fa-${process.pid}@example.test`);
     const cookie = await createSession(db, fa.id);
     const kept = await sessionUser(db, requestWith(cookie));
     expect(await sessionUser(db, requestWith(cookie))).toBe(kept);
-    const statements = countStatements(handle);
-    // The write goes through a connection that announces nothing: only the forgetting makes the next read see it.
-    const silent = new Client({ connectionString: databaseUrl });
+    // Her write went through a connection that turned the announcements off (as an instance whose announcement has
+    // not arrived yet): only the version her browser brings back shows it.
+    const silent = new Client({ connectionString: databaseUrl, options: "-c polyglot.learner_notify=off" });
     await silent.connect();
     try {
-      await silent.query("update terms set meaning = meaning where user_id = $1", [fa.id]);
       await silent.query("update users set level = 'b1' where id = $1", [fa.id]);
     } finally {
       await silent.end();
     }
     expect(await sessionUser(db, requestWith(cookie))).toBe(kept);
-    forgetKeptSessionsAfterWrite(db, fa.id);
-    expect((await sessionUser(db, requestWith(cookie)))?.level).toBe("b1");
+    const version = await dataVersionOf(db, fa.id);
+    const versionCookie = signedCookie(LEARNER_VERSION_COOKIE);
+    const withVersion = async (value: string) => {
+      const header = (await versionCookie.serialize(value)).split(";")[0]!;
+      return new Request("http://localhost/account/home", {
+        headers: { Cookie: `${cookie.split(";")[0]}; ${header}` },
+      });
+    };
+    // Another learner's version, or an older one of hers, changes nothing.
+    expect(await sessionUser(db, await withVersion(`someone-else ${version + 5}`))).toBe(kept);
+    expect(await sessionUser(db, await withVersion(`${fa.id} ${kept!.dataVersion}`))).toBe(kept);
+    const statements = countStatements(handle);
+    const fresh = await sessionUser(db, await withVersion(`${fa.id} ${version}`));
+    expect(fresh).toMatchObject({ level: "b1", dataVersion: version });
     expect(statements.count).toBe(1);
+    // Read, it is kept again.
+    expect(await sessionUser(db, await withVersion(`${fa.id} ${version}`))).toBe(fresh);
+    expect(statements.count).toBe(1);
+  });
+
+  it("hears a change made outside the app too, as an operator's statement", async () => {
+    const db = handle.db;
+    const ha = await findOrCreateUser(db, `ha-${process.pid}@example.test`);
+    const cookie = await createSession(db, ha.id);
+    expect((await sessionUser(db, requestWith(cookie)))?.level).toBeNull();
+    const operator = new Client({ connectionString: databaseUrl });
+    await operator.connect();
+    try {
+      await operator.query("update users set level = 'c1' where id = $1", [ha.id]);
+      await operator.query("delete from sessions where user_id = $1", [ha.id]);
+    } finally {
+      await operator.end();
+    }
+    await vi.waitFor(async () => expect(await sessionUser(db, requestWith(cookie))).toBeNull());
   });
 
   it("reads every session again while its listening connection is away, and keeps them again once it is back", async () => {

@@ -31,8 +31,9 @@ export function toastsIn(html: string): [string, string][] {
 
 export type Visitor = ReturnType<typeof visitor>;
 
-export function visitor(baseUrl: string, options: { timeoutMs?: number } = {}) {
-  const jar = new Map<string, string>();
+export function visitor(baseUrl: string, options: { timeoutMs?: number; jar?: Map<string, string> } = {}) {
+  // One browser's cookies, possibly shared with a visitor of another instance (one site behind a load balancer).
+  const jar = options.jar ?? new Map<string, string>();
   const origin = new URL(baseUrl).origin;
 
   function remember(response: Response) {
