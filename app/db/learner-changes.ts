@@ -1,6 +1,9 @@
 // Relative imports carry `.ts` (see open.server.ts).
 
-/** The channel of the announcements, and the setting that turns them on for a connection (drizzle/0021). */
+/**
+ * The channel of the announcements, and the setting a connection can turn them off with ('off'; drizzle/0026: every
+ * connection announces otherwise).
+ */
 export const LEARNER_CHANNEL = "learner_changed";
 export const LEARNER_NOTIFY_SETTING = "polyglot.learner_notify";
 

@@ -22,5 +22,3 @@ export type PgliteReady = { ready: true } | { ready: false; error: WireError };
  * that moved (drizzle/0021, 0022).
  */
 export type PgliteLearnerChanged = { learnerChanged: string };
-
-export { LEARNER_CHANNEL, LEARNER_NOTIFY_SETTING } from "./learner-changes.ts";

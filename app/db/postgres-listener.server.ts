@@ -6,8 +6,8 @@ import { LEARNER_CHANNEL, type LearnerChanges } from "./learner-changes.ts";
 const RETRY_MS = [250, 500, 1_000, 2_000, 5_000];
 
 /**
- * One connection of this instance that listens for the learner changes every instance's writes announce (drizzle/0021,
- * the pool's connections turning the announcements on) and hands them to `changes`. While it is away (not yet
+ * One connection of this instance that listens for the learner changes every write announces (drizzle/0021, 0026) and
+ * hands them to `changes`. While it is away (not yet
  * connected, the server restarted, the connection cut) `changes` is told the announcements are lost, so nothing kept
  * from before is trusted and nothing is kept, and it connects again with a growing wait until it is stopped.
  */
@@ -16,13 +16,11 @@ export function listenForLearnerChanges(
   config: ClientConfig,
   changes: LearnerChanges,
   onError: (error: Error) => void,
-): { ready: Promise<void>; stop: () => Promise<void> } {
+): { stop: () => Promise<void> } {
   let stopped = false;
   let client: Client | null = null;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let failures = 0;
-  let firstReady: () => void;
-  const ready = new Promise<void>((resolve) => (firstReady = resolve));
 
   const hear = (message: Notification) => {
     if (message.channel === LEARNER_CHANNEL) changes.announce(message.payload ?? "");
@@ -53,7 +51,6 @@ export function listenForLearnerChanges(
       if (gone || stopped) return;
       failures = 0;
       changes.resumed();
-      firstReady();
     } catch (error) {
       away(error as Error);
     }
@@ -62,11 +59,9 @@ export function listenForLearnerChanges(
   changes.lost();
   void connect();
   return {
-    ready,
     stop: async () => {
       stopped = true;
       clearTimeout(timer);
-      firstReady();
       const current = client;
       client = null;
       changes.lost();
