@@ -52,9 +52,16 @@ export function localeAutonym(locale: Locale): string {
   return AUTONYMS[locale];
 }
 
-export function localeDirection(locale: string): "ltr" | "rtl" {
+function directionOf(locale: string): "ltr" | "rtl" {
   const textInfo = (
     new Intl.Locale(locale) as Intl.Locale & { getTextInfo?: () => { direction: string } }
   ).getTextInfo?.();
   return textInfo?.direction === "rtl" ? "rtl" : "ltr";
+}
+
+/** The interface locales' directions, found once: every document's `<html dir>` asks (an `Intl.Locale` per page). */
+const DIRECTIONS = new Map(LOCALES.map((locale) => [locale as string, directionOf(locale)]));
+
+export function localeDirection(locale: string): "ltr" | "rtl" {
+  return DIRECTIONS.get(locale) ?? directionOf(locale);
 }

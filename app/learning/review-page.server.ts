@@ -1,6 +1,7 @@
 import type { Database } from "../db/db.server";
 import { currentStreak } from "../progress/statistics.server";
 import { clozeOf, type Cloze } from "./cloze";
+import { memo } from "../util/memo";
 import {
   keptNextCard,
   nextDueAfter,
@@ -184,6 +185,16 @@ export function intervalLabels(term: Term, now: Date, by: FSRS, locale: string):
  * example contains the term), the front, and once revealed the answer; a typed answer, when one was given (`answer`
  * is undefined for the offline deck: the device checks it), is checked and compared.
  */
+/**
+ * The cloze of a term in one example, by language, term and sentence. A card is drawn twice a review (its front, then
+ * its back), and each drawing looks for the term in every example (whether a cloze exists decides the mode): the
+ * second drawing finds what the first found. NUL separates the parts: stored text never holds it.
+ */
+const clozeFor = memo(1024, (key): Cloze | null => {
+  const [language, text, sentence] = key.split("\0") as [string, string, string];
+  return clozeOf(sentence, text, language, stemmerFor(language));
+});
+
 export function reviewCard(
   term: Term,
   examples: readonly TermExample[],
@@ -192,9 +203,8 @@ export function reviewCard(
   intervals: Record<GradeName, string>,
   view: { revealed: boolean; answer: string | null | undefined },
 ): ReviewCard {
-  const stem = stemmerFor(term.language);
   const gapped = examples
-    .map((example) => ({ example, cloze: clozeOf(example.sentence, term.text, term.language, stem) }))
+    .map((example) => ({ example, cloze: clozeFor(`${term.language}\0${term.text}\0${example.sentence}`) }))
     .filter((entry): entry is { example: TermExample; cloze: Cloze } => entry.cloze !== null);
   const hasMeaning = term.meaning.trim() !== "";
   const mode = modeFor(term, modes, { cloze: gapped.length > 0, meaning: hasMeaning });
