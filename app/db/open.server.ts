@@ -71,7 +71,9 @@ async function openPostgres(
   const { drizzle } = await import("drizzle-orm/node-postgres");
   const { migrate } = await import("drizzle-orm/node-postgres/migrator");
   const { listenForLearnerChanges } = await import("./postgres-listener.server.ts");
-  const pool = new pg.Pool({ connectionString: url, ...POOL_DEADLINES });
+  const { namingClient } = await import("./postgres-statements.server.ts");
+  // Repeated statements keep their parse and plan on each connection (decision 079).
+  const pool = new pg.Pool({ connectionString: url, ...POOL_DEADLINES, Client: namingClient(pg.Client) });
   // Broken connections are reported through the pool when idle, and through the client when checked out between two
   // queries of a transaction (unhandled, that would end the process); the request that used it gets a failed query.
   pool.on("error", onError);
