@@ -48,16 +48,16 @@ if (values.app) {
   delete process.env.DATA_TEMPLATE_DIR;
   const build = (await import(pathToFileURL(path.resolve(values.app)).href)) as ServerBuild;
   const app = (build.entry.module as unknown as { appServer: AppServer }).appServer;
-  await app.start();
-  await app.shutdown();
+  const db = await app.start();
   // A first start copies the template file by file: PostgreSQL's own templates, only read by CREATE DATABASE (which
-  // the app never runs), are two thirds of its files and 16 of its 40 MB.
-  const handle = await openDatabase({ dataDir: dir });
+  // the app never runs), are two thirds of its files and 16 of its 40 MB. Dropped through the app's own database: a
+  // second embedded database opened in this process after the app's thread ended crashed V8 once (a fatal check in
+  // `UnregisterWasmAllocation`, the same WebAssembly module compiled on two threads).
   for (const name of ["template1", "template0"]) {
-    await handle.db.execute(sql.raw(`alter database ${name} is_template false`));
-    await handle.db.execute(sql.raw(`drop database ${name}`));
+    await db.execute(sql.raw(`alter database ${name} is_template false`));
+    await db.execute(sql.raw(`drop database ${name}`));
   }
-  await handle.close();
+  await app.shutdown();
 } else {
   const migrationsFolder = path.resolve(values.migrations ?? path.join(import.meta.dirname, "..", "drizzle"));
   const handle = await openDatabase({ dataDir: dir, migrationsFolder });
