@@ -7,7 +7,7 @@
 import type pg from "pg";
 
 /** At most this many texts get a name: each connection then holds at most this many prepared statements. */
-export const NAMED_STATEMENTS = 256;
+const NAMED_STATEMENTS = 256;
 /** Texts seen once, remembered until this many (then forgotten together): only a text seen twice is named. */
 const SEEN_ONCE = 2048;
 

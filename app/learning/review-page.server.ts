@@ -181,11 +181,6 @@ export function intervalLabels(term: Term, now: Date, by: FSRS, locale: string):
 }
 
 /**
- * The card as the review draws it, for the review page and the offline deck alike: its mode (cloze only when an
- * example contains the term), the front, and once revealed the answer; a typed answer, when one was given (`answer`
- * is undefined for the offline deck: the device checks it), is checked and compared.
- */
-/**
  * The cloze of a term in one example, by language, term and sentence. A card is drawn twice a review (its front, then
  * its back), and each drawing looks for the term in every example (whether a cloze exists decides the mode): the
  * second drawing finds what the first found. NUL separates the parts: stored text never holds it.
@@ -195,6 +190,11 @@ const clozeFor = memo(1024, (key): Cloze | null => {
   return clozeOf(sentence, text, language, stemmerFor(language));
 });
 
+/**
+ * The card as the review draws it, for the review page and the offline deck alike: its mode (cloze only when an
+ * example contains the term), the front, and once revealed the answer; a typed answer, when one was given (`answer`
+ * is undefined for the offline deck: the device checks it), is checked and compared.
+ */
 export function reviewCard(
   term: Term,
   examples: readonly TermExample[],
