@@ -31,18 +31,19 @@ import { openDatabase, type Database } from "../app/db/open.server.ts";
 import { reviewLogs, termExamples, terms } from "../app/learning/learning.schema.ts";
 import { stageOf } from "../app/learning/stage.ts";
 import { isStudyLanguage, STAGES, type Stage } from "../app/learning/vocabulary.ts";
-import { generateTerm, type TermRow } from "./seed/histories.ts";
+import { DAY_MS, generateTerm, type TermRow } from "./seed/histories.ts";
 import { prng, wordFactory } from "./seed/vocabulary.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const MIGRATIONS_DIR = path.join(ROOT, "drizzle");
 
 const USAGE = `usage: node scripts/seed-terms.ts <email> [--count N] [--language xx] [--batch N] [--seed N] [--json]
-  [--learners N] [--reviews M]
+  [--learners N] [--reviews M] [--away DAYS]
        node scripts/seed-terms.ts --bulk --learners N   (PostgreSQL: N learners x 1,000 terms by SQL, in minutes)
   --learners N: N learners, <name>+1@<domain> … <name>+N@<domain> (default 1: the address as given)
   --reviews M: about M review-log rows per learner (reviews given early as needed, the oldest beyond M left out);
                without it, the simulated histories as they come (about 6 per term)
+  --away DAYS: the learners last reviewed DAYS days ago, so what fell due since then is due now (default 0)
   with DATABASE_URL=postgres://… (PostgreSQL) or DATA_DIR=dir (PGlite in dir/pglite; default ./data, server stopped)`;
 
 type Options = {
@@ -54,6 +55,8 @@ type Options = {
   json: boolean;
   learners: number;
   reviews: number | null;
+  /** Days since the learners' last review: their histories end that long ago. */
+  away: number;
   bulk: boolean;
 };
 
@@ -76,6 +79,7 @@ function readOptions(): Options {
         json: { type: "boolean", default: false },
         learners: { type: "string", default: "1" },
         reviews: { type: "string" },
+        away: { type: "string", default: "0" },
         bulk: { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
       },
@@ -108,6 +112,7 @@ function readOptions(): Options {
     json: values.json,
     learners: integer("learners", values.learners, 1, 10_000),
     reviews: values.reviews === undefined ? null : integer("reviews", values.reviews, 0, 10_000_000),
+    away: integer("away", values.away, 0, 365),
     bulk: values.bulk,
   };
 }
@@ -213,6 +218,12 @@ function generateLearner(options: Options, index: number, now: Date): TermRow[] 
   }));
 }
 
+function lastReview(rows: TermRow[]): string | null {
+  let newest = Number.NEGATIVE_INFINITY;
+  for (const term of rows) for (const review of term.reviews) newest = Math.max(newest, review.reviewedAt.getTime());
+  return Number.isFinite(newest) ? new Date(newest).toISOString() : null;
+}
+
 async function seedLearner(db: Database, options: Options, index: number, target: string, kind: string) {
   const started = performance.now();
   const email = learnerEmail(options.email, index, options.learners);
@@ -223,7 +234,7 @@ async function seedLearner(db: Database, options: Options, index: number, target
     );
   }
   const now = new Date();
-  const generated = generateLearner(options, index, now);
+  const generated = generateLearner(options, index, new Date(now.getTime() - options.away * DAY_MS));
   const stages = Object.fromEntries(STAGES.map((stage) => [stage, 0])) as Record<Stage, number>;
   const states = [0, 0, 0, 0];
   let insertedTerms = 0;
@@ -269,6 +280,8 @@ async function seedLearner(db: Database, options: Options, index: number, target
     stages,
     states: { new: states[0], learning: states[1], review: states[2], relearning: states[3] },
     dueNow,
+    /** The newest review in the generated histories (null without any): `--away` days ago or later. */
+    lastReviewAt: lastReview(generated),
     insertMs: Math.round(performance.now() - started),
   };
   if (options.json) {
