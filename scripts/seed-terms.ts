@@ -218,6 +218,27 @@ function generateLearner(options: Options, index: number, now: Date): TermRow[] 
   }));
 }
 
+/**
+ * ANALYZE of one table. On PostgreSQL, autovacuum may be analysing the freshly loaded table at the same moment, and
+ * the second of two analyses writing the same statistics fails ("tuple concurrently updated"): tried again a few
+ * times, then left to autovacuum with a warning, since the statistics only help the planner.
+ */
+async function analyze(db: Database, table: string) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await db.execute(sql.raw(`analyze ${table}`));
+      return;
+    } catch (error) {
+      const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+      if (attempt === 3) {
+        console.warn(`seed-terms: analyze ${table} failed, left to autovacuum: ${String(cause)}`);
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
+    }
+  }
+}
+
 function lastReview(rows: TermRow[]): string | null {
   let newest = Number.NEGATIVE_INFINITY;
   for (const term of rows) for (const review of term.reviews) newest = Math.max(newest, review.reviewedAt.getTime());
@@ -354,7 +375,7 @@ async function main() {
     for (let index = 0; index < options.learners; index++) await seedLearner(db, options, index, target, handle.kind);
     // Fresh planner statistics after a bulk load, as autovacuum would gather them a little later.
     for (const table of ["terms", "term_examples", "review_logs", "learner_days", "term_stage_days"])
-      await db.execute(sql.raw(`analyze ${table}`));
+      await analyze(db, table);
     if (!options.json)
       console.log(
         `open + migrate ${Math.round(opened - started)} ms, ${options.learners} learner(s) in ${Math.round(performance.now() - opened)} ms`,
