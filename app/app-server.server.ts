@@ -44,10 +44,11 @@ function startApp(): Promise<Database> {
     // The caches' table of valid cookie values, before the first request is answered.
     await prepareVariantCookies();
     if (env.DATABASE_URL) watchSharedData(db, invalidatePublicPages);
-    // Expired sessions, old sign-in links and rate-limit events go on a schedule, by one instance at a time.
-    scheduleHousekeeping(db);
-    // Data changes too large for the start-up migrations run after start, by one instance at a time (ADR 046).
     const background = await backgroundStatements();
+    // Expired sessions, old sign-in links and rate-limit events go on a schedule, by one instance at a time; the
+    // embedded database, which has no autovacuum, gets one table vacuumed a round.
+    scheduleHousekeeping(db, background.kind === "pglite" ? { vacuum: background.run } : {});
+    // Data changes too large for the start-up migrations run after start, by one instance at a time (ADR 046).
     scheduleBackgroundMigrations(db, background.run, background.kind);
     return db;
   })();

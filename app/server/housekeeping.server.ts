@@ -72,14 +72,44 @@ export async function runHousekeeping(db: Database, now = new Date()): Promise<H
   }
 }
 
+/** One statement outside any transaction (db.server.ts `backgroundStatements`). */
+export type RunStatement = (statement: string) => Promise<{ rows: Record<string, unknown>[] }>;
+
 /**
- * Runs the housekeeping (and then the fitting of learners' FSRS parameters) now and then, off the request path and never in the start-up path: first a few minutes after
+ * Vacuums and analyses one table, the one vacuumed longest ago (never vacuumed first), and names it; null when there is
+ * none. For the embedded database only: PGlite runs no autovacuum (one connection, no background workers), so without
+ * this the room of updated and deleted rows is reused only within their own pages, old row versions are never frozen
+ * (PostgreSQL stops taking writes as transaction IDs near wraparound) and the planner never gathers statistics. One
+ * table a round: the embedded database answers one statement at a time, so requests wait at most one table's vacuum
+ * (tens of milliseconds for a learner's terms; later vacuums skip the pages nothing changed on). With a round an hour,
+ * each of the 24 tables is done about once a day, in turn.
+ */
+export async function vacuumOneTable(run: RunStatement): Promise<{ table: string; ms: number } | null> {
+  const { rows } = await run(
+    `select schemaname, relname from pg_stat_user_tables
+      order by greatest(last_vacuum, last_autovacuum) asc nulls first, schemaname, relname limit 1`,
+  );
+  const row = rows[0];
+  if (!row) return null;
+  const quote = (name: unknown) => `"${String(name).replaceAll('"', '""')}"`;
+  const started = Date.now();
+  await run(`vacuum (analyze) ${quote(row.schemaname)}.${quote(row.relname)}`);
+  return { table: `${String(row.schemaname)}.${String(row.relname)}`, ms: Date.now() - started };
+}
+
+/**
+ * Runs the housekeeping (and then the fitting of learners' FSRS parameters, and with `vacuum`, the embedded database's
+ * vacuum of one table) now and then, off the request path and never in the start-up path: first a few minutes after
  * start (at a random point, so instances started together spread out), then every `everyMs`. A database that does not
  * answer only delays it to the next round. The timers do not hold the process open and stop at shutdown.
  */
 export function scheduleHousekeeping(
   db: Database,
-  { firstAfterMs = FIRST_RUN_AFTER_MS * (0.5 + Math.random()), everyMs = HOUSEKEEPING_EVERY_MS } = {},
+  {
+    firstAfterMs = FIRST_RUN_AFTER_MS * (0.5 + Math.random()),
+    everyMs = HOUSEKEEPING_EVERY_MS,
+    vacuum,
+  }: { firstAfterMs?: number; everyMs?: number; vacuum?: RunStatement } = {},
 ): () => void {
   return scheduleRounds(
     async () => {
@@ -92,6 +122,10 @@ export function scheduleHousekeeping(
           // The instance that tidied up also fits learners' FSRS parameters, in a worker thread (ADR 062).
           const fitted = await fitDueLearners(db);
           if (fitted > 0) log.info("fsrs parameters fitted", { learners: fitted });
+          if (vacuum) {
+            const vacuumed = await vacuumOneTable(vacuum);
+            if (vacuumed) log.info("table vacuumed", vacuumed);
+          }
         }
       } catch (error) {
         log.warn("housekeeping failed; it is tried again at the next round", { error });

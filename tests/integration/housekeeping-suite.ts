@@ -1,7 +1,13 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Database } from "../../app/db/db.server";
-import { runHousekeeping, scheduleHousekeeping, SIGN_IN_LINK_GRACE_MS } from "../../app/server/housekeeping.server";
+import {
+  runHousekeeping,
+  scheduleHousekeeping,
+  SIGN_IN_LINK_GRACE_MS,
+  vacuumOneTable,
+  type RunStatement,
+} from "../../app/server/housekeeping.server";
 import { startApp } from "../support/app";
 
 type App = Awaited<ReturnType<typeof startApp>>;
@@ -13,11 +19,13 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /**
  * Housekeeping on one database: what goes and what stays, large backlogs in batches, the schedule, and one run at a
  * time. `holdLock` (PostgreSQL only) takes the advisory lock from another connection, as another instance would.
+ * `embedded` (PGlite, which has no autovacuum): the rounds vacuum one table each, every table in turn.
  */
 export function defineHousekeepingSuite(
   databaseName: string,
   databaseEnv: () => Promise<Record<string, string>>,
   holdLock?: (env: Record<string, string>) => Promise<() => Promise<void>>,
+  { embedded = false } = {},
 ) {
   describe(`housekeeping on ${databaseName}`, () => {
     let app: App;
@@ -99,6 +107,59 @@ export function defineHousekeepingSuite(
           await release();
         }
         expect(await runHousekeeping(db)).toEqual({ sessions: 1, signInLinks: 2, rateLimitEvents: 1 });
+      });
+    }
+
+    if (embedded) {
+      // Statements outside any transaction, as db.server.ts `backgroundStatements` runs them.
+      const run: RunStatement = (statement) => app.db.execute(sql.raw(statement));
+      const vacuumed = async () => {
+        const { rows } = await run(
+          `select schemaname || '.' || relname as name, last_vacuum, last_analyze from pg_stat_user_tables`,
+        );
+        return rows;
+      };
+
+      it("vacuums and analyses one table a round, the one vacuumed longest ago, until every table is done", async () => {
+        const tables = (await vacuumed()).map((row) => String(row.name)).sort();
+        expect(tables).toContain("public.terms");
+        expect(tables).toContain("public.review_logs");
+        // 12,001 rows the statistics have never seen: analysed, the table's estimate counts them.
+        await app.db.execute(sql`insert into sessions (id_hash, user_id, expires_at)
+          select 'many-' || g, ${userId}, ${ago(-HOUR)} from generate_series(1, 12001) g`);
+        const named: string[] = [];
+        for (let round = 0; round < tables.length; round++) named.push((await vacuumOneTable(run))!.table);
+        // Each round took another table: after as many rounds as tables, each was done once.
+        expect([...named].sort()).toEqual(tables);
+        for (const row of await vacuumed()) {
+          expect(row.last_vacuum, String(row.name)).not.toBeNull();
+          expect(row.last_analyze, String(row.name)).not.toBeNull();
+        }
+        const { rows } = await run(`select reltuples from pg_class where oid = 'public.sessions'::regclass`);
+        expect(Number(rows[0]!.reltuples)).toBe(12_001);
+        // The next round starts again with the table done longest ago.
+        expect((await vacuumOneTable(run))!.table).toBe(named[0]);
+      });
+
+      it("vacuums a table in each scheduled round", async () => {
+        const started = Date.now();
+        const vacuumedSince = async () => {
+          const { rows } = await run(
+            `select count(*)::int as n from pg_stat_user_tables where last_vacuum >= to_timestamp(${started / 1000})`,
+          );
+          return Number(rows[0]!.n);
+        };
+        const stop = scheduleHousekeeping(db, { firstAfterMs: 0, everyMs: 100, vacuum: run });
+        try {
+          const deadline = Date.now() + 10_000;
+          // Two rounds, two tables.
+          while ((await vacuumedSince()) < 2) {
+            if (Date.now() > deadline) throw new Error("the scheduled rounds did not vacuum two tables within 10 s");
+            await sleep(50);
+          }
+        } finally {
+          stop();
+        }
       });
     }
 

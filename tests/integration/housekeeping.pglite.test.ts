@@ -1,3 +1,3 @@
 import { defineHousekeepingSuite } from "./housekeeping-suite";
 
-defineHousekeepingSuite("PGlite", async () => ({}));
+defineHousekeepingSuite("PGlite", async () => ({}), undefined, { embedded: true });
