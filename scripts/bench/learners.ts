@@ -3,11 +3,12 @@
  * holds BENCH_LEARNER_TERMS terms (1,000) and ~BENCH_LEARNER_REVIEWS review-log rows (20,000), seeded by
  * scripts/seed-terms.ts. Seeding 20 such learners takes minutes, so the seeded database is kept in
  * node_modules/.cache/polyglot-bench/ (PGlite: the data directory; PostgreSQL: a pg_dump) and reused while the
- * seed script, the migrations, the options and the UTC day are the same; BENCH_SEED_CACHE=0 seeds afresh.
+ * seed script, the migrations, the options and the UTC day are the same (one seed per database is kept);
+ * BENCH_SEED_CACHE=0 seeds afresh.
  */
 import { spawn, execFile } from "node:child_process";
 import { createHash } from "node:crypto";
-import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { findPostgresBin, type PostgresServer } from "../support/postgres.ts";
@@ -87,6 +88,13 @@ function cacheKey(database: Database): string {
 }
 const useCache = process.env.BENCH_SEED_CACHE !== "0";
 
+/** The cache keeps one seed per database: the others of that database (an older day, seed or migration) go. */
+function pruneCache(database: Database, kept: string) {
+  for (const name of readdirSync(CACHE))
+    if (name.startsWith(`${database}-`) && path.join(CACHE, name) !== kept)
+      rmSync(path.join(CACHE, name), { recursive: true, force: true });
+}
+
 /** A seeded PGlite data directory at `dataDir` (PGlite is one process per directory: seeded before the server opens it). */
 export async function seedPglite(dataDir: string, log: (message: string) => void) {
   const cached = path.join(CACHE, cacheKey("pglite"));
@@ -103,6 +111,7 @@ export async function seedPglite(dataDir: string, log: (message: string) => void
     rmSync(`${cached}.tmp`, { recursive: true, force: true });
     cpSync(dataDir, `${cached}.tmp`, { recursive: true });
     renameSync(`${cached}.tmp`, cached);
+    pruneCache("pglite", cached);
   }
 }
 
@@ -125,6 +134,7 @@ export async function seedPostgres(url: string, log: (message: string) => void) 
     mkdirSync(CACHE, { recursive: true });
     await run(path.join(bin, "pg_dump"), ["--format=custom", "--file", `${dump}.tmp`, url], { maxBuffer: 1 << 26 });
     renameSync(`${dump}.tmp`, dump);
+    pruneCache("postgresql", dump);
   }
 }
 
