@@ -219,9 +219,10 @@ function generateLearner(options: Options, index: number, now: Date): TermRow[] 
 }
 
 /**
- * ANALYZE of one table. On PostgreSQL, autovacuum may be analysing the freshly loaded table at the same moment, and
- * the second of two analyses writing the same statistics fails ("tuple concurrently updated"): tried again a few
- * times, then left to autovacuum with a warning, since the statistics only help the planner.
+ * ANALYZE of one table. On PostgreSQL, autovacuum may be at the freshly loaded table at the same moment: an analysis
+ * waits for its lock (and may run past the statement deadline), and of two analyses writing the same statistics the
+ * second fails ("tuple concurrently updated"). Tried again a few times, then left to autovacuum with a warning that
+ * names the cause, since the statistics only help the planner.
  */
 async function analyze(db: Database, table: string) {
   for (let attempt = 1; ; attempt++) {
