@@ -81,20 +81,20 @@ export type RunStatement = (statement: string) => Promise<{ rows: Record<string,
  * this the room of updated and deleted rows is reused only within their own pages, old row versions are never frozen
  * (PostgreSQL stops taking writes as transaction IDs near wraparound) and the planner never gathers statistics. One
  * table a round: the embedded database answers one statement at a time, so requests wait at most one table's vacuum
- * (tens of milliseconds for a learner's terms; later vacuums skip the pages nothing changed on). With a round an hour,
- * each of the 24 tables is done about once a day, in turn.
+ * (0.3 s for the largest table of 20 learners with 20,000 reviews each; later vacuums skip the pages nothing changed
+ * on). With a round an hour, each of the 24 tables is done about once a day, in turn.
  */
 export async function vacuumOneTable(run: RunStatement): Promise<{ table: string; ms: number } | null> {
+  // format's %I quotes a name where it needs quoting, as PostgreSQL's own quote_ident.
   const { rows } = await run(
-    `select schemaname, relname from pg_stat_user_tables
+    `select format('%I.%I', schemaname, relname) as name from pg_stat_user_tables
       order by greatest(last_vacuum, last_autovacuum) asc nulls first, schemaname, relname limit 1`,
   );
-  const row = rows[0];
-  if (!row) return null;
-  const quote = (name: unknown) => `"${String(name).replaceAll('"', '""')}"`;
+  const table = rows[0]?.name;
+  if (typeof table !== "string") return null;
   const started = Date.now();
-  await run(`vacuum (analyze) ${quote(row.schemaname)}.${quote(row.relname)}`);
-  return { table: `${String(row.schemaname)}.${String(row.relname)}`, ms: Date.now() - started };
+  await run(`vacuum (analyze) ${table}`);
+  return { table, ms: Date.now() - started };
 }
 
 /**

@@ -4,19 +4,23 @@
  * (scripts/bench/learners.ts), to have cards left however fast the loop goes.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
+import { rmSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { PROJECT_ROOT } from "../support/server-process.ts";
+import { tempDir } from "../support/temp.ts";
 
 const DAY_MS = 86_400_000;
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+/** A data folder of the test run's own, removed after the tests. */
+function dataFolder() {
+  const dir = tempDir("seed-away");
+  dirs.push(dir);
+  return dir;
+}
 
 function seed(...extra: string[]) {
-  const dataDir = mkdtempSync(path.join(tmpdir(), "polyglot-seed-away-"));
-  dirs.push(dataDir);
+  const dataDir = dataFolder();
   const args = ["scripts/seed-terms.ts", "away@example.test", "--count", "300", "--seed", "7", "--json", ...extra];
   const result = spawnSync(process.execPath, args, {
     cwd: PROJECT_ROOT,
@@ -50,7 +54,8 @@ describe("seeding a learner back after days away", () => {
   it("refuses a number of days out of range", () => {
     const result = spawnSync(process.execPath, ["scripts/seed-terms.ts", "a@example.test", "--away", "366"], {
       cwd: PROJECT_ROOT,
-      env: { PATH: process.env.PATH ?? "", DATA_DIR: path.join(tmpdir(), "polyglot-seed-away-unused") },
+      // Refused before it opens anything: the folder stays empty.
+      env: { PATH: process.env.PATH ?? "", DATA_DIR: dataFolder() },
       encoding: "utf8",
     });
     expect(result.status).toBe(2);
