@@ -10,8 +10,9 @@ FROM node:24-bookworm-slim AS deps
 # Lets npm trust the build machine's TLS chain (a path, passed with --build-arg; nothing is stored in the image).
 ARG NODE_EXTRA_CA_CERTS
 WORKDIR /app
+# npm ci's postinstall gives React Router's matcher its memory of matched paths (ADR 081), here and in the build.
 COPY package.json package-lock.json ./
-COPY scripts/trim-package-exports.ts ./scripts/
+COPY scripts/trim-package-exports.ts scripts/patch-react-router.ts ./scripts/
 # typescript (+ its native binary) and @types/* come in only as optional peers of react-router/i18next: nothing
 # imports them at runtime, so they are dropped (~35 MB), as are source maps, type declarations and TypeScript sources
 # (Node never strips types inside node_modules), READMEs and PGlite's extension archives (the app loads none). So are
@@ -47,6 +48,7 @@ FROM node:24-bookworm-slim AS build
 ARG NODE_EXTRA_CA_CERTS
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY scripts/patch-react-router.ts ./scripts/
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build
