@@ -15,6 +15,8 @@ export type RawRequest = {
   chunked?: boolean;
   /** Send only the headers (e.g. a large Content-Length) and wait for the answer without sending the body. */
   holdBody?: boolean;
+  /** How long to wait for the answer (30 s unless said). */
+  timeoutMs?: number;
 };
 export type RawResponse = { status: number; headers: Record<string, string | string[] | undefined>; body: string };
 
@@ -36,7 +38,7 @@ export function rawRequest(server: Pick<ServerProcess, "port">, options: RawRequ
         path: options.path,
         headers,
         agent: options.holdBody ? false : agent,
-        timeout: 30_000,
+        timeout: options.timeoutMs ?? 30_000,
       },
       (res) => {
         const chunks: Buffer[] = [];
@@ -49,7 +51,11 @@ export function rawRequest(server: Pick<ServerProcess, "port">, options: RawRequ
       },
     );
     req.on("timeout", () =>
-      req.destroy(new Error(`no answer to ${options.method ?? "GET"} ${options.path} within 30 s`)),
+      req.destroy(
+        new Error(
+          `no answer to ${options.method ?? "GET"} ${options.path} within ${(options.timeoutMs ?? 30_000) / 1000} s`,
+        ),
+      ),
     );
     req.on("error", reject);
     if (options.holdBody) return void req.flushHeaders();
