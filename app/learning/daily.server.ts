@@ -2,6 +2,7 @@ import { and, asc, eq, gt, gte, inArray, lt, lte, min, or, sql, type Placeholder
 import { builtOnce } from "../db/built-once";
 import type { Database } from "../db/db.server";
 import { fsrsParameters, learnerSettings, reviewLogs, terms } from "./learning.schema";
+import { learnerLanguageDays } from "../progress/progress.schema";
 import { settingsOf, type LearnerSettings, type SettingsRow } from "./settings.server";
 import type { Owner, Term, TermExample } from "./terms.server";
 import { dayBounds, DEFAULT_TIME_ZONE } from "./time-zone";
@@ -23,25 +24,30 @@ const LEARNING_STEPS = [1, 3];
 export type Day = {
   start: Date;
   end: Date;
+  /** The day's date in the learner's zone (`YYYY-MM-DD`), the day their grades of today are counted on. */
+  date: string;
   newDone: number;
   reviewsDone: number;
   newLeft: number;
   reviewsLeft: number;
 };
 
-/** Today's grades in the review log, by the state the card was in (new or review), and their filter. */
+/**
+ * Today's grades, by the state the card was in (new or review), over all the learner's study languages: from the day's
+ * aggregates (learner_language_days, one row per language, kept by the database with every grade; drizzle/0027), so
+ * however many grades the day holds, they are not counted again. A grade counts on the day of the zone the learner had
+ * when they gave it, like the statistics.
+ */
 const gradeColumns = {
-  newDone: sql<number>`count(*) filter (where ${reviewLogs.state} = ${NEW})`,
-  reviewsDone: sql<number>`count(*) filter (where ${reviewLogs.state} = ${REVIEW})`,
+  newDone: sql<number>`coalesce(sum(${learnerLanguageDays.newGraded}), 0)`,
+  reviewsDone: sql<number>`coalesce(sum(${learnerLanguageDays.reviewGraded}), 0)`,
 };
-// review_logs.user_id (filled by the database on insert) and its index (drizzle/0015) find today's grades directly.
-const gradedBetween = (userId: string | Placeholder, start: Date | Placeholder, end: Date | Placeholder) =>
-  and(eq(reviewLogs.userId, userId), gte(reviewLogs.reviewedAt, start), lt(reviewLogs.reviewedAt, end));
+const gradedOn = (userId: string | Placeholder, date: string | Placeholder) =>
+  and(eq(learnerLanguageDays.userId, userId), eq(learnerLanguageDays.day, date));
 
 /** The day between these bounds once these grades are counted. */
 function dayFrom(
-  start: Date,
-  end: Date,
+  { start, end, date }: { start: Date; end: Date; date: string },
   settings: LearnerSettings,
   graded: Partial<Record<keyof typeof gradeColumns, unknown>>,
 ) {
@@ -50,6 +56,7 @@ function dayFrom(
   return {
     start,
     end,
+    date,
     newDone,
     reviewsDone,
     newLeft: Math.max(0, settings.newPerDay - newDone),
@@ -58,12 +65,9 @@ function dayFrom(
 }
 
 export async function today(db: Database, userId: string, settings: LearnerSettings, now = new Date()): Promise<Day> {
-  const { start, end } = dayBounds(now, settings.timeZone ?? DEFAULT_TIME_ZONE);
-  const [row] = await db
-    .select(gradeColumns)
-    .from(reviewLogs)
-    .where(gradedBetween(userId, start, end));
-  return dayFrom(start, end, settings, row ?? {});
+  const bounds = dayBounds(now, settings.timeZone ?? DEFAULT_TIME_ZONE);
+  const [row] = await db.select(gradeColumns).from(learnerLanguageDays).where(gradedOn(userId, bounds.date));
+  return dayFrom(bounds, settings, row ?? {});
 }
 
 const owned = (owner: { userId: string | Placeholder; language: string | Placeholder }) =>
@@ -177,13 +181,9 @@ export async function queueOf(db: Database, owner: Owner, day: Day, now = new Da
   return queueFrom(counts ?? {}, day, { at: later?.at, next: later?.next });
 }
 
-/**
- * Of today's grades, those of terms in this study language (the count `todaysReviews` gives as `reviewed`): by the
- * language each review carries (drizzle/0025), read from its term only for a review logged before it did.
- */
+/** Of today's grades, those in this study language (the count `todaysReviews` gives as `reviewed`). */
 const gradedIn = (language: string | Placeholder) =>
-  sql<number>`count(*) filter (where coalesce(${reviewLogs.language}, (select "graded_term"."language"
-    from ${terms} as "graded_term" where "graded_term"."id" = ${reviewLogs.termId})) = ${language})`;
+  sql<number>`coalesce(sum(${learnerLanguageDays.graded}) filter (where ${learnerLanguageDays.language} = ${language}), 0)`;
 
 /** The columns of a raw select, named as in drizzle's (`"newNow"`). */
 const columns = (fields: Record<string, SQL>) =>
@@ -231,23 +231,23 @@ export async function settingsDayAndQueue(
   return { settings, ...dayAndQueueFrom(read, settings) };
 }
 
-type DayAndQueueRead = { start: Date; end: Date; row: Record<string, unknown> };
+type DayAndQueueRead = { start: Date; end: Date; date: string; row: Record<string, unknown> };
 
 /** The statement of dayAndQueue at `now`, the day's bounds in `timeZone`. */
 async function readDayAndQueue(db: Database, owner: Owner, timeZone: string, now: Date): Promise<DayAndQueueRead> {
-  const { start, end } = dayBounds(now, timeZone);
+  const { start, end, date } = dayBounds(now, timeZone);
   const { rows } = await dayAndQueueStatement<Record<string, unknown>>(db, {
     userId: owner.userId,
     language: owner.language,
-    start: start.toISOString(),
+    date,
     end: end.toISOString(),
     now: now.toISOString(),
   });
-  return { start, end, row: rows[0] ?? {} };
+  return { start, end, date, row: rows[0] ?? {} };
 }
 
-function dayAndQueueFrom({ start, end, row }: DayAndQueueRead, settings: LearnerSettings): DayAndQueue {
-  const day = dayFrom(start, end, settings, row);
+function dayAndQueueFrom({ row, ...bounds }: DayAndQueueRead, settings: LearnerSettings): DayAndQueue {
+  const day = dayFrom(bounds, settings, row);
   return {
     day,
     gradedToday: Number(row.gradedHere ?? 0),
@@ -267,13 +267,13 @@ const settingsColumns: Record<keyof SettingsRow, SQL> = {
 
 /** The statement of dayAndQueue, built once (the values are placeholders). */
 const dayAndQueueStatement = (() => {
-  const [userId, language, start, end, now] = ["userId", "language", "start", "end", "now"].map((name) =>
+  const [userId, language, date, end, now] = ["userId", "language", "date", "end", "now"].map((name) =>
     sql.placeholder(name),
   ) as [Placeholder, Placeholder, Placeholder, Placeholder, Placeholder];
   const owner = { userId, language };
   return builtOnce(sql`select * from
-    (select ${columns({ ...gradeColumns, gradedHere: gradedIn(language) })} from ${reviewLogs}
-       where ${gradedBetween(userId, start, end)}) as graded,
+    (select ${columns({ ...gradeColumns, gradedHere: gradedIn(language) })} from ${learnerLanguageDays}
+       where ${gradedOn(userId, date)}) as graded,
     (select ${columns(queueColumns(now, end))} from ${terms} where ${and(owned(owner), lt(terms.due, end))}) as counts,
     (select ${columns({ stepLater: laterToday(end, false), anyLater: laterToday(end, true) })}
        from ${terms} where ${and(owned(owner), gt(terms.due, now), lt(terms.due, end))}) as later,
@@ -443,54 +443,54 @@ export async function daySummary(
   return { summary, dayEnds: day.end };
 }
 
-/** Pauses longer than this between two grades count as this much study time. */
-const LONGEST_PAUSE_MS = 5 * 60_000;
-
 export type TodaysReviews = {
   /** Grades given today in this study language. */
   reviewed: number;
   /** Of those, the ones that were not "Again". */
   correct: number;
-  /** Time between the first and last grade, pauses over five minutes counted as five. */
-  ms: number;
 };
 
-/** Today's grades in one study language: the review page's progress and its summary at the end. */
+/**
+ * Today's grades in one study language, the review page's progress and its summary at the end: one row of the day's
+ * aggregates (drizzle/0027 counts every grade as it is given).
+ */
 export async function todaysReviews(db: Database, owner: Owner, day: Day): Promise<TodaysReviews> {
-  // Counted in the database (one row back, however many grades today): each grade with the pause since the one before
-  // (none before the first).
+  const [row] = await db
+    .select({ reviewed: learnerLanguageDays.graded, correct: learnerLanguageDays.passed })
+    .from(learnerLanguageDays)
+    .where(and(gradedOn(owner.userId, day.date), eq(learnerLanguageDays.language, owner.language)));
+  return { reviewed: Number(row?.reviewed ?? 0), correct: Number(row?.correct ?? 0) };
+}
+
+/** Pauses longer than this between two grades count as this much study time. */
+const LONGEST_PAUSE_MS = 5 * 60_000;
+
+/**
+ * The time spent on today's grades in one study language (ms): from the first grade to the last, pauses over five
+ * minutes counted as five. Read from the day's reviews, so only for the summary shown once the day's cards are done.
+ */
+export async function timeSpentToday(db: Database, owner: Owner, day: Day): Promise<number> {
+  // Summed in the database (one row back): each grade with the pause since the one before (none before the first).
   const grades = db
     .select({
-      rating: sql<number>`${reviewLogs.rating}`.as("rating"),
       pause:
         sql<number>`least(${LONGEST_PAUSE_MS}, extract(epoch from ${reviewLogs.reviewedAt} - coalesce(lag(${reviewLogs.reviewedAt}) over (order by ${reviewLogs.reviewedAt}), ${reviewLogs.reviewedAt})) * 1000)`.as(
           "pause",
         ),
     })
     .from(reviewLogs)
-    .innerJoin(terms, eq(terms.id, reviewLogs.termId))
     .where(
       and(
-        // The learner's grades of the day first (an index), then those of this study language.
+        // The learner's grades of the day (an index), then those of this study language (every review names it, 0027).
         eq(reviewLogs.userId, owner.userId),
         gte(reviewLogs.reviewedAt, day.start),
         lt(reviewLogs.reviewedAt, day.end),
-        eq(terms.language, owner.language),
+        eq(reviewLogs.language, owner.language),
       ),
     )
     .as("grades");
-  const [row] = await db
-    .select({
-      reviewed: sql<number>`count(*)::int`,
-      correct: sql<number>`(count(*) filter (where ${grades.rating} > 1))::int`,
-      ms: sql<number>`coalesce(sum(${grades.pause}), 0)::float8`,
-    })
-    .from(grades);
-  return {
-    reviewed: Number(row?.reviewed ?? 0),
-    correct: Number(row?.correct ?? 0),
-    ms: Math.round(Number(row?.ms ?? 0)),
-  };
+  const [row] = await db.select({ ms: sql<number>`coalesce(sum(${grades.pause}), 0)::float8` }).from(grades);
+  return Math.round(Number(row?.ms ?? 0));
 }
 
 /** When the learner's next card in this study language is due after `now`, whatever the day. */

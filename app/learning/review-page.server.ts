@@ -8,6 +8,7 @@ import {
   nextInQueue,
   queueOf,
   today,
+  timeSpentToday,
   todaysReviews,
   type LearnerDay,
 } from "./daily.server";
@@ -127,9 +128,10 @@ export async function reviewState(
   const term = card?.term;
   const timeZone = settings.timeZone ?? DEFAULT_TIME_ZONE;
   if (!term) {
-    const [queue, done, streak, later] = await Promise.all([
+    const [queue, done, ms, streak, later] = await Promise.all([
       queueAt(now),
       todaysReviews(db, owner, day),
+      timeSpentToday(db, owner, day),
       currentStreak(db, owner.userId, timeZone, now),
       nextDueAfter(db, owner, now),
     ]);
@@ -145,7 +147,7 @@ export async function reviewState(
           ? {
               reviewed: done.reviewed,
               correct: done.correct / done.reviewed,
-              minutes: Math.max(1, Math.round(done.ms / 60_000)),
+              minutes: Math.max(1, Math.round(ms / 60_000)),
               streak,
               nextDue: later ? momentFormatter(view.locale, timeZone)(later) : null,
             }

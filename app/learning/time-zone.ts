@@ -102,18 +102,19 @@ function startOfLocalDate(year: number, month: number, day: number, timeZone: st
  * The last day found per zone (at most one entry per zone the runtime knows): days partition time, so a day that
  * contains `now` is the day of `now`, and most requests of a day are answered without the Intl calls.
  */
-const lastDays = new Map<string, { start: Date; end: Date }>();
+const lastDays = new Map<string, { start: Date; end: Date; date: string }>();
 
-/** The learner's calendar day around `now` in their zone: [start, end). */
-export function dayBounds(now: Date, timeZone: string): { start: Date; end: Date } {
+/** The learner's calendar day around `now` in their zone: [start, end), and its date (`YYYY-MM-DD`). */
+export function dayBounds(now: Date, timeZone: string): { start: Date; end: Date; date: string } {
   const at = now.getTime();
   const last = lastDays.get(timeZone);
   if (last && last.start.getTime() <= at && at < last.end.getTime())
-    return { start: new Date(last.start), end: new Date(last.end) };
+    return { start: new Date(last.start), end: new Date(last.end), date: last.date };
   const w = wallClock(at, timeZone);
   const start = startOfLocalDate(w.year, w.month, w.day, timeZone);
   const next = new Date(Date.UTC(w.year, w.month - 1, w.day + 1));
   const end = startOfLocalDate(next.getUTCFullYear(), next.getUTCMonth() + 1, next.getUTCDate(), timeZone);
-  if (lastDays.size < 1_000 || lastDays.has(timeZone)) lastDays.set(timeZone, { start, end });
-  return { start: new Date(start), end: new Date(end) };
+  const date = `${String(w.year).padStart(4, "0")}-${String(w.month).padStart(2, "0")}-${String(w.day).padStart(2, "0")}`;
+  if (lastDays.size < 1_000 || lastDays.has(timeZone)) lastDays.set(timeZone, { start, end, date });
+  return { start: new Date(start), end: new Date(end), date };
 }

@@ -1,4 +1,4 @@
-import { date, integer, pgTable, primaryKey, uuid } from "drizzle-orm/pg-core";
+import { date, integer, pgTable, primaryKey, text, uuid } from "drizzle-orm/pg-core";
 // `.ts`: scripts load the tables with plain `node` (see db/open.server.ts).
 import { users } from "../auth/auth.schema.ts";
 
@@ -25,6 +25,28 @@ export const learnerDays = pgTable(
     learned: integer("learned").notNull().default(0),
   },
   (table) => [primaryKey({ columns: [table.userId, table.day] })],
+);
+
+/**
+ * Per learner, day and study language, the day's grades (drizzle/0027): how many, how many passed, and how many of new
+ * cards and of cards in review (the daily limits). A day is the learner's in their zone at the moment of each review,
+ * like learner_days. Kept by triggers on review_logs in the same transaction as every grade, so the pages read today's
+ * figures in one row per language, however many grades the day holds.
+ */
+export const learnerLanguageDays = pgTable(
+  "learner_language_days",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    day: date("day", { mode: "string" }).notNull(),
+    language: text("language").notNull(),
+    graded: integer("graded").notNull().default(0),
+    passed: integer("passed").notNull().default(0),
+    newGraded: integer("new_graded").notNull().default(0),
+    reviewGraded: integer("review_graded").notNull().default(0),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.day, table.language] })],
 );
 
 /**

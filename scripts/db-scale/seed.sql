@@ -26,8 +26,8 @@ select u.id, 'en', 'word-' || n, 'meaning ' || n, 'noun', c, c, d, 1 + n % 30, 5
 from users u cross join generate_series(1, 1000) n
 cross join lateral (select now() - (n % 365) * interval '1 day' as c, now() + ((n % 40) - 10) * interval '1 day' as d,
                     now() - (n % 300) * interval '1 day' as r) t;
-insert into review_logs (term_id, rating, state, reviewed_at, scheduled_days, user_id, day, due_day)
-select id, 1 + reps % 4, 2, last_review, scheduled_days, user_id, last_review_day, due_day from terms;
+insert into review_logs (term_id, rating, state, reviewed_at, scheduled_days, user_id, day, due_day, language)
+select id, 1 + reps % 4, 2, last_review, scheduled_days, user_id, last_review_day, due_day, language from terms;
 insert into term_stage_days (term_id, user_id, day, tolearn, learned)
 select id, user_id, created_day, (state = 0)::int, (state <> 0)::int from terms;
 insert into learner_days (user_id, day, good, new_terms, tolearn, learned)
@@ -35,6 +35,9 @@ select user_id, day, sum(good)::int, sum(added)::int, sum(tolearn)::int, sum(lea
   select user_id, day, 1 as good, 0 as added, 0 as tolearn, 0 as learned from review_logs
   union all select user_id, created_day, 0, 1, (state = 0)::int, (state <> 0)::int from terms) x
 group by user_id, day;
+insert into learner_language_days (user_id, day, language, graded, passed, review_graded)
+select user_id, day, language, count(*)::int, count(*) filter (where rating > 1)::int, count(*)::int
+from review_logs group by 1, 2, 3;
 do $$ declare r record; begin
   for r in select indexdef from seed_indexes loop execute r.indexdef; end loop;
 end $$;

@@ -30,6 +30,10 @@ async function counts(databaseUrl: string) {
       terms: await count("terms"),
       reviewLogs: await count("review_logs"),
       learnerDays: await count("learner_days"),
+      // Every review counted once in the day's grades per language, as the triggers would have counted it.
+      languageDaysGraded: Number(
+        (await client.query(`select coalesce(sum(graded), 0)::int as n from learner_language_days`)).rows[0].n,
+      ),
       measured: await count("users where email = 'bench+1@example.com'"),
     };
   } finally {
@@ -43,7 +47,7 @@ describe("seeding many learners by SQL", () => {
     const first = seed(url, 3);
     expect(first.status, first.out).toBe(0);
     const seeded = await counts(url);
-    expect(seeded).toMatchObject({ users: 3, terms: 3000, reviewLogs: 3000, measured: 1 });
+    expect(seeded).toMatchObject({ users: 3, terms: 3000, reviewLogs: 3000, languageDaysGraded: 3000, measured: 1 });
     expect(seeded.learnerDays).toBeGreaterThan(0);
 
     const again = seed(url, 2);

@@ -14,6 +14,7 @@ import * as fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Database } from "../../app/db/db.server";
 import { openDatabase, type DatabaseHandle } from "../../app/db/open.server.ts";
+import { today as todayOf, todaysReviews } from "../../app/learning/daily.server";
 import { DEFAULT_SETTINGS, saveSettings } from "../../app/learning/settings.server";
 import { LEARNED_INTERVAL_DAYS } from "../../app/learning/stage";
 import { addKnownTerms, createTerm, deleteTerm, gradeTerm, setStage } from "../../app/learning/terms.server";
@@ -49,6 +50,7 @@ type Op =
   | { kind: "known"; count: number }
   | { kind: "delete"; pick: number }
   | { kind: "form"; pick: number }
+  | { kind: "language"; pick: number }
   | {
       kind: "import";
       terms: { ageDays: number; reviews: { daysAgo: number; rating: number; days: number }[]; days: number }[];
@@ -57,7 +59,11 @@ type Op =
 const op: fc.Arbitrary<Op> = fc.oneof(
   {
     weight: 4,
-    arbitrary: fc.record({ kind: fc.constant("wait" as const), minutes: fc.integer({ min: 1, max: 4 * 1440 }) }),
+    // Minutes between grades of a session (the time spent counts pauses up to five minutes) or days between sessions.
+    arbitrary: fc.record({
+      kind: fc.constant("wait" as const),
+      minutes: fc.oneof(fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 4 * 1440 })),
+    }),
   },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("zone" as const), zone: fc.constantFrom(...ZONES) }) },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant("add" as const) }) },
@@ -73,6 +79,8 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("delete" as const), pick: fc.nat() }) },
   // A new form of a term (ADR 061): graded, it is updated and logged in statements of their own, and its parent with it.
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("form" as const), pick: fc.nat() }) },
+  // A term moved to the other study language in the database (the app never does; its reviews follow, 0025).
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("language" as const), pick: fc.nat() }) },
   {
     weight: 1,
     arbitrary: fc.record({
@@ -96,7 +104,15 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   },
 );
 
-type LogRow = { id: string; termId: string; rating: number; reviewedAt: Date; scheduledDays: number };
+type LogRow = {
+  id: string;
+  termId: string;
+  rating: number;
+  state: number;
+  language: string;
+  reviewedAt: Date;
+  scheduledDays: number;
+};
 type TermRow = {
   id: string;
   createdAt: Date;
@@ -114,7 +130,7 @@ async function rowsOf<T>(db: Database, query: ReturnType<typeof sql>): Promise<T
 async function scan(db: Database, userId: string) {
   const logs = await rowsOf<Record<string, unknown>>(
     db,
-    sql`select r.id, r.term_id, r.rating, r.reviewed_at, r.scheduled_days from review_logs r
+    sql`select r.id, r.term_id, r.rating, r.state, t.language, r.reviewed_at, r.scheduled_days from review_logs r
       join terms t on t.id = r.term_id where t.user_id = ${userId}`,
   );
   const terms = await rowsOf<Record<string, unknown>>(
@@ -126,6 +142,8 @@ async function scan(db: Database, userId: string) {
       id: String(r.id),
       termId: String(r.term_id),
       rating: Number(r.rating),
+      state: Number(r.state),
+      language: String(r.language),
       reviewedAt: new Date(r.reviewed_at as string),
       scheduledDays: Number(r.scheduled_days),
     })),
@@ -240,6 +258,50 @@ function expected(
   return { today, streak, reviewsPerDay, retention, stages };
 }
 
+/**
+ * The day's grades per day and study language from the full scan (learner_language_days): each review on its day in
+ * the zone of the moment it was written, in its term's language.
+ */
+function expectedLanguageDays(snapshot: Awaited<ReturnType<typeof scan>>, record: ZoneRecord) {
+  const groups = new Map<string, LogRow[]>();
+  for (const log of snapshot.logs) {
+    const key = `${dayIn(record.logZone.get(log.id)!, log.reviewedAt)} ${log.language}`;
+    groups.set(key, [...(groups.get(key) ?? []), log]);
+  }
+  return [...groups.entries()]
+    .map(([key, logs]) => {
+      const [day, language] = key.split(" ");
+      return {
+        day,
+        language,
+        graded: logs.length,
+        passed: logs.filter((log) => log.rating > 1).length,
+        newGraded: logs.filter((log) => log.state === 0).length,
+        reviewGraded: logs.filter((log) => log.state === 2).length,
+      };
+    })
+    .sort((a, b) => `${a.day} ${a.language}`.localeCompare(`${b.day} ${b.language}`));
+}
+
+/** learner_language_days of a learner, as expectedLanguageDays gives it (a group whose reviews all went counts 0). */
+async function languageDays(db: Database, userId: string) {
+  const rows = await rowsOf<Record<string, unknown>>(
+    db,
+    sql`select day::text as day, language, graded, passed, new_graded, review_graded from learner_language_days
+      where user_id = ${userId} and (graded, passed, new_graded, review_graded) <> (0, 0, 0, 0)`,
+  );
+  return rows
+    .map((r) => ({
+      day: String(r.day),
+      language: String(r.language),
+      graded: Number(r.graded),
+      passed: Number(r.passed),
+      newGraded: Number(r.new_graded),
+      reviewGraded: Number(r.review_graded),
+    }))
+    .sort((a, b) => `${a.day} ${a.language}`.localeCompare(`${b.day} ${b.language}`));
+}
+
 function defineSuite(name: string, open: () => Promise<DatabaseHandle & { cleanup?: () => void }>) {
   describe(`statistics from aggregates on ${name}`, () => {
     let handle: DatabaseHandle & { cleanup?: () => void };
@@ -314,7 +376,7 @@ function defineSuite(name: string, open: () => Promise<DatabaseHandle & { cleanu
           case "form": {
             const parents = await rowsOf<{ id: string }>(
               db,
-              sql`select id from terms where user_id = ${userId} and parent_id is null order by id`,
+              sql`select id from terms where user_id = ${userId} and parent_id is null and language = 'de' order by id`,
             );
             if (!parents.length) break;
             const form = await createTerm(db, owner, fields(`Form${words++}`), undefined, now);
@@ -326,6 +388,18 @@ function defineSuite(name: string, open: () => Promise<DatabaseHandle & { cleanu
           case "import":
             await importLike(db, userId, step.terms, now, () => `Import${words++}`);
             break;
+          case "language": {
+            // A term without a family: a form and its parent share their language.
+            const loose = await rowsOf<{ id: string }>(
+              db,
+              sql`select id from terms as t where user_id = ${userId} and parent_id is null
+                and not exists (select 1 from terms as f where f.parent_id = t.id) order by id`,
+            );
+            if (loose.length)
+              await db.execute(sql`update terms set language = case language when 'de' then 'fr' else 'de' end
+                where id = ${loose[step.pick % loose.length]!.id}`);
+            break;
+          }
         }
         record.note(await scan(db, userId), zone ?? "UTC");
       }
@@ -341,6 +415,24 @@ function defineSuite(name: string, open: () => Promise<DatabaseHandle & { cleanu
           retention: statistics.retention,
           stages: statistics.stages,
         }).toEqual(want);
+      }
+      // Today's grades per language, and what the daily limits and the review's summary read of them.
+      const wantDays = expectedLanguageDays(snapshot, record);
+      expect(await languageDays(db, userId)).toEqual(wantDays);
+      const settings = { ...DEFAULT_SETTINGS, timeZone: zone };
+      const day = await todayOf(db, userId, settings, now);
+      const ofToday = wantDays.filter((d) => d.day === day.date);
+      expect(day.date).toBe(dayIn(currentZone, now));
+      expect({ newDone: day.newDone, reviewsDone: day.reviewsDone }).toEqual({
+        newDone: ofToday.reduce((sum, d) => sum + d.newGraded, 0),
+        reviewsDone: ofToday.reduce((sum, d) => sum + d.reviewGraded, 0),
+      });
+      for (const language of ["de", "fr"]) {
+        const mine = ofToday.find((d) => d.language === language);
+        expect(await todaysReviews(db, { userId, language }, day)).toEqual({
+          reviewed: mine?.graded ?? 0,
+          correct: mine?.passed ?? 0,
+        });
       }
     }
 
@@ -480,6 +572,8 @@ describe("migration 0013 on a database with reviews already", () => {
             expected(snapshot, record, zone, range, now),
           );
         }
+        // Migration 0027 fills the day's grades per language from the same reviews.
+        expect(await languageDays(migrated.db, userId)).toEqual(expectedLanguageDays(snapshot, record));
       } finally {
         await migrated.close();
       }
