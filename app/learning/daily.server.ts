@@ -1,5 +1,5 @@
 import { and, asc, eq, gt, gte, inArray, lt, lte, min, or, sql, type Placeholder, type SQL } from "drizzle-orm";
-import { builtOnce } from "../db/built-once";
+import { builtOnce, preparedPerDatabase } from "../db/built-once";
 import type { Database } from "../db/db.server";
 import { fsrsParameters, learnerSettings, reviewLogs, terms } from "./learning.schema";
 import { learnerLanguageDays } from "../progress/progress.schema";
@@ -73,26 +73,44 @@ export async function today(db: Database, userId: string, settings: LearnerSetti
 const owned = (owner: { userId: string | Placeholder; language: string | Placeholder }) =>
   and(eq(terms.userId, owner.userId), eq(terms.language, owner.language));
 
-/** The cards today's limits still let through: the learning steps always, reviews and new terms while some are left. */
-function allowed(day: Day): SQL {
+/** The states of the cards today's limits still let through: the learning steps always, reviews and new terms while
+ * some are left. */
+function allowedStates(day: Day): number[] {
   const states = [...LEARNING_STEPS];
   if (day.reviewsLeft > 0) states.push(REVIEW);
   if (day.newLeft > 0) states.push(NEW);
-  return inArray(terms.state, states);
+  return states;
 }
 
 /** The next card: the term, its examples, and the version of its row (`xmin`) a grade's write checks. */
 export type NextCard = { term: Term; examples: TermExample[]; row: string };
 
+/**
+ * The read of the next card, prepared once per database for each set of states today's limits let through (four at
+ * most): read on every card of the review, it is built once, not at every call.
+ */
+const nextCardReads = new Map<string, ReturnType<typeof nextCardRead>>();
+function nextCardRead(states: number[]) {
+  const owner = { userId: sql.placeholder("userId"), language: sql.placeholder("language") };
+  return preparedPerDatabase((db) =>
+    db
+      .select({ term: terms, examples: examplesJson, row: sql<string>`${terms}.xmin::text` })
+      .from(terms)
+      .where(and(owned(owner), lte(terms.due, sql.placeholder("now")), inArray(terms.state, states)))
+      .orderBy(asc(terms.due), asc(terms.createdAt))
+      .limit(1)
+      .prepare(`next_card_${states.join("_")}`),
+  );
+}
+
 /** The next card to review now within today's limits, soonest due first. */
 export async function nextInQueue(db: Database, owner: Owner, day: Day, now = new Date()): Promise<NextCard | null> {
+  const states = allowedStates(day);
+  const key = states.join(",");
+  let read = nextCardReads.get(key);
+  if (!read) nextCardReads.set(key, (read = nextCardRead(states)));
   // The card and its examples (oldest first) in one read: the review page shows both.
-  const [row] = await db
-    .select({ term: terms, examples: examplesJson, row: sql<string>`${terms}.xmin::text` })
-    .from(terms)
-    .where(and(owned(owner), lte(terms.due, now), allowed(day)))
-    .orderBy(asc(terms.due), asc(terms.createdAt))
-    .limit(1);
+  const [row] = await read(db).execute({ userId: owner.userId, language: owner.language, now: now.toISOString() });
   if (!row) return null;
   // Both drivers parse JSON; its times stay text.
   return {

@@ -1,9 +1,18 @@
 import { and, asc, count, desc, eq, ilike, inArray, lte, or, sql, type SQL } from "drizzle-orm";
-import { preparedPerDatabase } from "../db/built-once";
+import { builtOnce, preparedPerDatabase } from "../db/built-once";
 import type { Database } from "../db/db.server";
 import { reviewLogs, termExamples, terms } from "./learning.schema";
 import { learnerScheduler } from "./fsrs-fit.server";
-import { applyGrade, cardForStage, GRADES, LEARNED_INTERVAL_DAYS, newCard, stageOf, type GradeName } from "./stage";
+import {
+  applyGrade,
+  cardForStage,
+  GRADES,
+  LEARNED_INTERVAL_DAYS,
+  newCard,
+  stageOf,
+  type CardFields,
+  type GradeName,
+} from "./stage";
 import type { FSRS, Grade } from "ts-fsrs";
 import { STAGES, type OptionalPartOfSpeech, type PartOfSpeech, type Sort, type Stage } from "./vocabulary";
 
@@ -108,6 +117,44 @@ const gradeRead = preparedPerDatabase((db) =>
     .prepare("grade_read"),
 );
 
+/** The columns a grade writes: the card's schedule (applyGrade) and the moment of the change. */
+const GRADED_COLUMNS = [
+  "due",
+  "stability",
+  "difficulty",
+  "elapsedDays",
+  "scheduledDays",
+  "learningSteps",
+  "reps",
+  "lapses",
+  "state",
+  "lastReview",
+  "updatedAt",
+] as const satisfies readonly (keyof CardFields | "updatedAt")[];
+
+/** A value as the driver receives it (builtOnce applies no column's encoding): a time as its ISO text. */
+const driverValue = (value: Date | number | null) => (value instanceof Date ? value.toISOString() : value);
+
+/**
+ * The grade's write, built once: the term's new schedule, only while its row is still the version read (`xmin`), and
+ * the review logged with it, in one statement (one transaction). The review is logged at the moment of the change, with
+ * the state the card was shown in and the interval it now has.
+ */
+const gradeStatement = builtOnce(sql`
+  with graded as (
+    update ${terms} set ${sql.join(
+      GRADED_COLUMNS.map((key) => sql`${sql.identifier(terms[key].name)} = ${sql.placeholder(key)}`),
+      sql`, `,
+    )}
+    where ${terms.id} = ${sql.placeholder("id")} and ${terms}.xmin = ${sql.placeholder("row")}::xid
+    returning ${terms.id}
+  )
+  insert into ${reviewLogs} (term_id, user_id, rating, state, reviewed_at, scheduled_days)
+  select id, ${sql.placeholder("userId")}, ${sql.placeholder("rating")}, ${sql.placeholder("shownState")},
+    ${sql.placeholder("updatedAt")}, ${sql.placeholder("scheduledDays")}
+  from graded
+  returning id`);
+
 /** What a grade did: the graded term, `"stale"` for a version already graded (nothing changed), null for no such term. */
 export type GradeResult = Term | "stale" | null;
 
@@ -150,22 +197,14 @@ export async function gradeTerm(
     if (term.reps !== shown) return "stale";
     if (term.parentId) break;
     const card = { ...applyGrade(term, GRADES[grade], now, by), updatedAt: now };
-    const { rows } = (await db.execute(sql`
-      with graded as (
-        update ${terms} set ${sql.join(
-          Object.entries(card).map(([key, value]) => {
-            const column = terms[key as keyof typeof card];
-            return sql`${sql.identifier(column.name)} = ${sql.param(value, column)}`;
-          }),
-          sql`, `,
-        )}
-        where ${terms.id} = ${id} and ${terms}.xmin = ${read.row}::xid
-        returning ${terms.id}
-      )
-      insert into ${reviewLogs} (term_id, user_id, rating, state, reviewed_at, scheduled_days)
-      select id, ${userId}, ${GRADES[grade]}, ${term.state}, ${sql.param(now, reviewLogs.reviewedAt)}, ${card.scheduledDays}
-      from graded
-      returning id`)) as { rows: unknown[] };
+    const { rows } = await gradeStatement<{ id: string }>(db, {
+      ...Object.fromEntries(GRADED_COLUMNS.map((key) => [key, driverValue(card[key])])),
+      id,
+      row: read.row,
+      userId,
+      rating: GRADES[grade],
+      shownState: term.state,
+    });
     if (rows.length === 1) return { ...term, ...card };
   }
   return gradeLocked(db, userId, id, grade, now, version, by);
