@@ -1,6 +1,4 @@
-import { randomBytes } from "node:crypto";
 import { Writable } from "node:stream";
-import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
 import {
@@ -15,6 +13,8 @@ import { BasicModeContext } from "./http/basic-mode";
 import { basicModeContext } from "./http/basic-mode.server";
 import { contentSecurityPolicy, NonceContext } from "./http/csp";
 import { log } from "./server/log.server";
+import { isBot } from "./http/bots.server";
+import { cspNonce } from "./http/nonce.server";
 import { getInstance } from "./i18n/i18n.server";
 import { userContext } from "./auth/session.server";
 import { STORED_COPY_HEADER } from "./toasts/toast";
@@ -44,7 +44,7 @@ export default function handleRequest(
   // What the matched routes declare about this page's staleness, for the caches that keep it (app/edge/).
   declareStaleness(loadContext, routerContext);
   const userAgent = request.headers.get("user-agent");
-  const bot = !!userAgent && isbot(userAgent);
+  const bot = isBot(userAgent);
   // The database is away (see http/unavailable.server.ts): clients and crawlers may come back shortly.
   if (responseStatusCode === 503) responseHeaders.set("Retry-After", "10");
 
@@ -64,14 +64,14 @@ export default function handleRequest(
     responseHeaders.set("Content-Type", "text/html; charset=utf-8");
     responseHeaders.set(
       "Content-Security-Policy",
-      contentSecurityPolicy(randomBytes(16).toString("base64"), env.analyticsHosts, env.billing.redirectOrigins),
+      contentSecurityPolicy(cspNonce(), env.analyticsHosts, env.billing.redirectOrigins),
     );
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
 
   // Everything that can throw is resolved before the abort timer is armed: a throw after it would kill the process.
   const i18n = getInstance(loadContext);
-  const nonce = randomBytes(16).toString("base64");
+  const nonce = cspNonce();
   const basic = loadContext.get(basicModeContext);
   startRecordingNamespaces(i18n);
   // A signed-in learner's browser keeps the stylesheet and translation files: their documents link them instead of

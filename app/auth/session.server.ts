@@ -3,6 +3,7 @@ import { and, desc, eq, gt, lt, ne, sql } from "drizzle-orm";
 import { createContext, type MiddlewareFunction } from "react-router";
 import { getDatabase, type Database } from "../db/db.server";
 import { preparedPerDatabase } from "../db/built-once";
+import { memo } from "../util/memo";
 import { learnerChangesOf, type LearnerChanges } from "../db/learner-changes";
 import { OwnerBoundedCache } from "../edge/owner-bounded-cache";
 import { sessions, users } from "./auth.schema";
@@ -49,7 +50,8 @@ const checkedAtEdge = new WeakMap<object, User>();
 export const handOnCheckedUser = (req: object, user: User) => void checkedAtEdge.set(req, user);
 export const checkedUserOf = (req: object): User | null => checkedAtEdge.get(req) ?? null;
 
-const hashId = (id: string) => createHash("sha256").update(id).digest("base64url");
+/** A session id as the database keeps it (its SHA-256), remembered for the sessions that keep coming back. */
+const hashId = memo(5_000, (id) => createHash("sha256").update(id).digest("base64url"));
 
 /** How stale a session's "last seen" may get: one write per session every few minutes, not one per request. */
 export const LAST_SEEN_INTERVAL_MS = 5 * 60 * 1000;

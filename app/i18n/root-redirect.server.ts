@@ -1,4 +1,4 @@
-import { isbot } from "isbot";
+import { isBot } from "../http/bots.server";
 import { redirect, type MiddlewareFunction } from "react-router";
 import { isDataRequest, requestPath } from "../http/request-path";
 import { preferredLocaleOf } from "./i18n.server";
@@ -10,7 +10,7 @@ export async function rootRedirectLocale(headers: {
   acceptLanguage: string | null;
   userAgent: string | null;
 }): Promise<Locale | null> {
-  if (headers.userAgent && isbot(headers.userAgent)) return null;
+  if (isBot(headers.userAgent)) return null;
   const locale = await preferredLocaleOf(headers.cookie, headers.acceptLanguage);
   return locale === DEFAULT_LOCALE ? null : locale;
 }
