@@ -81,6 +81,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
+// The forms this action takes, built once (a schema built per request is compiled again at its first parse).
+const uploadFields = z.object({ file: upload(), pasted: text() });
+const cancelFields = z.object({ draft: text() });
+
 export async function action({ request, context }: Route.ActionArgs) {
   const { user, owner } = requireLearner(context);
   const { t } = getInstance(context);
@@ -125,7 +129,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     request,
     {
       upload: intent({
-        schema: z.object({ file: upload(), pasted: text() }),
+        schema: uploadFields,
         run: async ({ file, pasted }) => {
           let content = pasted;
           if (file) {
@@ -139,7 +143,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         },
       }),
       cancel: intent({
-        schema: z.object({ draft: text() }),
+        schema: cancelFields,
         run: async ({ draft: draftId }) => {
           const draft = await ownDraft(draftId);
           await deleteDraft(db, user.id, draft.id);

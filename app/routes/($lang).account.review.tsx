@@ -76,6 +76,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { state, shortcuts, changesAt: known.validUntil };
 }
 
+// The forms this action takes, built once (a schema built per request is compiled again at its first parse).
+const shortcutsFields = z.object({ shortcuts: z.enum(["on", "off"]), revealed: text() });
+const gradeFields = z.object({ grade: z.enum(GRADE_NAMES), termId: text(), version: cardVersion });
+
 export async function action({ request, context }: Route.ActionArgs) {
   const { user, owner } = requireLearner(context);
   const { t } = getInstance(context);
@@ -85,7 +89,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     request,
     {
       shortcuts: intent({
-        schema: z.object({ shortcuts: z.enum(["on", "off"]), revealed: text() }),
+        schema: shortcutsFields,
         run: async ({ shortcuts, revealed }) =>
           redirect(back + (revealed === "1" ? "?reveal=1" : ""), {
             status: 303,
@@ -94,7 +98,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         invalid: () => data({ message: t("learning:review.invalidShortcuts") }, { status: 400 }),
       }),
       grade: intent({
-        schema: z.object({ grade: z.enum(GRADE_NAMES), termId: text(), version: cardVersion }),
+        schema: gradeFields,
         run: async ({ grade, termId, version }) => {
           if (!isId(termId)) pageNotFound(request);
           // The scheduler and the card of the learner's day as the card was shown, when kept for the data version read

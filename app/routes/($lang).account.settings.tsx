@@ -60,6 +60,11 @@ export async function loader({ context }: Route.LoaderArgs) {
   };
 }
 
+// The forms this action takes, built once (a schema built per request is compiled again at its first parse).
+const dictionaryFields = z.object({ dictionary: text() });
+const readingsFields = z.object({ showReadings: flag() });
+const timeZoneFields = z.object({ timeZone: text() });
+
 export async function action({ request, context }: Route.ActionArgs) {
   const { user, owner } = requireLearner(context);
   const { t } = getInstance(context);
@@ -94,7 +99,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       }),
       // The dictionary of the study language the learner is studying now.
       dictionary: intent({
-        schema: z.object({ dictionary: text() }),
+        schema: dictionaryFields,
         run: async ({ dictionary }) => {
           const parsed = parseDictionaryTemplate(dictionary);
           if (parsed.error)
@@ -105,14 +110,14 @@ export async function action({ request, context }: Route.ActionArgs) {
       }),
       // Readings over Japanese and Chinese words in the reader (the reader has the same switch).
       readings: intent({
-        schema: z.object({ showReadings: flag() }),
+        schema: readingsFields,
         run: async ({ showReadings }) => {
           await saveShowReadings(db, user.id, showReadings);
           return saved("readingsSaved");
         },
       }),
       browserTimeZone: intent({
-        schema: z.object({ timeZone: text() }),
+        schema: timeZoneFields,
         run: async ({ timeZone }) => {
           const zone = canonicalTimeZone(timeZone);
           if (!zone) return data({ errors: { timeZone: "settings.errors.timeZone" }, values: null }, 400);

@@ -13,6 +13,10 @@ import { PATHS } from "../http/paths";
 import { badRequest, dispatchIntents, intent, text, type FormFields } from "../http/intents.server";
 import { z } from "zod";
 
+// The forms this action takes, built once (a schema built per request is compiled again at its first parse).
+const studyLanguageFields = z.object({ studyLanguage: z.custom<string>(isStudyLanguage), redirectTo: text() });
+const levelFields = z.object({ level: z.unknown().optional(), redirectTo: text() });
+
 /** The study language (cookie, and the learner's record when signed in) and the learner's level. Plain form POSTs. */
 export async function action({ request, context }: Route.ActionArgs) {
   const { t } = getInstance(context);
@@ -29,7 +33,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     request,
     {
       studyLanguage: intent({
-        schema: z.object({ studyLanguage: z.custom<string>(isStudyLanguage), redirectTo: text() }),
+        schema: studyLanguageFields,
         run: async ({ studyLanguage, redirectTo }) => {
           const { back, locale } = backTo({ redirectTo });
           const cookie = await chooseStudyLanguage(user, studyLanguage);
@@ -44,7 +48,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         invalid: (_, fields) => refused(fields, "learning:studyLanguage.label", "learning:errors.invalidLanguage"),
       }),
       level: intent({
-        schema: z.object({ level: z.unknown().optional(), redirectTo: text() }),
+        schema: levelFields,
         run: async ({ level, redirectTo }) => {
           const { back, locale } = backTo({ redirectTo });
           if (!user)
