@@ -1,5 +1,6 @@
 import { and, asc, eq, gt, gte, inArray, lt, lte, min, or, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { builtOnce, preparedPerDatabase } from "../db/built-once";
+import { memo } from "../util/memo";
 import type { Database } from "../db/db.server";
 import { fsrsParameters, learnerSettings, reviewLogs, terms } from "./learning.schema";
 import { learnerLanguageDays } from "../progress/progress.schema";
@@ -87,10 +88,10 @@ export type NextCard = { term: Term; examples: TermExample[]; row: string };
 
 /**
  * The read of the next card, prepared once per database for each set of states today's limits let through (four at
- * most): read on every card of the review, it is built once, not at every call.
+ * most, named by their states joined with "_"): read on every card of the review, it is built once, not at every call.
  */
-const nextCardReads = new Map<string, ReturnType<typeof nextCardRead>>();
-function nextCardRead(states: number[]) {
+const nextCardRead = memo(8, (key) => {
+  const states = key.split("_").map(Number);
   const owner = { userId: sql.placeholder("userId"), language: sql.placeholder("language") };
   return preparedPerDatabase((db) =>
     db
@@ -99,16 +100,13 @@ function nextCardRead(states: number[]) {
       .where(and(owned(owner), lte(terms.due, sql.placeholder("now")), inArray(terms.state, states)))
       .orderBy(asc(terms.due), asc(terms.createdAt))
       .limit(1)
-      .prepare(`next_card_${states.join("_")}`),
+      .prepare(`next_card_${key}`),
   );
-}
+});
 
 /** The next card to review now within today's limits, soonest due first. */
 export async function nextInQueue(db: Database, owner: Owner, day: Day, now = new Date()): Promise<NextCard | null> {
-  const states = allowedStates(day);
-  const key = states.join(",");
-  let read = nextCardReads.get(key);
-  if (!read) nextCardReads.set(key, (read = nextCardRead(states)));
+  const read = nextCardRead(allowedStates(day).join("_"));
   // The card and its examples (oldest first) in one read: the review page shows both.
   const [row] = await read(db).execute({ userId: owner.userId, language: owner.language, now: now.toISOString() });
   if (!row) return null;

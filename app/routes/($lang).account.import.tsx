@@ -81,7 +81,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-// The forms this action takes, built once (a schema built per request is compiled again at its first parse).
+// The forms this action takes, built once: building a schema costs more than parsing a form with it.
 const uploadFields = z.object({ file: upload(), pasted: text() });
 const cancelFields = z.object({ draft: text() });
 

@@ -76,7 +76,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { state, shortcuts, changesAt: known.validUntil };
 }
 
-// The forms this action takes, built once (a schema built per request is compiled again at its first parse).
+// The forms this action takes, built once: building a schema costs more than parsing a form with it.
 const shortcutsFields = z.object({ shortcuts: z.enum(["on", "off"]), revealed: text() });
 const gradeFields = z.object({ grade: z.enum(GRADE_NAMES), termId: text(), version: cardVersion });
 

@@ -13,7 +13,7 @@ import { PATHS } from "../http/paths";
 import { badRequest, dispatchIntents, intent, text, type FormFields } from "../http/intents.server";
 import { z } from "zod";
 
-// The forms this action takes, built once (a schema built per request is compiled again at its first parse).
+// The forms this action takes, built once: building a schema costs more than parsing a form with it.
 const studyLanguageFields = z.object({ studyLanguage: z.custom<string>(isStudyLanguage), redirectTo: text() });
 const levelFields = z.object({ level: z.unknown().optional(), redirectTo: text() });
 
