@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { OwnerBoundedCache } from "../../app/edge/owner-bounded-cache";
 
 describe("a cache bounded per owner", () => {
@@ -28,5 +28,25 @@ describe("a cache bounded per owner", () => {
     cache.set("d", "d1", page(5));
     cache.set("e", "e1", page(5));
     expect(cache.size).toBe(3);
+  });
+
+  afterEach(() => vi.useRealTimers());
+
+  it("moves a busy entry at most once a second, and again after it", () => {
+    vi.useFakeTimers({ now: new Date("2026-12-03T08:00:00Z") });
+    const cache = new OwnerBoundedCache<{ bytes: number }>({ entries: 2, bytes: 1e9, perOwner: 8 });
+    cache.set("a", "a1", page());
+    cache.set("b", "b1", page());
+    cache.touch("a1"); // moved: a1 is now the most recent
+    cache.touch("b1"); // moved: b1 is
+    cache.touch("a1"); // within the second: not moved again, b1 stays the most recent
+    cache.set("c", "c1", page());
+    expect(cache.get("a1")).toBeUndefined();
+    expect(cache.get("b1")).toBeDefined();
+    vi.advanceTimersByTime(1_000);
+    cache.touch("b1"); // a second later: moved, c1 is the oldest now
+    cache.set("d", "d1", page());
+    expect(cache.get("c1")).toBeUndefined();
+    expect(cache.get("b1")).toBeDefined();
   });
 });
