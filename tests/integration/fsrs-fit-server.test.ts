@@ -64,7 +64,8 @@ describe("fitting on the running server", () => {
         await new Promise((resolve) => setTimeout(resolve, 250));
       }
     });
-    const fit = server.logs().find((line) => line.json?.message === "fsrs fit")?.json;
+    // The line is written a moment after the fit is stored (log lines go out in batches).
+    const fit = (await server.waitForLog((line) => line.json?.message === "fsrs fit")).json;
     // The import's own turns are its business (ADR 034); reported here for comparison.
     const line = (what: string, r: LoopReport) =>
       `${what} on the server: ${r.wallMs.toFixed(0)} ms (${r.cpuMs.toFixed(0)} ms of server CPU, all threads); ` +

@@ -109,7 +109,7 @@ describe("PGlite DATA_DIR from a template", () => {
     const started = Date.now();
     const server = await startServer({ env: { DATA_DIR: dataDir, DATA_TEMPLATE_DIR: templateDir } });
     const readyMs = Date.now() - started;
-    const ready = server.logs().find((line) => line.json?.message === "database ready")?.json;
+    const ready = (await server.waitForLog((line) => line.json?.message === "database ready")).json;
     expect(await server.stop()).toBe(0);
     console.info(
       `server healthy ${readyMs} ms after spawn on a template copy; database ready in ${String(ready?.ms)} ms`,

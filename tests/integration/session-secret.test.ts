@@ -75,6 +75,8 @@ describe("the session secret outside production", () => {
     expect(existsSync(file)).toBe(true);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(readFileSync(file, "utf8").trim()).toMatch(/^[0-9a-f]{64}$/);
+    // Lines reach stdout in batches: wait for the one expected, then count (the start's lines come in order).
+    await server.waitForLog((line) => line.json?.message === CREATED);
     expect(said(server, CREATED)).toBe(1);
     expect(said(server, READ)).toBe(0);
   }, 90_000);
@@ -95,6 +97,7 @@ describe("the session secret outside production", () => {
 
     expect(await server.stop()).toBe(0);
     server = await start();
+    await server.waitForLog((line) => line.json?.message === READ);
     expect(said(server, READ)).toBe(1);
     expect(said(server, CREATED)).toBe(0);
     const after = await request(server, "/account/home", { cookie });
@@ -110,11 +113,9 @@ describe("the session secret outside production", () => {
       env: { SESSION_SECRET: undefined, APP_STAGE: "development", DATABASE_URL: databaseUrl, DATA_DIR: missing },
     });
     try {
-      const warning = other
-        .logs()
-        .find((line) =>
-          String(line.json?.message).includes(`DATABASE_URL is used and there is no data directory ${missing}`),
-        );
+      const warning = await other.waitForLog((line) =>
+        String(line.json?.message).includes(`DATABASE_URL is used and there is no data directory ${missing}`),
+      );
       expect(warning?.json?.level).toBe("warn");
       expect(String(warning?.json?.message)).toContain("set SESSION_SECRET");
       expect(existsSync(missing)).toBe(false);
