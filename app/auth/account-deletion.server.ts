@@ -41,8 +41,8 @@ export async function deleteAccount(db: Database, user: User): Promise<void> {
 
 /** Tells the (former) learner that the account is gone; a mail failure is logged, the deletion stands. */
 export async function sendDeletionMail(to: string, t: TFunction, language: string): Promise<void> {
-  const subject = t("mail.deleted.subject");
-  const lines = [t("mail.greeting"), "", t("mail.deleted.body"), "", t("mail.deleted.notYou")];
+  const subject = t("mail:deleted.subject");
+  const lines = [t("mail:greeting"), "", t("mail:deleted.body"), "", t("mail:deleted.notYou")];
   try {
     await sendMail({ to, subject, lines, language });
   } catch (error) {

@@ -38,12 +38,12 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.char
 
 /** The sign-in message, in the language of the request that asked for it, as plain text and HTML. */
 export function signInMessage(t: TFunction, link: string) {
-  const subject = t("mail.subject");
-  const lines = [t("mail.greeting"), "", t("mail.body"), "", link, "", t("mail.expiry"), t("mail.ignore")];
+  const subject = t("mail:subject");
+  const lines = [t("mail:greeting"), "", t("mail:body"), "", link, "", t("mail:expiry"), t("mail:ignore")];
   const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;line-height:1.5;color:#1a1d24">
-<p>${escapeHtml(t("mail.greeting"))}</p><p>${escapeHtml(t("mail.body"))}</p>
-<p><a href="${escapeHtml(link)}" style="display:inline-block;background:#1d4ed8;color:#fff;padding:10px 18px;border-radius:8px;text-decoration:none">${escapeHtml(t("mail.button"))}</a></p>
-<p style="color:#4a5160;font-size:14px">${escapeHtml(t("mail.expiry"))} ${escapeHtml(t("mail.ignore"))}</p>
+<p>${escapeHtml(t("mail:greeting"))}</p><p>${escapeHtml(t("mail:body"))}</p>
+<p><a href="${escapeHtml(link)}" style="display:inline-block;background:#1d4ed8;color:#fff;padding:10px 18px;border-radius:8px;text-decoration:none">${escapeHtml(t("mail:button"))}</a></p>
+<p style="color:#4a5160;font-size:14px">${escapeHtml(t("mail:expiry"))} ${escapeHtml(t("mail:ignore"))}</p>
 <p style="color:#4a5160;font-size:12px;word-break:break-all">${escapeHtml(link)}</p></body></html>`;
   return { subject, text: lines.join("\n"), html };
 }

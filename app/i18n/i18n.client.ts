@@ -5,9 +5,9 @@ import { CLIENT_NAMESPACES, DEFAULT_LOCALE } from "./locales";
 import { NUMBER_VARIABLES } from "./number-variables";
 
 // Each locale file becomes its own hashed chunk, fetched only when that language is shown. `legal` reaches the page
-// through loader data only (CLIENT_NAMESPACES), so the browser has no use for its files.
+// through loader data only and `mail` is the server's (CLIENT_NAMESPACES), so the browser has no use for their files.
 const files = import.meta.glob<{ default: Record<string, unknown> }>(
-  "/locales/*/{common,pages,account,billing,learning,reading}.json",
+  "/locales/*/{common,pages,landing,account,billing,learning,lists,reading}.json",
 );
 
 const bundledBackend: BackendModule = {

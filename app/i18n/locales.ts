@@ -3,10 +3,34 @@ export const LOCALES = ["en", "de", "es", "fr", "tr", "uk", "zh"] as const;
 export type Locale = (typeof LOCALES)[number];
 export const DEFAULT_LOCALE: Locale = "en";
 /** Namespaces under locales/{lng}/. `common` holds everything the layout, errors and forms need. */
-export const NAMESPACES = ["common", "pages", "account", "billing", "legal", "learning", "reading"] as const;
+export const NAMESPACES = [
+  "common",
+  "pages",
+  "landing",
+  "account",
+  "billing",
+  "legal",
+  "mail",
+  "learning",
+  "lists",
+  "reading",
+] as const;
 export type Namespace = (typeof NAMESPACES)[number];
-/** Namespaces the browser loads; `legal` text reaches the page through loader data only. */
-export const CLIENT_NAMESPACES: Namespace[] = ["common", "pages", "account", "billing", "learning", "reading"];
+/**
+ * Namespaces the browser loads; `legal` text reaches the page through loader data only, and `mail` is written by the
+ * server alone. A page's document carries whole namespaces, so the public pages' own (`landing`, `lists`) stay apart
+ * from the larger ones of the signed-in pages (`learning`).
+ */
+export const CLIENT_NAMESPACES: Namespace[] = [
+  "common",
+  "pages",
+  "landing",
+  "account",
+  "billing",
+  "learning",
+  "lists",
+  "reading",
+];
 export const LOCALE_COOKIE_MAX_AGE = 365 * 24 * 60 * 60;
 
 export function isLocale(value: unknown): value is Locale {

@@ -53,7 +53,7 @@ export function LevelForm({ current }: { current: string | null }) {
         {current ? null : <option value="">{t("level.none")}</option>}
         {LEVELS.map((level) => (
           <option key={level} value={level}>
-            {t(`levels.${level}`)}
+            {t(`lists:levels.${level}`)}
           </option>
         ))}
       </select>

@@ -10,7 +10,7 @@ type Data = Awaited<ReturnType<typeof publicPageData>>;
 
 /** Public word lists: choose a language and level (GET form), browse, and add one term or the whole list. */
 export function PublicLists({ data, title }: { data: Data; title: string }) {
-  const { t, i18n } = useTranslation("learning");
+  const { t, i18n } = useTranslation("lists");
   const to = useLocalePath();
   const navigation = useNavigation();
   const pending = navigation.state !== "idle";

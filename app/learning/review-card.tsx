@@ -15,7 +15,7 @@ export function ReviewPrompt({ card }: { card: ReviewCard }) {
   return (
     <>
       <p className="eyebrow">
-        {card.partOfSpeech ? <>{t(`partsOfSpeech.${card.partOfSpeech}`)} · </> : null}
+        {card.partOfSpeech ? <>{t(`lists:partsOfSpeech.${card.partOfSpeech}`)} · </> : null}
         <StageBadge stage={card.stage} /> · <span className="review-mode">{t(`review.modes.${card.mode}`)}</span>
       </p>
       {card.clozeMissing ? (

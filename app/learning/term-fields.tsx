@@ -36,7 +36,7 @@ export function TermFields({
         <option value="">{t("term.noPartOfSpeech")}</option>
         {PARTS_OF_SPEECH.map((pos) => (
           <option key={pos} value={pos}>
-            {t(`partsOfSpeech.${pos}`)}
+            {t(`lists:partsOfSpeech.${pos}`)}
           </option>
         ))}
       </select>

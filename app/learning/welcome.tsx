@@ -70,7 +70,7 @@ export function WelcomeForm({
             {LEVELS.map((level: Level) => (
               <label key={level} className="welcome-choice">
                 <input type="radio" name="level" value={level} defaultChecked={values.level === level} />
-                <span>{t(`levels.${level}`)}</span>
+                <span>{t(`lists:levels.${level}`)}</span>
               </label>
             ))}
           </div>
@@ -139,7 +139,7 @@ export function NextActionPanel({
       link = { to: to(textPath(action.id)), label: t("next.continueReading") };
       break;
     case "list":
-      lead = t("next.listLead", { language: languageName, level: t(`levels.${action.level}`) });
+      lead = t("next.listLead", { language: languageName, level: t(`lists:levels.${action.level}`) });
       link = {
         to: to(`${PATHS.publicLists}?${new URLSearchParams({ language: action.language, level: action.level })}`),
         label: t("next.openList"),

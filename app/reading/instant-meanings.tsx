@@ -91,7 +91,7 @@ export function InstantMeanings({
                 <span lang={textLanguage === "zh" ? "zh-Latn" : textLanguage}>{entry.reading}</span>
               </>
             ) : null}
-            {isPartOfSpeech(entry.partOfSpeech) ? ` · ${t(`learning:partsOfSpeech.${entry.partOfSpeech}`)}` : null}
+            {isPartOfSpeech(entry.partOfSpeech) ? ` · ${t(`lists:partsOfSpeech.${entry.partOfSpeech}`)}` : null}
             {entry.via ? <span className="hint"> · {t("meanings.formOf")}</span> : null}
           </p>
           <div className="meaning-buttons">

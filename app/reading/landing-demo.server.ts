@@ -37,7 +37,7 @@ export function landingDemo(request: Request, context: Readonly<RouterContextPro
       text: word.text,
       stage: word.stage,
       stageName: stageName(word.stage),
-      meaning: word.meaning ? t(`pages:home.demo.words.${word.text}`) : null,
+      meaning: word.meaning ? t(`landing:demo.words.${word.text}`) : null,
     },
     legend: STAGES.map((stage) => ({ stage, name: stageName(stage) })),
     samples: samplesPageData(context)
@@ -48,7 +48,7 @@ export function landingDemo(request: Request, context: Readonly<RouterContextPro
         title: sample.title,
         language: sample.language,
         languageName: sample.languageName,
-        level: t(`learning:levels.${sample.level}`),
+        level: t(`lists:levels.${sample.level}`),
         length: t("reading:stats.words", { count: sample.words }),
       })),
   };

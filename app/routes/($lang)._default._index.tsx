@@ -16,7 +16,7 @@ import type { StalenessHandle } from "../edge/staleness";
 /** The landing page shows a signed-in learner's day; its demonstration is shipped. */
 export const handle: PageHandle & StalenessHandle = {
   title: "titles.home",
-  description: "pages:home.description",
+  description: "landing:description",
   staleness: { dependsOn: ["learner"] },
 };
 
@@ -39,7 +39,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  const { t } = useTranslation("pages");
+  const { t } = useTranslation("landing");
   const to = useLocalePath();
   const { day, demo } = loaderData;
   return (
@@ -57,9 +57,9 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             </>
           ) : (
             <>
-              <p className="lead">{t("home.lead")}</p>
-              <h2 className="cta-title">{t("home.cta")}</h2>
-              <p className="hint">{t("home.ctaHint")}</p>
+              <p className="lead">{t("lead")}</p>
+              <h2 className="cta-title">{t("cta")}</h2>
+              <p className="hint">{t("ctaHint")}</p>
               <SignInForm id="home-email" />
             </>
           )}
@@ -67,7 +67,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         <ReaderDemo demo={demo} />
       </section>
       <section aria-labelledby="samples-title">
-        <h2 id="samples-title">{t("home.demo.samplesTitle")}</h2>
+        <h2 id="samples-title">{t("demo.samplesTitle")}</h2>
         <ul className="cards sample-cards">
           {demo.samples.map((sample) => (
             <li key={sample.slug} className="card">
@@ -84,23 +84,23 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           ))}
         </ul>
         <p>
-          <Link to={to(PATHS.sampleTexts)}>{t("home.demo.samplesAll")}</Link>
+          <Link to={to(PATHS.sampleTexts)}>{t("demo.samplesAll")}</Link>
         </p>
       </section>
       <section aria-labelledby="features-title">
-        <h2 id="features-title">{t("home.featuresTitle")}</h2>
+        <h2 id="features-title">{t("featuresTitle")}</h2>
         <ul className="cards">
           {FEATURES.map((feature) => (
             <li key={feature} className="card">
-              <h3>{t(`home.features.${feature}.title`)}</h3>
-              <p>{t(`home.features.${feature}.body`)}</p>
+              <h3>{t(`features.${feature}.title`)}</h3>
+              <p>{t(`features.${feature}.body`)}</p>
             </li>
           ))}
         </ul>
       </section>
       <section aria-labelledby="languages-title">
-        <h2 id="languages-title">{t("home.languagesTitle")}</h2>
-        <p>{t("home.languagesBody")}</p>
+        <h2 id="languages-title">{t("languagesTitle")}</h2>
+        <p>{t("languagesBody")}</p>
       </section>
     </>
   );
@@ -113,12 +113,12 @@ type Demo = Route.ComponentProps["loaderData"]["demo"];
  * opens its panel (`?word=N#demo`, rendered by the server, so it works without JavaScript).
  */
 function ReaderDemo({ demo }: { demo: Demo }) {
-  const { t } = useTranslation("pages");
+  const { t } = useTranslation("landing");
   const { open } = demo;
   return (
     <figure className="reader-demo" id="demo" aria-labelledby="demo-title">
       <h2 id="demo-title" className="reader-demo-title">
-        {t("home.demo.title")}
+        {t("demo.title")}
       </h2>
       <p className="reader-text" lang="en">
         {demo.words.map((word, index) => (
@@ -137,7 +137,7 @@ function ReaderDemo({ demo }: { demo: Demo }) {
         ))}
       </p>
       <div className="word-panel" aria-live="polite">
-        <p className="eyebrow">{t("home.demo.open")}</p>
+        <p className="eyebrow">{t("demo.open")}</p>
         <p>
           <strong lang="en">{open.text}</strong>
           {open.meaning ? <> — {open.meaning}</> : null}{" "}
@@ -151,7 +151,7 @@ function ReaderDemo({ demo }: { demo: Demo }) {
           </li>
         ))}
       </ul>
-      <figcaption className="hint">{t("home.demo.caption")}</figcaption>
+      <figcaption className="hint">{t("demo.caption")}</figcaption>
     </figure>
   );
 }

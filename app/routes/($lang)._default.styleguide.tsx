@@ -70,10 +70,10 @@ export default function StyleguidePage() {
                 {t("nav.menu")}
               </button>
               <button type="button" className="button button-small">
-                {t("learning:public.add")}
+                {t("lists:public.add")}
               </button>
               <button type="button" className="button button-secondary" disabled>
-                {t("learning:public.allAdded")}
+                {t("lists:public.allAdded")}
               </button>
             </p>
             <p className="notice">{t("billing:billing.closed")}</p>
@@ -85,16 +85,16 @@ export default function StyleguidePage() {
               <li className="word-row">
                 <p className="word-line">
                   <span className="word-term">street</span> <span className="word-meaning">…</span>{" "}
-                  <span className="pos-tag">{t("learning:partsOfSpeech.noun")}</span>
+                  <span className="pos-tag">{t("lists:partsOfSpeech.noun")}</span>
                 </p>
                 <p className="word-example">I live on a quiet street.</p>
                 <div className="word-action">
-                  <span className="owned">{t("learning:public.owned")}</span>
+                  <span className="owned">{t("lists:public.owned")}</span>
                 </div>
               </li>
             </ul>
             <details>
-              <summary>{t("learning:public.available")}</summary>
+              <summary>{t("lists:public.available")}</summary>
               <p>…</p>
             </details>
           </div>

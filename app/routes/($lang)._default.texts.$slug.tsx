@@ -31,7 +31,7 @@ export default function SamplePage({ loaderData }: Route.ComponentProps) {
   return (
     <article className="reader">
       <p className="eyebrow">
-        {capitalize(loaderData.languageName, i18n.language)} · {t(`learning:levels.${loaderData.level}`)}
+        {capitalize(loaderData.languageName, i18n.language)} · {t(`lists:levels.${loaderData.level}`)}
       </p>
       <h1 lang={view.language}>{view.title}</h1>
       {learner ? (

@@ -33,7 +33,7 @@ export default function SamplesPage({ loaderData }: Route.ComponentProps) {
               {sample.title}
             </Link>{" "}
             <span className="hint">
-              {capitalize(sample.languageName, i18n.language)} · {t(`learning:levels.${sample.level}`)} ·{" "}
+              {capitalize(sample.languageName, i18n.language)} · {t(`lists:levels.${sample.level}`)} ·{" "}
               {t("stats.words", { count: sample.words })}
             </span>
           </li>

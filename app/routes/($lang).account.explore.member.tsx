@@ -118,7 +118,7 @@ export default function MemberExplorePage({ loaderData }: Route.ComponentProps) 
             <option value="">{t("member.any")}</option>
             {PARTS_OF_SPEECH.map((pos) => (
               <option key={pos} value={pos}>
-                {t(`partsOfSpeech.${pos}`)}
+                {t(`lists:partsOfSpeech.${pos}`)}
               </option>
             ))}
           </select>
@@ -161,7 +161,7 @@ export default function MemberExplorePage({ loaderData }: Route.ComponentProps) 
                 </td>
                 <td data-label={labels.meaning}>{row.meaning}</td>
                 <td data-label={labels.partOfSpeech}>
-                  {row.partOfSpeech ? t(`partsOfSpeech.${row.partOfSpeech}`) : ""}
+                  {row.partOfSpeech ? t(`lists:partsOfSpeech.${row.partOfSpeech}`) : ""}
                 </td>
                 <td data-label={labels.stage}>
                   <StageBadge stage={row.stage} />

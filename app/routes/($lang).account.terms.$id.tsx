@@ -36,7 +36,7 @@ export default function TermPage({ loaderData, actionData }: Route.ComponentProp
   return (
     <article>
       <p className="eyebrow">
-        {term.partOfSpeech ? <>{t(`partsOfSpeech.${term.partOfSpeech}`)} · </> : null}
+        {term.partOfSpeech ? <>{t(`lists:partsOfSpeech.${term.partOfSpeech}`)} · </> : null}
         {loaderData.languageName}
       </p>
       <h1 lang={term.language}>{term.text}</h1>

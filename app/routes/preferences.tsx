@@ -62,7 +62,7 @@ export async function action({ request, context }: Route.ActionArgs) {
           return redirectWithToast(
             request,
             back,
-            translatedToast(t, "success", "learning:toasts.levelSaved", { level: t(`learning:levels.${level}`) }),
+            translatedToast(t, "success", "learning:toasts.levelSaved", { level: t(`lists:levels.${level}`) }),
           );
         },
       }),

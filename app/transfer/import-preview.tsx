@@ -93,7 +93,7 @@ export function ImportPreview({
                     <option value="">{t("term.noPartOfSpeech")}</option>
                     {PARTS_OF_SPEECH.map((pos) => (
                       <option key={pos} value={pos}>
-                        {t(`partsOfSpeech.${pos}`)}
+                        {t(`lists:partsOfSpeech.${pos}`)}
                       </option>
                     ))}
                   </select>
@@ -139,7 +139,7 @@ export function ImportPreview({
                       </td>
                       <td data-label={t("import.targets.meaning")}>{row.meaning}</td>
                       <td data-label={t("import.targets.partOfSpeech")}>
-                        {row.partOfSpeech ? t(`partsOfSpeech.${row.partOfSpeech}`) : ""}
+                        {row.partOfSpeech ? t(`lists:partsOfSpeech.${row.partOfSpeech}`) : ""}
                       </td>
                       <td data-label={t("import.targets.notes")}>{row.notes}</td>
                       <td data-label={t("import.targets.example")} lang={row.language}>

@@ -73,8 +73,8 @@ test("deleting the account asks for the typed word, then deletes, e-mails and si
   await submit.click();
   await expect(page).toHaveURL((url) => url.pathname === "/de");
   await expect(page.getByRole("status")).toContainText(t("de", "toast.accountDeleted.title"));
-  const mail = await mailWithSubject(email, t("de", "mail.deleted.subject"));
-  expect(mail.text).toContain(t("de", "mail.deleted.body"));
+  const mail = await mailWithSubject(email, t("de", "mail:deleted.subject"));
+  expect(mail.text).toContain(t("de", "mail:deleted.body"));
   await page.goto("/de/account/profile");
   await expect(page).toHaveURL(/\/de\/form$/);
 });

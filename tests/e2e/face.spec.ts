@@ -127,8 +127,8 @@ async function learnerWithTerms(page: Page, javaScriptEnabled: boolean) {
   await page.getByRole("button", { name: t("en", "pages:confirm.submit") }).click();
   await expect(page).toHaveURL(/\/account\/home$/);
   await page.goto("/account/explore/public?language=en&level=beginner");
-  await page.getByRole("button", { name: t("en", "learning:public.addAll") }).click();
-  await expect(page.getByText(t("en", "learning:public.owned")).first()).toBeVisible();
+  await page.getByRole("button", { name: t("en", "lists:public.addAll") }).click();
+  await expect(page.getByText(t("en", "lists:public.owned")).first()).toBeVisible();
 }
 
 test("pages with rows and cards fit a phone and pass axe: my terms, a term, review, explore", async ({

@@ -16,12 +16,12 @@ test("a word of the reader demo opens its panel through a link, with or without 
   for (const stage of ["new", "tolearn", "inprogress", "needsreview", "learned", "ignored"])
     await expect(demo.locator(`.reader-text .w-${stage}`).first()).toBeVisible();
   const panel = demo.locator(".word-panel");
-  await expect(panel).toContainText(`quiet — ${t("de", "pages:home.demo.words.quiet")}`);
+  await expect(panel).toContainText(`quiet — ${t("de", "landing:demo.words.quiet")}`);
   await expect(panel).toContainText(t("de", "reading:stages.inprogress"));
 
   await demo.getByRole("link", { name: "river" }).click();
   await expect(page).toHaveURL(/\/de\?word=8#demo$/);
-  await expect(panel).toContainText(`river — ${t("de", "pages:home.demo.words.river")}`);
+  await expect(panel).toContainText(`river — ${t("de", "landing:demo.words.river")}`);
   await expect(panel).toContainText(t("de", "reading:stages.new"));
   await expect(demo.getByRole("link", { name: "river" })).toHaveAttribute("aria-current", "true");
 });

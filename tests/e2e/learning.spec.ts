@@ -95,9 +95,9 @@ test("reviews a term and sees its stage change", async ({ page, javaScriptEnable
 test("adds a whole public list, then deletes a term after confirming", async ({ page, javaScriptEnabled }) => {
   await signIn(page, javaScriptEnabled);
   await page.goto("/account/explore/public?language=en&level=beginner");
-  await page.getByRole("button", { name: t("en", "learning:public.addAll") }).click();
+  await page.getByRole("button", { name: t("en", "lists:public.addAll") }).click();
   await expect(page.getByRole("status")).toContainText("40 new terms added.");
-  await expect(page.getByText(t("en", "learning:public.owned")).first()).toBeVisible();
+  await expect(page.getByText(t("en", "lists:public.owned")).first()).toBeVisible();
   await page.goto("/account/explore/member");
   // The page's own live count, in main (the toasts' live region comes before it, after the header).
   await expect(page.locator("main [role=status]").first()).toContainText("40 terms found");

@@ -54,7 +54,7 @@ test("the available lists come in learning order, behind a visible disclosure ma
 }) => {
   await page.goto("/explore");
   if (javaScriptEnabled) await waitForHydration(page);
-  const summary = page.locator("main details > summary").filter({ hasText: t("en", "learning:public.available") });
+  const summary = page.locator("main details > summary").filter({ hasText: t("en", "lists:public.available") });
   const marker = await summary.evaluate((element) => getComputedStyle(element, "::before").content);
   expect(marker).toContain("▸");
   await summary.click();
@@ -77,11 +77,11 @@ test('"Add the whole list" becomes a disabled "All added" once every term is in'
   await signInFresh(page, javaScriptEnabled, "lists-all-added");
   await page.goto("/account/explore/public?language=en&level=beginner");
   if (javaScriptEnabled) await waitForHydration(page);
-  await expect(page.getByRole("button", { name: t("en", "learning:public.allAdded") })).toHaveCount(0);
-  await page.getByRole("button", { name: t("en", "learning:public.addAll") }).click();
-  await expect(page.getByText(t("en", "learning:public.owned")).first()).toBeVisible();
-  const allAdded = page.getByRole("button", { name: t("en", "learning:public.allAdded") });
+  await expect(page.getByRole("button", { name: t("en", "lists:public.allAdded") })).toHaveCount(0);
+  await page.getByRole("button", { name: t("en", "lists:public.addAll") }).click();
+  await expect(page.getByText(t("en", "lists:public.owned")).first()).toBeVisible();
+  const allAdded = page.getByRole("button", { name: t("en", "lists:public.allAdded") });
   await expect(allAdded).toBeDisabled();
-  await expect(page.getByRole("button", { name: t("en", "learning:public.addAll") })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: t("en", "lists:public.addAll") })).toHaveCount(0);
   await expect(page.locator(".word-list button")).toHaveCount(0);
 });

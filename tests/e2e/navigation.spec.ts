@@ -70,7 +70,7 @@ for (const lng of ["en", "de"] as const) {
     await page.locator("header.site-header").getByRole("link", { name: "Polyglot" }).click();
     await expectPage(page, lng, "/", "titles.home");
     // With JavaScript this is the `/de.data` request of a client-side navigation, whose locale comes from its path.
-    await expect(page.locator('meta[name="description"]')).toHaveAttribute("content", t(lng, "pages:home.description"));
+    await expect(page.locator('meta[name="description"]')).toHaveAttribute("content", t(lng, "landing:description"));
     await expectSameDocument(page, javaScriptEnabled);
   });
 

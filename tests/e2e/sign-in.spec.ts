@@ -33,7 +33,7 @@ test("signs in end to end from a guarded page, lands on it, and signs out", asyn
   await expect(toast(page)).toContainText("An email has been sent to you, please check your inbox to complete login.");
 
   const mail = await mailFor(email);
-  expect(mail.subject).toBe(t("en", "mail.subject"));
+  expect(mail.subject).toBe(t("en", "mail:subject"));
   await page.goto(linkIn(mail));
   // The page names the address and waits for the click, with JavaScript too (scanners run scripts).
   await expect(page.locator("main")).toContainText(t("en", "pages:confirm.signingInAs", { email }));

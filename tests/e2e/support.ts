@@ -103,7 +103,7 @@ const titled = (key: string, layout: Layout, prerendered = false): Omit<RouteSpe
   layout,
   description: (lng) =>
     key === "home"
-      ? t(lng, "pages:home.description")
+      ? t(lng, "landing:description")
       : t(lng, `descriptions.${DESCRIBED.includes(key) ? key : "default"}`),
   prerendered,
 });

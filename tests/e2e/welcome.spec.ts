@@ -44,7 +44,7 @@ test("first sign-in: the welcome, answered, leads to My home with one next step"
 
   await language.selectOption("de");
   await main(page)
-    .getByRole("radio", { name: t("en", "learning:levels.elementary") })
+    .getByRole("radio", { name: t("en", "lists:levels.elementary") })
     .check();
   await main(page).getByLabel(t("en", "learning:settings.newPerDay")).fill("12");
   const start = main(page).getByRole("button", { name: t("en", "learning:welcome.start") });
@@ -76,7 +76,7 @@ test("first sign-in: the welcome, answered, leads to My home with one next step"
   const next = main(page).locator(".next-action");
   await expect(next.locator("h2")).toHaveText(t("en", "learning:next.title"));
   await expect(next).toContainText(
-    t("en", "learning:next.listLead", { language: "German", level: t("en", "learning:levels.elementary") }),
+    t("en", "learning:next.listLead", { language: "German", level: t("en", "lists:levels.elementary") }),
   );
   await expect(main(page).locator(".button-large")).toHaveCount(1);
   await next.getByRole("link", { name: t("en", "learning:next.openList") }).click();
@@ -99,7 +99,7 @@ test("skipping the welcome keeps the defaults and leads to the Beginner list", a
     .click();
   await expect(main(page).locator("h1")).toHaveText(t("en", "titles.accountHome"));
   await expect(main(page).locator(".next-action")).toContainText(
-    t("en", "learning:next.listLead", { language: "English", level: t("en", "learning:levels.beginner") }),
+    t("en", "learning:next.listLead", { language: "English", level: t("en", "lists:levels.beginner") }),
   );
   await page.reload();
   await expect(main(page).locator("h1")).toHaveText(t("en", "titles.accountHome"));
@@ -150,7 +150,7 @@ test("the welcome passes axe in light and dark and fits 360 and 1280 px", async 
   // With the server's messages shown too (a number out of range, sent past the browser's own check).
   await main(page).getByLabel(t("en", "learning:welcome.language")).selectOption("fr");
   await main(page)
-    .getByRole("radio", { name: t("en", "learning:levels.beginner") })
+    .getByRole("radio", { name: t("en", "lists:levels.beginner") })
     .check();
   const number = main(page).getByLabel(t("en", "learning:settings.newPerDay"));
   await number.evaluate((input: HTMLInputElement) => {

@@ -22,9 +22,9 @@ learnerTest("header, review card, reader panel, plans and footer in every locale
   await page.setViewportSize({ width: 360, height: 740 });
   // Terms to review and a text whose words stand in several stages.
   await page.goto("/account/explore/public?language=en&level=beginner");
-  const addAll = page.getByRole("button", { name: t("en", "learning:public.addAll") });
+  const addAll = page.getByRole("button", { name: t("en", "lists:public.addAll") });
   if ((await addAll.count()) > 0) await addAll.click();
-  await expect(page.getByText(t("en", "learning:public.owned")).first()).toBeVisible();
+  await expect(page.getByText(t("en", "lists:public.owned")).first()).toBeVisible();
   await page.goto("/account/texts/new");
   await waitForHydration(page);
   await page.getByLabel(t("en", "reading:form.title"), { exact: true }).fill("My street");

@@ -42,9 +42,9 @@ learnerTest("learner pages", async ({ page, javaScriptEnabled, consoleGuard }) =
   consoleGuard.allow404();
   // Terms to show: the English beginner list, so the reader, the lists and the review have words in several stages.
   await page.goto("/account/explore/public?language=en&level=beginner");
-  const addAll = page.getByRole("button", { name: t("en", "learning:public.addAll") });
+  const addAll = page.getByRole("button", { name: t("en", "lists:public.addAll") });
   if ((await addAll.count()) > 0) await addAll.click();
-  await expect(page.getByText(t("en", "learning:public.owned")).first()).toBeVisible();
+  await expect(page.getByText(t("en", "lists:public.owned")).first()).toBeVisible();
   for (const url of learnerPages) await shoot(page, url, "learner", javaScriptEnabled);
 });
 

@@ -63,9 +63,9 @@ learnerTest("the reader with a word open, and the review", async ({ page, javaSc
   test.setTimeout(240_000);
   const dir = folder(javaScriptEnabled);
   await page.goto("/account/explore/public?language=en&level=beginner");
-  const addAll = page.getByRole("button", { name: t("en", "learning:public.addAll") });
+  const addAll = page.getByRole("button", { name: t("en", "lists:public.addAll") });
   if ((await addAll.count()) > 0) await addAll.click();
-  await expect(page.getByText(t("en", "learning:public.owned")).first()).toBeVisible();
+  await expect(page.getByText(t("en", "lists:public.owned")).first()).toBeVisible();
   await page.goto("/account/texts/new");
   if (javaScriptEnabled) await waitForHydration(page);
   await page.getByLabel(t("en", "reading:form.title"), { exact: true }).fill("My street");

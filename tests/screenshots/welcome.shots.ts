@@ -30,7 +30,7 @@ test("the welcome and My home's next step", async ({ page, javaScriptEnabled, co
 
   const main = page.locator("main");
   await main.getByLabel(t("en", "learning:welcome.language")).selectOption("de");
-  await main.getByRole("radio", { name: t("en", "learning:levels.beginner") }).check();
+  await main.getByRole("radio", { name: t("en", "lists:levels.beginner") }).check();
   const number = main.getByLabel(t("en", "learning:settings.newPerDay"));
   await number.evaluate((input: HTMLInputElement) => {
     input.removeAttribute("max");
@@ -48,8 +48,8 @@ test("the welcome and My home's next step", async ({ page, javaScriptEnabled, co
   await shootHere(page, "home-list", javaScriptEnabled);
 
   await page.goto("/account/explore/public?language=de&level=beginner");
-  await page.getByRole("button", { name: t("en", "learning:public.addAll") }).click();
-  await expect(page.getByText(t("en", "learning:public.owned")).first()).toBeVisible();
+  await page.getByRole("button", { name: t("en", "lists:public.addAll") }).click();
+  await expect(page.getByText(t("en", "lists:public.owned")).first()).toBeVisible();
   await page.goto("/account/home");
   if (javaScriptEnabled) await waitForHydration(page);
   await expect(main.locator('.next-action[data-next="review"]')).toBeVisible();
