@@ -24,7 +24,7 @@ import { declareStaleness } from "./edge/staleness.server";
 import { translationFiles } from "./i18n/translation-files.server";
 import { startRecordingNamespaces, usedNamespaces, usedTranslations } from "./i18n/used-namespaces.server";
 import { StylesheetContext } from "./ui/document-stylesheet";
-import { stylesheetInside, stylesheetLinked } from "./ui/stylesheet.server";
+import { stylesheetInside, stylesheetLinked, stylesheetSubset, withStylesheetSubset } from "./ui/stylesheet.server";
 
 /** The one object server.ts takes from the build: see app-server.server.ts. */
 export { appServer } from "./app-server.server";
@@ -78,10 +78,10 @@ export default function handleRequest(
   // carrying them (~64 KB less a page to draw, compress and read). A first visit gets everything inside, for the first
   // paint on a slow link, and so does the offline review's stored copy of a page, which must stand on its own. Without
   // a build (development) the files are not known: everything inside.
-  const linked =
-    loadContext.get(userContext) !== null &&
-    !request.headers.has(STORED_COPY_HEADER) &&
-    translationFiles(i18n.language, []) !== null;
+  const storedCopy = request.headers.has(STORED_COPY_HEADER);
+  const linked = loadContext.get(userContext) !== null && !storedCopy && translationFiles(i18n.language, []) !== null;
+  // A first visit's document holds the rules it uses; the browser loads the rest after hydrating.
+  const stylesheet = linked ? stylesheetLinked : storedCopy ? stylesheetInside : stylesheetSubset;
   const translations = () => {
     const namespaces = usedNamespaces(i18n);
     const files = linked ? translationFiles(i18n.language, namespaces) : null;
@@ -90,7 +90,7 @@ export default function handleRequest(
   const app = (
     <BasicModeContext.Provider value={basic}>
       <NonceContext.Provider value={nonce}>
-        <StylesheetContext.Provider value={linked ? stylesheetLinked : stylesheetInside}>
+        <StylesheetContext.Provider value={stylesheet}>
           <DocumentTranslationsContext.Provider value={translations}>
             <I18nextProvider i18n={i18n}>
               <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
@@ -125,7 +125,9 @@ export default function handleRequest(
               "Content-Security-Policy",
               contentSecurityPolicy(nonce, env.analyticsHosts, env.billing.redirectOrigins),
             );
-            resolve(new Response(Buffer.concat(chunks), { headers: responseHeaders, status: responseStatusCode }));
+            const html = Buffer.concat(chunks);
+            const page = stylesheet === stylesheetSubset ? Buffer.from(withStylesheetSubset(html.toString())) : html;
+            resolve(new Response(page, { headers: responseHeaders, status: responseStatusCode }));
             callback();
           },
         });

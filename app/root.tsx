@@ -38,7 +38,7 @@ import { CLIENT_NAMESPACES, localeDirection, splitLocale } from "./i18n/locales"
 import { rootRedirectMiddleware } from "./i18n/root-redirect.server";
 import { ErrorPage } from "./ui/error-page";
 import { DefaultLayout } from "./ui/layouts";
-import { DocumentStylesheet } from "./ui/document-stylesheet";
+import { DocumentStylesheet, wholeStylesheet } from "./ui/document-stylesheet";
 import { LanguageLinks } from "./ui/seo";
 import { takeToasts, toastMiddleware } from "./toasts/toast.server";
 import { colorScheme } from "./theme/theme";
@@ -65,15 +65,20 @@ export const middleware = [
 ];
 
 /**
- * In the browser, the next page's translations are loaded before it renders: the first page brought only its own
- * namespaces inside the document, so the others load alongside the next page's data. If a language's translations
- * cannot be loaded (a chunk from an older deploy), the destination is loaded as a whole document instead.
+ * In the browser, the next page's translations and styles are there before it renders: the first page brought only
+ * its own namespaces and rules inside the document, so the others load alongside the next page's data. If a language's
+ * translations or the stylesheet cannot be loaded (a chunk from an older deploy), the destination is loaded as a whole
+ * document instead.
  */
 const switchLanguage: MiddlewareFunction = async ({ request }, next) => {
   const url = new URL(request.url);
   const { locale } = splitLocale(url.pathname);
   // Resolves at once when everything is there; it never rejects (a failure shows up as a missing bundle below).
   const allNamespaces = i18next.loadNamespaces(CLIENT_NAMESPACES);
+  if (!(await wholeStylesheet())) {
+    recoveringByNavigation();
+    throw redirectDocument(url.pathname + url.search + url.hash);
+  }
   if (i18next.language !== locale) {
     await i18next.loadLanguages(locale);
     if (!i18next.hasResourceBundle(locale, "common")) {

@@ -296,7 +296,7 @@ test.describe("first paint", () => {
   }) => {
     const html = await (await request.get("/de/form")).text();
     const head = html.slice(0, html.indexOf("</head>"));
-    expect(head).toMatch(/<style id="stylesheet">[^<]{1000,}<\/style>/);
+    expect(head).toMatch(/<style id="stylesheet" data-full="\/assets\/styles-[\w-]+\.css">[^<]{1000,}<\/style>/);
     expect(html).not.toMatch(/<link[^>]*rel="stylesheet"/);
     expect(html).not.toMatch(/<link\b[^>]*rel="modulepreload"[^>]*href="\/assets\/i18n-/);
     const json = /<script id="translations" type="application\/json">([^<]*)<\/script>/.exec(html)?.[1];
@@ -305,6 +305,53 @@ test.describe("first paint", () => {
     expect(Object.keys(translations).sort()).toEqual(["common", "pages"]);
     const form = translations.pages?.form as Record<string, string> | undefined;
     expect(form?.submit).toBe(t("de", "pages:form.submit"));
+  });
+
+  test("a first visit's document holds the rules it uses; the browser loads the whole stylesheet before the next page", async ({
+    page,
+    request,
+    javaScriptEnabled,
+  }) => {
+    const inside = async (pathname: string) => {
+      const html = await (await request.get(pathname)).text();
+      return {
+        css: /<style id="stylesheet"[^>]*>([^<]*)<\/style>/.exec(html)?.[1] ?? "",
+        full: /<style id="stylesheet" data-full="([^"]+)"/.exec(html)?.[1] ?? "",
+      };
+    };
+    const form = await inside("/form");
+    const explore = await inside("/explore");
+    const file = await (await request.get(form.full)).text();
+    // The sign-in page's rules, not the word lists'; the lists page has its own; both well under the whole file.
+    expect(form.css).toContain(".honeypot");
+    expect(form.css).not.toContain(".pos-tag");
+    expect(explore.css).toContain(".pos-tag");
+    expect(form.css.length).toBeLessThan(file.length * 0.6);
+    expect(explore.full).toBe(form.full);
+
+    await page.goto("/form");
+    const tagged = () => page.locator("main .pos-tag").first();
+    const radius = () => tagged().evaluate((element) => getComputedStyle(element).borderTopLeftRadius);
+    if (!javaScriptEnabled) {
+      // Each document drawn by the server holds what it uses.
+      await page.goto("/explore");
+      expect(await radius()).not.toBe("0px");
+      return;
+    }
+    await waitForHydration(page);
+    // Not during start-up (it would restyle the page): at the first move toward an action.
+    const whole = page.locator(`link[rel="stylesheet"][href="${form.full}"]`);
+    await page.waitForTimeout(500);
+    await expect(whole).toHaveCount(0);
+    const exploreLink = page.locator("header").getByRole("link", { name: t("en", "nav.explore") });
+    await exploreLink.hover();
+    await expect(whole).toHaveCount(1);
+    // A page drawn in the browser, with rules the first document did not hold, is styled.
+    await exploreLink.click();
+    await expect(page).toHaveURL(/\/explore$/);
+    await expect(tagged()).toBeVisible();
+    expect(await radius()).not.toBe("0px");
+    expect(await page.locator("#stylesheet").evaluate((element) => element.tagName)).toBe("STYLE");
   });
 
   learnerTest(
