@@ -80,7 +80,7 @@ export default function handleRequest(
   // a build (development) the files are not known: everything inside.
   const storedCopy = request.headers.has(STORED_COPY_HEADER);
   const linked = loadContext.get(userContext) !== null && !storedCopy && translationFiles(i18n.language, []) !== null;
-  // A first visit's document holds the rules it uses; the browser loads the rest after hydrating.
+  // A first visit's document holds the rules it uses; the browser loads the whole file later (decision 084).
   const stylesheet = linked ? stylesheetLinked : storedCopy ? stylesheetInside : stylesheetSubset;
   const translations = () => {
     const namespaces = usedNamespaces(i18n);

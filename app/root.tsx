@@ -66,25 +66,26 @@ export const middleware = [
 
 /**
  * In the browser, the next page's translations and styles are there before it renders: the first page brought only
- * its own namespaces and rules inside the document, so the others load alongside the next page's data. If a language's
- * translations or the stylesheet cannot be loaded (a chunk from an older deploy), the destination is loaded as a whole
- * document instead.
+ * its own namespaces and rules inside the document, so the other namespaces load alongside the next page's data, and
+ * the whole stylesheet (usually loaded at the learner's first move already) before it. If a language's translations or
+ * the stylesheet cannot be loaded (a chunk from an older deploy), the destination is loaded as a whole document
+ * instead.
  */
 const switchLanguage: MiddlewareFunction = async ({ request }, next) => {
   const url = new URL(request.url);
   const { locale } = splitLocale(url.pathname);
   // Resolves at once when everything is there; it never rejects (a failure shows up as a missing bundle below).
   const allNamespaces = i18next.loadNamespaces(CLIENT_NAMESPACES);
-  if (!(await wholeStylesheet())) {
-    recoveringByNavigation();
-    throw redirectDocument(url.pathname + url.search + url.hash);
-  }
+  // Alongside the translations, not before them; like them it resolves to whether it loaded.
+  const styles = wholeStylesheet();
+  let translated = true;
   if (i18next.language !== locale) {
     await i18next.loadLanguages(locale);
-    if (!i18next.hasResourceBundle(locale, "common")) {
-      recoveringByNavigation();
-      throw redirectDocument(url.pathname + url.search + url.hash);
-    }
+    translated = i18next.hasResourceBundle(locale, "common");
+  }
+  if (!translated || !(await styles)) {
+    recoveringByNavigation();
+    throw redirectDocument(url.pathname + url.search + url.hash);
   }
   await next();
   await allNamespaces;

@@ -21,16 +21,7 @@ export type Namespace = (typeof NAMESPACES)[number];
  * server alone. A page's document carries whole namespaces, so the public pages' own (`landing`, `lists`) stay apart
  * from the larger ones of the signed-in pages (`learning`).
  */
-export const CLIENT_NAMESPACES: Namespace[] = [
-  "common",
-  "pages",
-  "landing",
-  "account",
-  "billing",
-  "learning",
-  "lists",
-  "reading",
-];
+export const CLIENT_NAMESPACES: Namespace[] = NAMESPACES.filter((ns) => ns !== "legal" && ns !== "mail");
 export const LOCALE_COOKIE_MAX_AGE = 365 * 24 * 60 * 60;
 
 export function isLocale(value: unknown): value is Locale {

@@ -49,8 +49,8 @@ export function wholeStylesheet(): Promise<boolean> {
 
 /**
  * The stylesheet, inside the document (whole, or the rules the page uses) or linked as the built file
- * (stylesheet.server.tsx); the browser renders back what the document holds, and after hydrating loads the whole file
- * when the document held only a part.
+ * (stylesheet.server.tsx); the browser renders back what the document holds, and loads the whole file at the learner's
+ * first move when the document held only a part.
  */
 export function DocumentStylesheet() {
   const element = useContext(StylesheetContext);
