@@ -1,4 +1,5 @@
-import { createCookie, type Cookie } from "react-router";
+import type { Cookie } from "react-router";
+import { cookieSignedWith } from "../http/cookies.server";
 import { env } from "../config/env.server";
 import { BASIC_MODES } from "../http/basic-mode";
 import { basicModeCookie } from "../http/basic-mode.server";
@@ -39,9 +40,7 @@ async function build(): Promise<void> {
   const table = new Map<string, Map<string, "current" | "retired">>();
   for (const { cookie, values, signed } of VARIANTS) {
     const raws = new Map<string, "current" | "retired">();
-    const retired = signed
-      ? env.sessionSecrets.slice(1).map((key) => createCookie(cookie.name, { secrets: [key] }))
-      : [];
+    const retired = signed ? env.sessionSecrets.slice(1).map((key) => cookieSignedWith(cookie.name, {}, [key])) : [];
     for (const value of values) {
       for (const older of retired) raws.set(await rawOf(older, value), "retired");
       raws.set(await rawOf(cookie, value), "current");

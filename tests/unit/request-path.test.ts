@@ -1,3 +1,4 @@
+import { holdsSignInToken } from "../../app/analytics/token-pages";
 import { describe, expect, it } from "vitest";
 import { isDataRequest, pagePath, requestPath } from "../../app/http/request-path";
 
@@ -21,5 +22,23 @@ describe("pagePath", () => {
     expect(requestPath(data)).toBe("/fr");
     expect(isDataRequest(data)).toBe(true);
     expect(isDataRequest(new Request("http://localhost/fr"))).toBe(false);
+  });
+});
+
+describe("pages holding a sign-in token", () => {
+  it("are the confirm page in every locale, however its path is written, and no other", () => {
+    for (const path of ["/confirm", "/de/confirm", "/CONFIRM", "/zh/Confirm/", "/%63onfirm", "/de/%43ONFIRM"])
+      expect(holdsSignInToken(path), path).toBe(true);
+    for (const path of [
+      "/",
+      "/form",
+      "/explore",
+      "/de/explore",
+      "/confirmed",
+      "/account/confirm",
+      "/%zz",
+      "/x%2Fconfirm",
+    ])
+      expect(holdsSignInToken(path), path).toBe(false);
   });
 });
