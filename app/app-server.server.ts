@@ -14,6 +14,7 @@ import { loadPublicLists } from "./learning/public-lists.server";
 import { loadListGlosses } from "./dictionary/builtin.server";
 import { createLoadContext } from "./server/client-ip.server";
 import { checkedUserContext, checkedUserOf } from "./auth/session.server";
+import { learnerChangesOf } from "./db/learner-changes";
 import { checkHealth, onHealthCheck, shutdown } from "./server/lifecycle.server";
 import { log, setLogSink } from "./server/log.server";
 import { holdsBearerToken, metrics, requestDuration, requestsInFlight } from "./server/metrics.server";
@@ -104,6 +105,11 @@ export const appServer = {
   publicPageCache,
   /** Forgets the cached public pages and in-memory shipped data: every shared set of data changed. */
   invalidatePublicPages,
+  /**
+   * The announcements of learner changes the app hears on its database (null where it hears none): a test that changes
+   * rows behind the app's back waits on these, the app's own, to know the app has heard of the change.
+   */
+  learnerChangesOf,
   /** The Express handler rendering the app; `build` is a function in development, so every request sees fresh code. */
   requestHandler,
   /**

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LEARNER_CHANNEL, learnerChangesOf } from "../../app/db/learner-changes";
+import { LEARNER_CHANNEL } from "../../app/db/learner-changes";
 import { signedInBrowser, startApp, textOf, toastsIn } from "../support/app";
 import { startMailSink } from "../support/mail-sink";
 
@@ -148,8 +148,9 @@ export function defineAccountSuite(databaseName: string, databaseEnv: () => Prom
         await app.db.execute(
           sql`update sessions set last_seen_at = ${at.toISOString()} where user_id = (select id from users where email = 'last-seen@example.com')`,
         );
-        const changes = learnerChangesOf(app.db);
-        if (!changes || changes.atCommit) return;
+        const changes = app.learnerChanges();
+        if (!changes) throw new Error("the app hears no announcements of learner changes");
+        if (changes.atCommit) return;
         const marker = randomUUID();
         const heard = new Promise<void>((resolve) =>
           changes.subscribe((change) => change.learnerId === marker && resolve()),

@@ -100,7 +100,9 @@ export async function startApp(env: Record<string, string | undefined> = {}) {
   const invalidatePublicPages = () => entry.invalidatePublicPages();
   /** What `GET /readyz` runs: resolves when every dependency answers. */
   const checkHealth = () => entry.checkHealth();
-  return { db, browser, dataDir, stop, invalidatePublicPages, checkHealth };
+  /** The announcements of learner changes the app hears (its own module's, not a copy imported by the test). */
+  const learnerChanges = () => entry.learnerChangesOf(db);
+  return { db, browser, dataDir, stop, invalidatePublicPages, checkHealth, learnerChanges };
 }
 
 /** The toasts rendered on a page: [title, description] pairs. */
