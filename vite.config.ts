@@ -4,6 +4,8 @@ import { FIRST_LOAD_GROUPS } from "./scripts/client-chunks.ts";
 
 /** `locales/de/common.json` becomes `assets/i18n-de-common-[hash].js`, so the server can preload a page's translations. */
 const TRANSLATION_FILE = /\/locales\/([a-z]+)\/([a-z]+)\.json$/;
+/** The list of those files becomes `assets/translation-loaders-[hash].js`, preloaded beside them. */
+const TRANSLATION_LOADERS = /\/app\/i18n\/translation-loaders\.client\.ts$/;
 
 export default defineConfig({
   plugins: [reactRouter()],
@@ -16,7 +18,10 @@ export default defineConfig({
       output: {
         chunkFileNames(chunk) {
           const translation = chunk.facadeModuleId?.match(TRANSLATION_FILE);
-          return translation ? `assets/i18n-${translation[1]}-${translation[2]}-[hash].js` : "assets/[name]-[hash].js";
+          if (translation) return `assets/i18n-${translation[1]}-${translation[2]}-[hash].js`;
+          if (chunk.facadeModuleId && TRANSLATION_LOADERS.test(chunk.facadeModuleId))
+            return "assets/translation-loaders-[hash].js";
+          return "assets/[name]-[hash].js";
         },
       },
     },
