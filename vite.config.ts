@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import { reactRouter } from "@react-router/dev/vite";
 import { defineConfig } from "vite";
 import { FIRST_LOAD_GROUPS } from "./scripts/client-chunks.ts";
@@ -12,6 +13,16 @@ export default defineConfig({
   // Where the development server keeps its optimised dependencies (Vite's node_modules/.vite unless set): a test gives
   // a fresh folder, as on a new clone.
   cacheDir: process.env.VITE_CACHE_DIR,
+  resolve: {
+    alias: [
+      // react-i18next imports the backfill of `useSyncExternalStore` for React before 18, which under React 19 only
+      // hands back React's own hook: the browser gets the hook directly (app/util/use-sync-external-store-shim.ts).
+      {
+        find: /^use-sync-external-store\/shim$/,
+        replacement: fileURLToPath(new URL("./app/util/use-sync-external-store-shim.ts", import.meta.url)),
+      },
+    ],
+  },
   build: {
     target: "es2022",
     rollupOptions: {
