@@ -25,6 +25,12 @@ export default defineConfig({
   },
   build: {
     target: "es2022",
+    // A lazily loaded file's imports are preloaded with it, except the file itself (the import fetches it anyway) and
+    // what every page has loaded already (the first load's shared files): the first load carries no list of those.
+    modulePreload: {
+      resolveDependencies: (file, deps) =>
+        deps.filter((dep) => dep !== file && !/^assets\/(vendor|app|rolldown-runtime)-[\w-]+\.js$/.test(dep)),
+    },
     rollupOptions: {
       output: {
         chunkFileNames(chunk) {
