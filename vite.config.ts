@@ -2,6 +2,7 @@ import { fileURLToPath } from "node:url";
 import { reactRouter } from "@react-router/dev/vite";
 import { defineConfig } from "vite";
 import { FIRST_LOAD_GROUPS } from "./scripts/client-chunks.ts";
+import { withoutRouterInstrumentation } from "./scripts/client-without-instrumentation.ts";
 
 /** `locales/de/common.json` becomes `assets/i18n-de-common-[hash].js`, so the server can preload a page's translations. */
 const TRANSLATION_FILE = /\/locales\/([a-z]+)\/([a-z]+)\.json$/;
@@ -9,7 +10,8 @@ const TRANSLATION_FILE = /\/locales\/([a-z]+)\/([a-z]+)\.json$/;
 const TRANSLATION_LOADERS = /\/app\/i18n\/translation-loaders\.client\.ts$/;
 
 export default defineConfig({
-  plugins: [reactRouter()],
+  // React Router's instrumentations, which the app does not use, stay out of the browser's build (see the plugin).
+  plugins: [reactRouter(), withoutRouterInstrumentation()],
   // Where the development server keeps its optimised dependencies (Vite's node_modules/.vite unless set): a test gives
   // a fresh folder, as on a new clone.
   cacheDir: process.env.VITE_CACHE_DIR,
