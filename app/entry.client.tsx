@@ -2,9 +2,10 @@ import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { I18nextProvider } from "react-i18next";
 import { HydratedRouter } from "react-router/dom";
-import { startI18n } from "./i18n/i18n.client";
+import { startI18n, translationLoaders } from "./i18n/i18n.client";
 import { watchChunkLoading } from "./http/chunk-errors.client";
 import { retryRefusedData } from "./http/overload-retry.client";
+import { atFirstMove } from "./ui/first-move";
 
 watchChunkLoading();
 retryRefusedData();
@@ -20,4 +21,6 @@ startI18n().then((i18n) => {
       </I18nextProvider>,
     );
   });
+  // The next page's translations are fetched through the list of every file, which the first page did not need.
+  atFirstMove(() => void translationLoaders().catch(() => {}));
 });

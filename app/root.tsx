@@ -12,7 +12,6 @@ import {
 } from "react-router";
 import { recoveringByNavigation } from "./http/chunk-errors.client";
 import type { Route } from "./+types/root";
-import { HoneypotProvider } from "remix-utils/honeypot/react";
 import { browserAnalytics } from "./analytics/analytics.server";
 import { PageViews } from "./analytics/page-views";
 import { holdsSignInToken } from "./analytics/token-pages";
@@ -200,10 +199,10 @@ export default function App({ loaderData }: Route.ComponentProps) {
   useTrackingParamsCleanup();
   useOfflineReview(loaderData.user !== null, loaderData.locale);
   return (
-    <HoneypotProvider {...loaderData.honeypot}>
+    <>
       <Outlet />
       <PageViews config={loaderData.analytics} />
-    </HoneypotProvider>
+    </>
   );
 }
 

@@ -1,25 +1,18 @@
-import { useEffect, useRef } from "react";
+import { useEffect } from "react";
 import { useLocation } from "react-router";
-import { holdsSignInToken } from "./token-pages";
 
-type PostHogClient = { capture: (event: string, properties?: Record<string, unknown>) => void };
+export type AnalyticsConfig = { key: string; host: string };
 
 /**
- * posthog-js page views, loaded on demand and only when the server says analytics are on (production). Never on a page
- * holding a sign-in token (the server gives no configuration there either), not even when arriving from another page.
+ * posthog-js page views, loaded on demand and only when the server says analytics are on (production): the code that
+ * sends them (posthog.client.ts) is a file of its own, loaded after hydration, so a page without analytics never
+ * loads it.
  */
-export function PageViews({ config }: { config: { key: string; host: string } | null }) {
+export function PageViews({ config }: { config: AnalyticsConfig | null }) {
   const { pathname } = useLocation();
-  const client = useRef<Promise<PostHogClient> | null>(null);
   useEffect(() => {
-    if (!config || holdsSignInToken(pathname)) return;
-    client.current ??= import("posthog-js").then(({ default: posthog }) => {
-      posthog.init(config.key, { api_host: config.host, capture_pageview: false, persistence: "memory" });
-      return posthog;
-    });
-    void client.current.then((posthog) =>
-      posthog.capture("$pageview", { $current_url: window.location.origin + pathname }),
-    );
+    if (!config) return;
+    void import("./posthog.client").then(({ pageView }) => pageView(config, pathname)).catch(() => {});
   }, [config, pathname]);
   return null;
 }

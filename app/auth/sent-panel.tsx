@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "../i18n/use-translation";
 import { Form, Link, useNavigation } from "react-router";
-import { HoneypotInputs } from "remix-utils/honeypot/react";
+import { HoneypotInputs } from "./honeypot-inputs";
 import { useLocalePath } from "../i18n/use-locale";
 import { PATHS } from "../http/paths";
 
@@ -40,7 +40,7 @@ export function SentPanel({
       <p className="lead">{delivery === "log" ? t("form.sent.logBody", { email }) : t("form.sent.body", { email })}</p>
       {delivery === "mail" ? <p className="hint">{t("form.sent.resendHint")}</p> : null}
       <Form method="post" action={action} className="stack" aria-busy={pending}>
-        <HoneypotInputs label={t("form.honeypot")} className="honeypot" />
+        <HoneypotInputs label={t("form.honeypot")} />
         <input type="hidden" name="email" value={email} />
         {wait > 0 ? (
           <p id="resend-wait" className="hint">

@@ -1,6 +1,6 @@
 import { useTranslation } from "../i18n/use-translation";
 import { Form, useNavigation } from "react-router";
-import { HoneypotInputs } from "remix-utils/honeypot/react";
+import { HoneypotInputs } from "./honeypot-inputs";
 import { useLocalePath } from "../i18n/use-locale";
 import { PATHS } from "../http/paths";
 
@@ -20,7 +20,7 @@ export function SignInForm({
   const pending = navigation.state !== "idle" && navigation.formAction === action;
   return (
     <Form method="post" action={action} className="stack sign-in-form" aria-busy={pending}>
-      <HoneypotInputs label={t("form.honeypot")} className="honeypot" />
+      <HoneypotInputs label={t("form.honeypot")} />
       <label htmlFor={id}>{t("form.emailLabel")}</label>
       <input
         id={id}

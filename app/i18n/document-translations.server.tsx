@@ -11,8 +11,9 @@ export function translationsInside(translations: Record<string, unknown>) {
 }
 
 /**
- * Only the namespaces' names, their built files preloaded beside the page's scripts (React puts the links into the
- * head): a signed-in learner's browser keeps those files, so each of their pages is lighter by the translations.
+ * Only the namespaces' names, their built files (and the browser's list of them) preloaded beside the page's scripts
+ * (React puts the links into the head): a signed-in learner's browser keeps those files, so each of their pages is
+ * lighter by the translations.
  */
 export function translationsByFile(namespaces: readonly string[], files: readonly string[]) {
   return (

@@ -4,19 +4,39 @@ import { namespacesToLoad, translationsFromDocument } from "./document-translati
 import { CLIENT_NAMESPACES, DEFAULT_LOCALE } from "./locales";
 import { NUMBER_VARIABLES } from "./number-variables";
 
-// Each locale file becomes its own hashed chunk, fetched only when that language is shown. `legal` reaches the page
-// through loader data only and `mail` is the server's (CLIENT_NAMESPACES), so the browser has no use for their files.
-const files = import.meta.glob<{ default: Record<string, unknown> }>(
-  "/locales/*/{common,pages,landing,account,billing,learning,lists,reading}.json",
-);
+type Translations = { default: Record<string, unknown> };
+type Loaders = Record<string, () => Promise<Translations>>;
+
+let loaders: Promise<Loaders> | undefined;
+/**
+ * The loaders of every translation file (translation-loaders.client.ts), fetched once: when a namespace or language is
+ * first missing, or before, at the learner's first move (entry.client.tsx). A failure is forgotten, so the next
+ * navigation tries again.
+ */
+export function translationLoaders(): Promise<Loaders> {
+  loaders ??= import("./translation-loaders.client")
+    .then((module) => {
+      // A failed chunk whose error was handled resolves to nothing.
+      if (!module) throw new Error("The list of translation files did not load");
+      return module.translationLoaders;
+    })
+    .catch((error: unknown) => {
+      loaders = undefined;
+      throw error;
+    });
+  return loaders;
+}
 
 const bundledBackend: BackendModule = {
   type: "backend",
   init() {},
   read(language, namespace, callback) {
-    const load = files[`/locales/${language}/${namespace}.json`];
-    if (!load) return callback(new Error(`No translations for ${language}/${namespace}`), false);
-    load()
+    translationLoaders()
+      .then((files) => {
+        const load = files[`/locales/${language}/${namespace}.json`];
+        if (!load) throw new Error(`No translations for ${language}/${namespace}`);
+        return load();
+      })
       .then((module) => {
         // A failed chunk whose error was handled resolves to nothing.
         if (!module) throw new Error(`Translations for ${language}/${namespace} did not load`);
@@ -32,8 +52,8 @@ export const i18next = createInstance();
 /**
  * Starts i18next in the browser in the language the server rendered (`<html lang>`), before hydration, with the
  * translations the document carries (the namespaces the page uses); or with those the document names, from their files
- * (preloaded by the document); without either, every namespace is fetched first. The other namespaces load with the
- * next navigation (root.tsx).
+ * (preloaded by the document, with the list of every file); without either, every namespace is fetched first. The
+ * other namespaces load with the next navigation (root.tsx).
  */
 export async function startI18n(): Promise<i18n> {
   const lng = document.documentElement.lang || DEFAULT_LOCALE;

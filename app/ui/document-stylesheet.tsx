@@ -1,4 +1,5 @@
 import { createContext, useContext, useEffect, type ReactNode } from "react";
+import { atFirstMove } from "./first-move";
 
 export const STYLESHEET_ID = "stylesheet";
 /** On a stylesheet inside the document that holds only the rules the page uses: the whole file's address. */
@@ -19,8 +20,6 @@ function readDocument() {
 }
 
 let whole: Promise<boolean> | undefined;
-/** How long after hydration the whole stylesheet loads by itself, when nothing has asked for it sooner. */
-const QUIET_MS = 10_000;
 
 /**
  * Links the whole stylesheet once, beside the document's part of it: the next page drawn in the browser may use any
@@ -56,21 +55,8 @@ export function DocumentStylesheet() {
   const element = useContext(StylesheetContext);
   useEffect(() => {
     if (!(fromDocument ??= readDocument()).full) return;
-    // Not during start-up: adding the whole file restyles the page, a long task on a slow phone. It loads at the
-    // learner's first move toward an action (a pointer, a key, a focus), or when the page has long been quiet.
-    const events = ["pointerover", "pointerdown", "keydown", "focusin", "touchstart"] as const;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const stop = () => {
-      for (const name of events) window.removeEventListener(name, load, true);
-      clearTimeout(timer);
-    };
-    const load = () => {
-      stop();
-      void wholeStylesheet();
-    };
-    for (const name of events) window.addEventListener(name, load, { capture: true, passive: true });
-    timer = setTimeout(() => (window.requestIdleCallback ?? setTimeout)(load), QUIET_MS);
-    return stop;
+    // Not during start-up: adding the whole file restyles the page, a long task on a slow phone.
+    return atFirstMove(() => void wholeStylesheet());
   }, []);
   if (element) return element;
   const { href, full, css } = (fromDocument ??= readDocument());

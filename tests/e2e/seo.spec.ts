@@ -338,14 +338,21 @@ test.describe("first paint", () => {
       expect(await radius()).not.toBe("0px");
       return;
     }
+    // The list of translation files, like the whole stylesheet, is not part of the first load.
+    const loaders: string[] = [];
+    page.on("request", (asked) => {
+      if (/\/assets\/translation-loaders-[\w-]+\.js$/.test(asked.url())) loaders.push(asked.url());
+    });
     await waitForHydration(page);
     // Not during start-up (it would restyle the page): at the first move toward an action.
     const whole = page.locator(`link[rel="stylesheet"][href="${form.full}"]`);
     await page.waitForTimeout(500);
     await expect(whole).toHaveCount(0);
+    expect(loaders).toEqual([]);
     const exploreLink = page.locator("header").getByRole("link", { name: t("en", "nav.explore") });
     await exploreLink.hover();
     await expect(whole).toHaveCount(1);
+    await expect.poll(() => loaders.length).toBe(1);
     // A page drawn in the browser, with rules the first document did not hold, is styled.
     await exploreLink.click();
     await expect(page).toHaveURL(/\/explore$/);
@@ -377,6 +384,8 @@ test.describe("first paint", () => {
         "i18n-de-common",
         "i18n-de-learning",
       ]);
+      // With the browser's list of the translation files, through which it imports them.
+      expect(head).toMatch(/<link rel="modulepreload" href="\/assets\/translation-loaders-[\w-]+\.js"/);
       // The page is styled by the linked file, and with JavaScript it hydrates in German from the files.
       await expect(page.locator("main h1")).toHaveText(t("de", "learning:review.title"));
       expect(await page.evaluate(() => getComputedStyle(document.body).margin)).toBe("0px");
