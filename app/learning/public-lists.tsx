@@ -19,7 +19,7 @@ export function PublicLists({ data, title }: { data: Data; title: string }) {
   const name = (code: string) => data.names[code] ?? code;
   /** A language name that starts a heading or a list item. */
   const heading = (code: string) => capitalize(name(code), i18n.language);
-  const allAdded = data.terms.length > 0 && data.terms.every((term) => term.owned);
+  const allAdded = data.terms.length > 0 && data.terms.every((term) => term.mine?.owned);
   // Per language, the levels in learning order (Beginner → Expert).
   const lists = [...data.lists].sort(
     (a, b) => a.language.localeCompare(b.language) || LEVELS.indexOf(a.level) - LEVELS.indexOf(b.level),
@@ -97,7 +97,7 @@ export function PublicLists({ data, title }: { data: Data; title: string }) {
           )}
           <ul className="word-list">
             {data.terms.map((term) => (
-              <li key={term.id} className="word-row">
+              <li key={term.text} className="word-row">
                 <p className="word-line">
                   <span className="word-term" lang={data.language}>
                     {term.text}
@@ -109,14 +109,14 @@ export function PublicLists({ data, title }: { data: Data; title: string }) {
                   <span lang={data.language}>{term.sentence}</span>
                   {term.translation ? <span className="hint"> — {term.translation}</span> : null}
                 </p>
-                {data.signedIn ? (
+                {term.mine ? (
                   <div className="word-action">
-                    {term.owned ? (
+                    {term.mine.owned ? (
                       <span className="owned">{t("public.owned")}</span>
                     ) : (
                       <Form method="post">
                         {hidden}
-                        <input type="hidden" name="termId" value={term.id} />
+                        <input type="hidden" name="termId" value={term.mine.id} />
                         <button
                           type="submit"
                           name="intent"

@@ -134,6 +134,19 @@ export function definePublicListsSuite(
       ]);
     });
 
+    it("sends an anonymous visitor no term ids, and a signed-in learner one per term to add", async () => {
+      const { rows } = await app.db.execute(
+        sql`select id from public_terms where language = 'es' and level = 'advanced' order by position`,
+      );
+      const ids = rows.map((row) => String(row.id));
+      expect(ids.length).toBeGreaterThan(0);
+      const anonymous = (await app.browser().page("/de/explore?language=es&level=advanced")).html;
+      for (const id of ids) expect(anonymous).not.toContain(id);
+      const learner = await signedInBrowser(app, mail, "ids@example.com");
+      const signedIn = (await learner.page("/de/explore?language=es&level=advanced")).html;
+      for (const id of ids) expect(signedIn).toContain(`name="termId" value="${id}"`);
+    });
+
     it("offers in the level filter exactly the levels that have lists", async () => {
       const { rows } = await app.db.execute(sql`select distinct level from public_terms`);
       const present = new Set(rows.map((row) => String(row.level)));
