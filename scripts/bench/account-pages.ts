@@ -32,6 +32,7 @@ import { reviewLoop, REVIEW_LOOP_BUDGET, warmUp, type ReviewLoopRow } from "./re
 import { onCleanup } from "./run.ts";
 import { startBareServer } from "./throughput.ts";
 import { loadClient } from "./load-client.ts";
+import { median } from "./stats.ts";
 
 export const ACCOUNT_BUDGET = { shareOfBare: 0.012, p99Ms: 500 };
 export { DATABASE_NAMES };
@@ -236,12 +237,6 @@ export type AccountRun = {
   seconds: number;
   rows: AccountRow[];
   review: ReviewLoopRow;
-};
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
 
 async function measure(

@@ -20,6 +20,13 @@ export function stats(values: number[]): Stats {
   };
 }
 
+/** The middle value (the mean of the two middle ones for an even count). */
+export const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
 export const int = (n: number) => Math.round(n).toLocaleString("en-US");
 export const bytes = (n: number) => `${int(n)} B`;
 export const kib = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
