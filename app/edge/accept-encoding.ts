@@ -1,6 +1,6 @@
 import { memo } from "../util/memo";
 
-type Encoding = "br" | "gzip" | "identity";
+export type Encoding = "br" | "gzip" | "identity";
 
 /**
  * The body encoding to send: br when the client takes it, else gzip, else none; `q=0` refuses an encoding. Browsers

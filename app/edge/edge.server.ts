@@ -18,11 +18,11 @@ import { checkHealth } from "../server/lifecycle.server";
 import { log } from "../server/log.server";
 import { holdsBearerToken, metrics, requestDuration, requestsInFlight } from "../server/metrics.server";
 import { requestLogFields, routePatterns } from "../server/request-log.server";
-import { markPersonal, setSecurityHeaders } from "./headers.server";
+import { isPersonalRequest, markPersonal, securityHeaderList, setSecurityHeaders } from "./headers.server";
 import { DRAWN_LEVELS } from "./kept-document.server";
 import { answerLearnerPage } from "./learner-pages.server";
 import { loadShedder } from "./load-shedding.server";
-import { publicPageCache } from "./page-cache.server";
+import { publicPageCache, type Around } from "./page-cache.server";
 import {
   guardBodyAndOrigin,
   lowerCasePages,
@@ -117,6 +117,14 @@ export function createEdge({ build, loaded, vite, server, clientDir, stopping, r
     setSecurityHeaders(res, pathOf(req.url!));
     markPersonal(req.method!, pathOf(req.url!), req.headers.cookie, res);
   };
+  /**
+   * The server's part of a public page from memory: its headers, given to `writeHead` whole with the page's own, and
+   * whether the request is personal (the sign-in page), which keeps the answer out of shared caches.
+   */
+  const aroundKeptPage = (req: IncomingMessage): Around => ({
+    headers: () => [...securityHeaderList(pathOf(req.url!)), "X-Request-Id", requestLogFields(req).requestId],
+    personal: isPersonalRequest(req.method!, pathOf(req.url!), req.headers.cookie),
+  });
 
   app.use((req, res, next) => {
     const started = process.hrtime.bigint();
@@ -170,7 +178,7 @@ export function createEdge({ build, loaded, vite, server, clientDir, stopping, r
       const started = process.hrtime.bigint();
       const sent = () => logRequest(req, pathOf(req.url!), res.statusCode, started, expressIp(req));
       const ready = res.headersSent;
-      const answered = pageCache.answerFromMemory(req, res, beforeAnswer(req, res), { sent, otherwise });
+      const answered = pageCache.answerFromMemory(req, res, aroundKeptPage(req), { sent, otherwise });
       // Answered now: log it now (an answer that waits for a drawing logs itself when it is sent).
       if (answered && !ready && res.headersSent) sent();
       return answered;
@@ -269,6 +277,7 @@ export function createEdge({ build, loaded, vite, server, clientDir, stopping, r
     log.error("answer from memory failed", { error: error instanceof Error ? error.message : String(error) });
     if (res.writableEnded) return;
     if (res.headersSent) return void res.destroy();
+    nameRequest(req, res);
     app(req, res);
   }
 
@@ -281,15 +290,21 @@ export function createEdge({ build, loaded, vite, server, clientDir, stopping, r
     );
   }
 
+  /** Every answer but a page from memory (which lists it with its own headers) names its request here. */
+  function nameRequest(req: IncomingMessage, res: ServerResponse) {
+    if (!res.headersSent) res.setHeader("X-Request-Id", requestLogFields(req).requestId);
+  }
+
   /** Through admission (production) to the work. */
   function proceed(req: IncomingMessage, res: ServerResponse) {
+    nameRequest(req, res);
     if (!admit) return work(req, res);
     admit(req, res, () => work(req, res));
   }
 
   return function handle(req: IncomingMessage, res: ServerResponse) {
-    // Every answer names its request, as its log line does (the proxy's id when TRUST_PROXY trusts it and it is plain).
-    res.setHeader("X-Request-Id", requestLogFields(req).requestId);
+    // Every answer names its request in X-Request-Id, as its log line does (the proxy's id when TRUST_PROXY trusts it
+    // and it is plain): a page from memory with its headers, any other in `proceed`.
     requestsInFlight.inc();
     res.once("close", () => requestsInFlight.dec());
     try {

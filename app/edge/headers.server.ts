@@ -13,14 +13,39 @@ import { TOAST_COOKIE } from "../toasts/toast.server";
 export const referrerPolicyFor = (pathname: string) =>
   holdsSignInToken(pathname) ? "same-origin" : "strict-origin-when-cross-origin";
 
-/** The headers every answer carries, whoever answers it (memory, the 503 page, Express). */
+/** Each Referrer-Policy's list of security headers, made once. */
+const securityLists = new Map<string, readonly string[]>();
+
+/**
+ * The headers every answer carries, whoever answers it (memory, the 503 page, Express), as names and values in turn:
+ * the form `writeHead` takes whole.
+ */
+export function securityHeaderList(pathname: string): readonly string[] {
+  const referrerPolicy = referrerPolicyFor(pathname);
+  let list = securityLists.get(referrerPolicy);
+  if (!list) {
+    list = Object.freeze([
+      "X-Content-Type-Options",
+      "nosniff",
+      "Referrer-Policy",
+      referrerPolicy,
+      "X-Frame-Options",
+      "DENY",
+      "Cross-Origin-Opener-Policy",
+      "same-origin",
+      "Permissions-Policy",
+      "camera=(), microphone=(), geolocation=(), payment=()",
+      ...(env.secureCookies ? ["Strict-Transport-Security", "max-age=31536000; includeSubDomains"] : []),
+    ]);
+    securityLists.set(referrerPolicy, list);
+  }
+  return list;
+}
+
+/** Sets the headers every answer carries (securityHeaderList) on a response. */
 export function setSecurityHeaders(res: ServerResponse, pathname: string) {
-  res.setHeader("X-Content-Type-Options", "nosniff");
-  res.setHeader("Referrer-Policy", referrerPolicyFor(pathname));
-  res.setHeader("X-Frame-Options", "DENY");
-  res.setHeader("Cross-Origin-Opener-Policy", "same-origin");
-  res.setHeader("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=()");
-  if (env.secureCookies) res.setHeader("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
+  const list = securityHeaderList(pathname);
+  for (let i = 0; i < list.length; i += 2) res.setHeader(list[i]!, list[i + 1]!);
 }
 
 /** The first segments of the pages that are always a visitor's own: the account, and the sign-in steps. */
@@ -31,15 +56,16 @@ const PERSONAL_ROOTS = [
 export const PERSONAL_PATH = new RegExp(`^(?:/[a-z]{2})?/(?:${PERSONAL_ROOTS.join("|")})(?:[/.]|$)|\\.data$`);
 const PERSONAL_COOKIE = new RegExp(`(?:^|;\\s*)(?:${[SESSION_COOKIE, TOAST_COOKIE].join("|")})=`);
 
-/** A response for this visitor only: it sets a cookie, answers a session or a form, or is an account or data URL. */
+/** A request whose answer is for this visitor only: it answers a session or a form, or is an account or data URL. */
+export function isPersonalRequest(method: string, pathname: string, cookie: string | undefined): boolean {
+  if (pathname === "/healthz" || pathname === "/readyz" || pathname.startsWith("/assets/")) return false;
+  return method === "POST" || PERSONAL_COOKIE.test(cookie ?? "") || PERSONAL_PATH.test(pathname);
+}
+
+/** A response for this visitor only: a personal request's, or one that sets a cookie. */
 function isPersonal(method: string, pathname: string, cookie: string | undefined, res: ServerResponse): boolean {
   if (pathname === "/healthz" || pathname === "/readyz" || pathname.startsWith("/assets/")) return false;
-  return (
-    res.getHeader("Set-Cookie") !== undefined ||
-    method === "POST" ||
-    PERSONAL_COOKIE.test(cookie ?? "") ||
-    PERSONAL_PATH.test(pathname)
-  );
+  return res.getHeader("Set-Cookie") !== undefined || isPersonalRequest(method, pathname, cookie);
 }
 
 /** Anything that depends on the visitor is never stored by shared caches. */

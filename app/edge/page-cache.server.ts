@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createRequestHandler, type ServerBuild } from "react-router";
 import { env } from "../config/env.server";
-import { preferredEncoding } from "./accept-encoding";
+import { preferredEncoding, type Encoding } from "./accept-encoding";
 import { createLoadContext } from "../server/client-ip.server";
 import { log } from "../server/log.server";
 import { dataVersions, DATA_SETS, unchangedSince, type DataSet } from "../server/data-changes.server";
@@ -47,7 +47,15 @@ type Entry = {
   bodies: { identity: Buffer; br: Buffer; gzip: Buffer } | null;
   etag: string;
   headers: Record<string, string>;
+  /**
+   * Per encoding, the 200's own headers as names and values in turn (what `writeHead` takes whole), as shared and as
+   * sent to a visitor whose request is personal (the sign-in page: never stored by shared caches).
+   */
+  raw: { shared: Record<Encoding, readonly string[]>; personal: Record<Encoding, readonly string[]> } | null;
 };
+
+/** What a personal request's answer says to caches instead (app/edge/headers.server.ts: markPersonal). */
+const PERSONAL_CACHE_CONTROL = "private, no-store";
 
 const ALL_SETS: ReadonlySet<DataSet> = new Set(DATA_SETS);
 
@@ -69,6 +77,7 @@ async function toEntry(
     bodies: null,
     etag: "",
     headers: {},
+    raw: null,
   };
   const vary = (response.headers.get("Vary") ?? "")
     .split(",")
@@ -85,7 +94,8 @@ async function toEntry(
   }
   const { bodies, bytes, headers } = await keptDocument(response, await response.text(), { brotli: 11, gzip: 9 });
   const identity = bodies.identity;
-  headers["cache-control"] = "public, max-age=0, must-revalidate";
+  const shared = "public, max-age=0, must-revalidate";
+  headers["cache-control"] = shared;
   headers["vary"] = [
     "Accept-Encoding",
     "Cookie",
@@ -93,6 +103,15 @@ async function toEntry(
     ...(vary.includes("save-data") ? ["Save-Data"] : []),
   ].join(", ");
   const etag = createHash("sha1").update(identity).digest("base64url").slice(0, 22);
+  const raw = (encoding: Encoding, cacheControl: string) =>
+    Object.freeze([
+      ...Object.entries({ ...headers, "cache-control": cacheControl }).flat(),
+      "etag",
+      etagOf(etag, encoding),
+      "content-length",
+      String(bodies[encoding].length),
+      ...(encoding === "identity" ? [] : ["content-encoding", encoding]),
+    ]);
   return {
     dependsOn,
     drawnFrom,
@@ -101,45 +120,79 @@ async function toEntry(
     bodies,
     etag,
     headers,
+    raw: {
+      shared: { identity: raw("identity", shared), br: raw("br", shared), gzip: raw("gzip", shared) },
+      personal: {
+        identity: raw("identity", PERSONAL_CACHE_CONTROL),
+        br: raw("br", PERSONAL_CACHE_CONTROL),
+        gzip: raw("gzip", PERSONAL_CACHE_CONTROL),
+      },
+    },
   };
 }
 
-type Ready = Entry & { bodies: NonNullable<Entry["bodies"]> };
+/** A kept page's entity tag in one encoding. */
+const etagOf = (etag: string, encoding: Encoding) => `"${etag}${encoding === "identity" ? "" : `-${encoding}`}"`;
 
-/**
- * Writes a cached page (or 304). Headers are set one by one (not through writeHead's argument), so the server's own
- * policies may still amend them: `beforeWriteHead` does that where no wrapper of `writeHead` is in place.
- */
-function send(
-  req: IncomingMessage,
-  res: ServerResponse,
-  entry: Ready,
-  beforeWriteHead?: (res: ServerResponse) => void,
-) {
-  const encoding = preferredEncoding(req.headers["accept-encoding"]);
-  const etag = `"${entry.etag}${encoding === "identity" ? "" : `-${encoding}`}"`;
-  const ifNoneMatch = req.headers["if-none-match"];
-  const matches = ifNoneMatch?.split(",").some((tag) => {
+/** Whether the request's If-None-Match names the page as kept (in any encoding). */
+function matches(req: IncomingMessage, entry: Ready) {
+  return req.headers["if-none-match"]?.split(",").some((tag) => {
     const clean = tag.trim().replace(/^W\//, "");
     return clean === "*" || clean.startsWith(`"${entry.etag}`);
   });
-  if (matches) {
-    res.setHeader("etag", etag);
+}
+
+type Ready = Entry & { bodies: NonNullable<Entry["bodies"]>; raw: NonNullable<Entry["raw"]> };
+
+/**
+ * Writes a cached page (or 304) through Express: headers are set one by one, so the middlewares' wrappers of
+ * `writeHead` may still amend them.
+ */
+function send(req: IncomingMessage, res: ServerResponse, entry: Ready) {
+  const encoding = preferredEncoding(req.headers["accept-encoding"]);
+  if (matches(req, entry)) {
+    res.setHeader("etag", etagOf(entry.etag, encoding));
     res.setHeader("vary", entry.headers.vary!);
     res.setHeader("cache-control", entry.headers["cache-control"]!);
-    beforeWriteHead?.(res);
     res.writeHead(304);
     res.end();
     return;
   }
   const body = entry.bodies[encoding];
   for (const name in entry.headers) res.setHeader(name, entry.headers[name]!);
-  res.setHeader("etag", etag);
+  res.setHeader("etag", etagOf(entry.etag, encoding));
   res.setHeader("content-length", body.length);
   if (encoding !== "identity") res.setHeader("content-encoding", encoding);
-  beforeWriteHead?.(res);
   res.writeHead(200);
   res.end(req.method === "HEAD" ? undefined : body);
+}
+
+/** The server's part of an answer from memory: its headers (security, the request's id), and whether it is personal. */
+export type Around = { headers: () => readonly string[]; personal: boolean };
+
+/**
+ * Writes a cached page (or 304) on a response nothing else has touched: its headers and the server's go to
+ * `writeHead` whole, in one list made once per page and encoding, instead of a `setHeader` call each (which node:http
+ * files by lower-cased name only to list them again).
+ */
+function sendWhole(req: IncomingMessage, res: ServerResponse, entry: Ready, around: Around) {
+  const encoding = preferredEncoding(req.headers["accept-encoding"]);
+  if (matches(req, entry)) {
+    res.writeHead(304, [
+      "etag",
+      etagOf(entry.etag, encoding),
+      "vary",
+      entry.headers.vary!,
+      "cache-control",
+      around.personal ? PERSONAL_CACHE_CONTROL : entry.headers["cache-control"]!,
+      ...around.headers(),
+    ]);
+    res.end();
+    return;
+  }
+  const own = (around.personal ? entry.raw.personal : entry.raw.shared)[encoding];
+  res.writeHead(200, [...own, ...around.headers()]);
+  res.end(req.method === "HEAD" ? undefined : entry.bodies[encoding]);
 }
 
 /** The cache in front of React Router: an Express-style middleware (`next` renders the request as usual). */
@@ -223,7 +276,7 @@ export function publicPageCache(build: ServerBuild) {
   function answerFromMemory(
     req: IncomingMessage,
     res: ServerResponse,
-    beforeWriteHead: (res: ServerResponse) => void,
+    around: Around,
     whenDrawn?: { sent: () => void; otherwise: () => void },
   ): boolean {
     if (req.method !== "GET" && req.method !== "HEAD") return false;
@@ -236,7 +289,7 @@ export function publicPageCache(build: ServerBuild) {
     }
     const entry = readyEntry(found);
     if (entry) {
-      send(req, res, entry, beforeWriteHead);
+      sendWhole(req, res, entry, around);
       return true;
     }
     // The page is being drawn for another visitor right now: wait for that drawing instead of queueing to draw it
@@ -247,7 +300,7 @@ export function publicPageCache(build: ServerBuild) {
     drawing.then(
       (drawn) => {
         if (!drawn.bodies || !fresh(drawn)) return whenDrawn.otherwise();
-        send(req, res, drawn as Ready, beforeWriteHead);
+        sendWhole(req, res, drawn as Ready, around);
         whenDrawn.sent();
       },
       () => whenDrawn.otherwise(),
