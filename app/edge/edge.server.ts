@@ -121,10 +121,13 @@ export function createEdge({ build, loaded, vite, server, clientDir, stopping, r
    * The server's part of a public page from memory: its headers, given to `writeHead` whole with the page's own, and
    * whether the request is personal (the sign-in page), which keeps the answer out of shared caches.
    */
-  const aroundKeptPage = (req: IncomingMessage): Around => ({
-    headers: () => [...securityHeaderList(pathOf(req.url!)), "X-Request-Id", requestLogFields(req).requestId],
-    personal: isPersonalRequest(req.method!, pathOf(req.url!), req.headers.cookie),
-  });
+  const aroundKeptPage = (req: IncomingMessage): Around => {
+    const pathname = pathOf(req.url!);
+    return {
+      headers: () => [...securityHeaderList(pathname), "X-Request-Id", requestLogFields(req).requestId],
+      personal: isPersonalRequest(req.method!, pathname, req.headers.cookie),
+    };
+  };
 
   app.use((req, res, next) => {
     const started = process.hrtime.bigint();

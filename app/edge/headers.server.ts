@@ -56,22 +56,29 @@ const PERSONAL_ROOTS = [
 export const PERSONAL_PATH = new RegExp(`^(?:/[a-z]{2})?/(?:${PERSONAL_ROOTS.join("|")})(?:[/.]|$)|\\.data$`);
 const PERSONAL_COOKIE = new RegExp(`(?:^|;\\s*)(?:${[SESSION_COOKIE, TOAST_COOKIE].join("|")})=`);
 
+/** What a personal answer tells caches: shared ones never store it. */
+export const PERSONAL_CACHE_CONTROL = "private, no-store";
+
+/** Answers that are never personal, whatever the request carries: the probes and the hashed assets. */
+const neverPersonal = (pathname: string) =>
+  pathname === "/healthz" || pathname === "/readyz" || pathname.startsWith("/assets/");
+
 /** A request whose answer is for this visitor only: it answers a session or a form, or is an account or data URL. */
 export function isPersonalRequest(method: string, pathname: string, cookie: string | undefined): boolean {
-  if (pathname === "/healthz" || pathname === "/readyz" || pathname.startsWith("/assets/")) return false;
+  if (neverPersonal(pathname)) return false;
   return method === "POST" || PERSONAL_COOKIE.test(cookie ?? "") || PERSONAL_PATH.test(pathname);
 }
 
 /** A response for this visitor only: a personal request's, or one that sets a cookie. */
 function isPersonal(method: string, pathname: string, cookie: string | undefined, res: ServerResponse): boolean {
-  if (pathname === "/healthz" || pathname === "/readyz" || pathname.startsWith("/assets/")) return false;
+  if (neverPersonal(pathname)) return false;
   return res.getHeader("Set-Cookie") !== undefined || isPersonalRequest(method, pathname, cookie);
 }
 
 /** Anything that depends on the visitor is never stored by shared caches. */
 export function markPersonal(method: string, pathname: string, cookie: string | undefined, res: ServerResponse) {
   if (!isPersonal(method, pathname, cookie, res)) return;
-  res.setHeader("Cache-Control", "private, no-store");
+  res.setHeader("Cache-Control", PERSONAL_CACHE_CONTROL);
   res.setHeader("Vary", mergeVary(res.getHeader("Vary"), "Cookie"));
 }
 

@@ -6,6 +6,7 @@ import { preferredEncoding, type Encoding } from "./accept-encoding";
 import { createLoadContext } from "../server/client-ip.server";
 import { log } from "../server/log.server";
 import { dataVersions, DATA_SETS, unchangedSince, type DataSet } from "../server/data-changes.server";
+import { PERSONAL_CACHE_CONTROL } from "./headers.server";
 import { keptDocument } from "./kept-document.server";
 import { collectStaleness, declaredBy } from "./staleness.server";
 import { OwnerBoundedCache } from "./owner-bounded-cache";
@@ -48,14 +49,11 @@ type Entry = {
   etag: string;
   headers: Record<string, string>;
   /**
-   * Per encoding, the 200's own headers as names and values in turn (what `writeHead` takes whole), as shared and as
-   * sent to a visitor whose request is personal (the sign-in page: never stored by shared caches).
+   * Per encoding, the 200's own headers but Cache-Control (which depends on the request) as names and values in turn:
+   * what `writeHead` takes whole.
    */
-  raw: { shared: Record<Encoding, readonly string[]>; personal: Record<Encoding, readonly string[]> } | null;
+  raw: Record<Encoding, readonly string[]> | null;
 };
-
-/** What a personal request's answer says to caches instead (app/edge/headers.server.ts: markPersonal). */
-const PERSONAL_CACHE_CONTROL = "private, no-store";
 
 const ALL_SETS: ReadonlySet<DataSet> = new Set(DATA_SETS);
 
@@ -94,8 +92,7 @@ async function toEntry(
   }
   const { bodies, bytes, headers } = await keptDocument(response, await response.text(), { brotli: 11, gzip: 9 });
   const identity = bodies.identity;
-  const shared = "public, max-age=0, must-revalidate";
-  headers["cache-control"] = shared;
+  headers["cache-control"] = "public, max-age=0, must-revalidate";
   headers["vary"] = [
     "Accept-Encoding",
     "Cookie",
@@ -103,9 +100,10 @@ async function toEntry(
     ...(vary.includes("save-data") ? ["Save-Data"] : []),
   ].join(", ");
   const etag = createHash("sha1").update(identity).digest("base64url").slice(0, 22);
-  const raw = (encoding: Encoding, cacheControl: string) =>
+  const { "cache-control": _byRequest, ...own } = headers;
+  const raw = (encoding: Encoding) =>
     Object.freeze([
-      ...Object.entries({ ...headers, "cache-control": cacheControl }).flat(),
+      ...Object.entries(own).flat(),
       "etag",
       etagOf(etag, encoding),
       "content-length",
@@ -120,14 +118,7 @@ async function toEntry(
     bodies,
     etag,
     headers,
-    raw: {
-      shared: { identity: raw("identity", shared), br: raw("br", shared), gzip: raw("gzip", shared) },
-      personal: {
-        identity: raw("identity", PERSONAL_CACHE_CONTROL),
-        br: raw("br", PERSONAL_CACHE_CONTROL),
-        gzip: raw("gzip", PERSONAL_CACHE_CONTROL),
-      },
-    },
+    raw: { identity: raw("identity"), br: raw("br"), gzip: raw("gzip") },
   };
 }
 
@@ -177,6 +168,7 @@ export type Around = { headers: () => readonly string[]; personal: boolean };
  */
 function sendWhole(req: IncomingMessage, res: ServerResponse, entry: Ready, around: Around) {
   const encoding = preferredEncoding(req.headers["accept-encoding"]);
+  const cacheControl = around.personal ? PERSONAL_CACHE_CONTROL : entry.headers["cache-control"]!;
   if (matches(req, entry)) {
     res.writeHead(304, [
       "etag",
@@ -184,14 +176,13 @@ function sendWhole(req: IncomingMessage, res: ServerResponse, entry: Ready, arou
       "vary",
       entry.headers.vary!,
       "cache-control",
-      around.personal ? PERSONAL_CACHE_CONTROL : entry.headers["cache-control"]!,
+      cacheControl,
       ...around.headers(),
     ]);
     res.end();
     return;
   }
-  const own = (around.personal ? entry.raw.personal : entry.raw.shared)[encoding];
-  res.writeHead(200, [...own, ...around.headers()]);
+  res.writeHead(200, [...entry.raw[encoding], "cache-control", cacheControl, ...around.headers()]);
   res.end(req.method === "HEAD" ? undefined : entry.bodies[encoding]);
 }
 
