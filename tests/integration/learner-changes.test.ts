@@ -195,6 +195,22 @@ describe("PostgreSQL, two instances", () => {
 
   const keeping = (h: DatabaseHandle) => learnerChangesOf(h.db)?.keeping === true;
 
+  /**
+   * Waits until an instance has heard every announcement committed so far: the database delivers them in commit order,
+   * so once a marker sent now arrives, a sign-in's announcement sent before it has been heard and cannot come later
+   * to forget what is read next.
+   */
+  let markers = 0;
+  const allHeard = async (h: DatabaseHandle) => {
+    const marker = `marker-${process.pid}-${++markers}`;
+    let heard = false;
+    learnerChangesOf(h.db)!.subscribe(({ learnerId }) => {
+      if (learnerId === marker) heard = true;
+    });
+    await h.db.execute(sql`select pg_notify('learner_changed', ${marker})`);
+    await vi.waitFor(() => expect(heard).toBe(true));
+  };
+
   beforeAll(async () => {
     databaseUrl = await createDatabase(inject("pgUrl"), `learner_changes_${process.pid}_${Date.now()}`);
     handle = await openDatabase({ databaseUrl, dataDir: "", migrationsFolder: MIGRATIONS, listen: true });
@@ -210,6 +226,7 @@ describe("PostgreSQL, two instances", () => {
     const db = handle.db;
     const ed = await findOrCreateUser(db, `ed-${process.pid}@example.test`);
     const cookie = await createSession(db, ed.id);
+    await allHeard(handle);
     const statements = countStatements(handle);
     const first = await sessionUser(db, requestWith(cookie));
     for (let i = 0; i < 3; i++) expect(await sessionUser(db, requestWith(cookie))).toBe(first);
@@ -238,6 +255,7 @@ describe("PostgreSQL, two instances", () => {
     const db = handle.db;
     const fa = await findOrCreateUser(db, `fa-${process.pid}@example.test`);
     const cookie = await createSession(db, fa.id);
+    await allHeard(handle);
     const kept = await sessionUser(db, requestWith(cookie));
     expect(await sessionUser(db, requestWith(cookie))).toBe(kept);
     // Her write went through a connection that turned the announcements off (as an instance whose announcement has
@@ -290,6 +308,7 @@ describe("PostgreSQL, two instances", () => {
     const db = handle.db;
     const gu = await findOrCreateUser(db, `gu-${process.pid}@example.test`);
     const cookie = await createSession(db, gu.id);
+    await allHeard(handle);
     await sessionUser(db, requestWith(cookie));
     const statements = countStatements(handle);
     expect((await sessionUser(db, requestWith(cookie)))?.id).toBe(gu.id);
