@@ -246,7 +246,15 @@ function lastReview(rows: TermRow[]): string | null {
   return Number.isFinite(newest) ? new Date(newest).toISOString() : null;
 }
 
-async function seedLearner(db: Database, options: Options, index: number, target: string, kind: string) {
+/** @param openMs how long opening the database (and migrating it) took before the first learner */
+async function seedLearner(
+  db: Database,
+  options: Options,
+  index: number,
+  target: string,
+  kind: string,
+  openMs: number,
+) {
   const started = performance.now();
   const email = learnerEmail(options.email, index, options.learners);
   const user = await findOrCreateUser(db, email, options.language);
@@ -304,6 +312,7 @@ async function seedLearner(db: Database, options: Options, index: number, target
     dueNow,
     /** The newest review in the generated histories (null without any): `--away` days ago or later. */
     lastReviewAt: lastReview(generated),
+    openMs,
     insertMs: Math.round(performance.now() - started),
   };
   if (options.json) {
@@ -373,13 +382,15 @@ async function main() {
     : `PGlite ${path.resolve(dataDir, "pglite")}`;
   try {
     const opened = performance.now();
-    for (let index = 0; index < options.learners; index++) await seedLearner(db, options, index, target, handle.kind);
+    const openMs = Math.round(opened - started);
+    for (let index = 0; index < options.learners; index++)
+      await seedLearner(db, options, index, target, handle.kind, openMs);
     // Fresh planner statistics after a bulk load, as autovacuum would gather them a little later.
     for (const table of ["terms", "term_examples", "review_logs", "learner_days", "term_stage_days"])
       await analyze(db, table);
     if (!options.json)
       console.log(
-        `open + migrate ${Math.round(opened - started)} ms, ${options.learners} learner(s) in ${Math.round(performance.now() - opened)} ms`,
+        `open + migrate ${openMs} ms, ${options.learners} learner(s) in ${Math.round(performance.now() - opened)} ms`,
       );
   } finally {
     await handle.close();
