@@ -228,8 +228,9 @@ async function userOfSession(
     await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.idHash, idHash));
     row.lastSeenAt = now;
   }
-  // Kept only when no change was announced while it was read: one of its learner's might have come after the read.
-  if (row && memory?.changes.keeping && memory.changes.count === announced)
+  // Kept only when no announcement while it was read may have changed it: one of its learner's might have come after
+  // the read. Other learners' writes, however many, leave it kept.
+  if (row && memory?.changes.keeping && !memory.changes.changedSince(announced!, row.user.id, row.user.dataVersion))
     memory.kept.set(row.user.id, idHash, { ...row, user: Object.freeze(row.user), bytes: 1 });
   return row?.user ?? null;
 }

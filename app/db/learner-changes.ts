@@ -28,8 +28,16 @@ export function learnerChangeOf(payload: string): LearnerChange {
  * connection of each instance (postgres-listener.server.ts) shortly after commit; while that connection is away, no
  * announcement is sure to arrive and nothing may be kept.
  */
+/** How many of the latest announcements are remembered (see LearnerChanges.changedSince). */
+const RECENT_KEPT = 1024;
+
 export class LearnerChanges {
   private announced = 0;
+  /**
+   * The latest announcements, the one counted n at n % RECENT_KEPT; null where the listener was lost or came back.
+   * Enough to tell whether any named a learner while their row was read, however many learners write meanwhile.
+   */
+  private readonly recent: (LearnerChange | null)[] = new Array<LearnerChange | null>(RECENT_KEPT).fill(null);
   private listening: boolean;
   private readonly listeners = new Set<(change: LearnerChange) => void>();
   private readonly lostListeners = new Set<() => void>();
@@ -50,6 +58,28 @@ export class LearnerChanges {
     return this.announced;
   }
 
+  /**
+   * Whether a learner's row, read with `dataVersion` by a read that began when `count` announcements had come, may be
+   * stale by now: since then an announcement named them with a change other than of their data version or with a newer
+   * version than the read saw, the listener was lost or came back, or more came than are remembered. Announcements of
+   * other learners leave it as it was read.
+   */
+  changedSince(count: number, learnerId: string, dataVersion: number): boolean {
+    if (this.announced - count > RECENT_KEPT) return true;
+    for (let n = count; n < this.announced; n++) {
+      const change = this.recent[n % RECENT_KEPT];
+      if (!change) return true;
+      if (change.learnerId === learnerId && (change.dataVersion === null || change.dataVersion > dataVersion))
+        return true;
+    }
+    return false;
+  }
+
+  private counted(change: LearnerChange | null): void {
+    this.recent[this.announced % RECENT_KEPT] = change;
+    this.announced++;
+  }
+
   /** Whether announcements are heard now: what is read may be kept. */
   get keeping(): boolean {
     return this.listening;
@@ -57,21 +87,21 @@ export class LearnerChanges {
 
   /** Tells the listeners of an announcement's payload (see learnerChangeOf). */
   announce(payload: string): void {
-    this.announced++;
     const change = learnerChangeOf(payload);
+    this.counted(change);
     for (const listener of this.listeners) listener(change);
   }
 
   /** The announcements stopped (the listening connection is gone): whatever was kept may be stale from now on. */
   lost(): void {
-    this.announced++;
+    this.counted(null);
     this.listening = false;
     for (const listener of this.lostListeners) listener();
   }
 
   /** The announcements are heard again: a read that starts now may be kept. */
   resumed(): void {
-    this.announced++;
+    this.counted(null);
     this.listening = true;
   }
 

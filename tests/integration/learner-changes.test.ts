@@ -116,6 +116,57 @@ describe("the embedded database on its thread", () => {
     expect(versions.at(-1)).toBeNull();
   });
 
+  it("keeps a session read while other learners' changes were announced, not one read while one of hers was", async () => {
+    const changes = learnerChangesOf(db)!;
+    const eb = await findOrCreateUser(db, `eb-${process.pid}@example.test`);
+    const fi = await findOrCreateUser(db, `fi-${process.pid}@example.test`);
+    const cookie = await createSession(db, eb.id);
+    /**
+     * Announces while the next statement is in flight, as PostgreSQL's listener hears other instances' writes while a
+     * read is under way (the payloads are those the database sends).
+     */
+    const announcingDuring = (...payloads: (string | "lost")[]) => {
+      const client = handle.client as unknown as { query: (...args: unknown[]) => unknown };
+      const query = client.query;
+      client.query = (...args: unknown[]) => {
+        client.query = query;
+        const result = query.apply(client, args);
+        for (const payload of payloads) {
+          if (payload === "lost") {
+            changes.lost();
+            changes.resumed();
+          } else changes.announce(payload);
+        }
+        return result;
+      };
+    };
+    /** Reads her session once with `payloads` announced during the read: whether what was read was kept. */
+    const keptAfter = async (...payloads: (string | "lost")[]) => {
+      changes.announce(eb.id);
+      announcingDuring(...payloads);
+      const statements = countStatements(handle);
+      const read = await sessionUser(db, requestWith(cookie));
+      expect(statements.count).toBe(1);
+      const again = await sessionUser(db, requestWith(cookie));
+      expect(again).toEqual(read);
+      return again === read && statements.count === 1;
+    };
+    const version = await dataVersionOf(db, eb.id);
+
+    expect(await keptAfter()).toBe(true);
+    // Other learners' writes, sign-ins and sign-outs, however many, leave her row as it was read.
+    expect(await keptAfter(`${fi.id} 41`, fi.id, `${fi.id} 42`)).toBe(true);
+    // A write of hers the read already shows (its version at most the one read) too.
+    expect(await keptAfter(`${eb.id} ${version}`, `${eb.id} ${version - 1}`)).toBe(true);
+    // Not a newer version of hers, any other change of her row, the listener lost and back, or more announcements
+    // than are remembered to tell.
+    expect(await keptAfter(`${eb.id} ${version + 1}`)).toBe(false);
+    expect(await keptAfter(`${fi.id} 43`, eb.id)).toBe(false);
+    expect(await keptAfter("lost")).toBe(false);
+    expect(await keptAfter(...Array.from({ length: 1_100 }, (_, n) => `${fi.id} ${100 + n}`))).toBe(false);
+    expect(await keptAfter()).toBe(true);
+  });
+
   it("keeps a session's learner in memory until a write, a sign-in or a sign-out of theirs is announced", async () => {
     const cy = await findOrCreateUser(db, `cy-${process.pid}@example.test`);
     const di = await findOrCreateUser(db, `di-${process.pid}@example.test`);
