@@ -20,6 +20,9 @@ export function learnerChangeOf(payload: string): LearnerChange {
   return { learnerId, dataVersion: Number.isSafeInteger(dataVersion) ? dataVersion : null };
 }
 
+/** How many of the latest announcements are remembered (see LearnerChanges.changedSince). */
+const RECENT_KEPT = 1024;
+
 /**
  * The learners whose row (`users`) changed, as the database announces them: every write of a learner's data, a sign-in
  * and a sign-out move their row, so what a process keeps of a learner (their session's row) stays true while no
@@ -28,9 +31,6 @@ export function learnerChangeOf(payload: string): LearnerChange {
  * connection of each instance (postgres-listener.server.ts) shortly after commit; while that connection is away, no
  * announcement is sure to arrive and nothing may be kept.
  */
-/** How many of the latest announcements are remembered (see LearnerChanges.changedSince). */
-const RECENT_KEPT = 1024;
-
 export class LearnerChanges {
   private announced = 0;
   /**

@@ -1,7 +1,6 @@
-import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LEARNER_CHANNEL } from "../../app/db/learner-changes";
+import { everyAnnouncementHeard } from "../support/announcements";
 import { signedInBrowser, startApp, textOf, toastsIn } from "../support/app";
 import { startMailSink } from "../support/mail-sink";
 
@@ -150,13 +149,7 @@ export function defineAccountSuite(databaseName: string, databaseEnv: () => Prom
         );
         const changes = app.learnerChanges();
         if (!changes) throw new Error("the app hears no announcements of learner changes");
-        if (changes.atCommit) return;
-        const marker = randomUUID();
-        const heard = new Promise<void>((resolve) =>
-          changes.subscribe((change) => change.learnerId === marker && resolve()),
-        );
-        await app.db.execute(sql`select pg_notify(${LEARNER_CHANNEL}, ${marker})`);
-        await heard;
+        await everyAnnouncementHeard(app.db, changes);
       };
       const tenMinutesAgo = new Date(Date.now() - 10 * 60_000);
       await setLastSeen(tenMinutesAgo);

@@ -18,6 +18,7 @@ import { openDatabase, type DatabaseHandle } from "../../app/db/open.server.ts";
 import { createDatabase } from "../../scripts/support/postgres.ts";
 import { PROJECT_ROOT } from "../support/server-process.ts";
 import { tempDir } from "../support/temp.ts";
+import { everyAnnouncementHeard } from "../support/announcements.ts";
 
 const MIGRATIONS = `${PROJECT_ROOT}/drizzle`;
 
@@ -246,21 +247,8 @@ describe("PostgreSQL, two instances", () => {
 
   const keeping = (h: DatabaseHandle) => learnerChangesOf(h.db)?.keeping === true;
 
-  /**
-   * Waits until an instance has heard every announcement committed so far: the database delivers them in commit order,
-   * so once a marker sent now arrives, a sign-in's announcement sent before it has been heard and cannot come later
-   * to forget what is read next.
-   */
-  let markers = 0;
-  const allHeard = async (h: DatabaseHandle) => {
-    const marker = `marker-${process.pid}-${++markers}`;
-    let heard = false;
-    learnerChangesOf(h.db)!.subscribe(({ learnerId }) => {
-      if (learnerId === marker) heard = true;
-    });
-    await h.db.execute(sql`select pg_notify('learner_changed', ${marker})`);
-    await vi.waitFor(() => expect(heard).toBe(true));
-  };
+  /** Waits until an instance has heard every change committed so far (a sign-in's, before what is read next). */
+  const allHeard = (h: DatabaseHandle) => everyAnnouncementHeard(h.db, learnerChangesOf(h.db)!);
 
   beforeAll(async () => {
     databaseUrl = await createDatabase(inject("pgUrl"), `learner_changes_${process.pid}_${Date.now()}`);
