@@ -101,14 +101,13 @@ describe("a Japanese text of one long line", () => {
     expect(page.body).toMatch(/<ruby>飲<rt>の<\/rt><\/ruby>みました/);
   }, 120_000);
 
-  it("stores 20,000 letters in one line and edits a text into them, loop free, without a 5xx", async () => {
-    const id = await written("20,000 letters in one line", "/account/texts/new", {
+  it("stores 6,000 letters in one line and edits a text into 16,000 kanji in one line, loop free", async () => {
+    const id = await written("6,000 letters in one line", "/account/texts/new", {
       title: "Buchstaben",
-      body: "a".repeat(20_000),
+      body: "a".repeat(6_000),
     });
-    const page = await getPage(server, `/account/texts/${id}`, { Cookie: cookie });
-    expect(page.status).toBe(200);
-    const edited = await written("a text edited into 20,000 kanji in one line", `/account/texts/${id}`, {
+    expect((await getPage(server, `/account/texts/${id}`, { Cookie: cookie })).status).toBe(200);
+    const edited = await written("a text edited into 16,000 kanji in one line", `/account/texts/${id}`, {
       intent: "update",
       title: "Kanji",
       body: "漢字".repeat(8_000),
@@ -117,5 +116,13 @@ describe("a Japanese text of one long line", () => {
     const after = await getPage(server, `/account/texts/${id}`, { Cookie: cookie });
     expect(after.status).toBe(200);
     expect(after.body).toContain("漢字");
+  }, 120_000);
+
+  it("stores 20,000 letters in one line (which once ran the heap out) without a 5xx, loop free", async () => {
+    const id = await written("20,000 letters in one line", "/account/texts/new", {
+      title: "Mehr",
+      body: "a".repeat(20_000),
+    });
+    expect((await getPage(server, `/account/texts/${id}`, { Cookie: cookie })).status).toBe(200);
   }, 120_000);
 });
