@@ -2,7 +2,7 @@
  * A Japanese text of one long line, written and edited through the form of the production server (`node server.ts`,
  * embedded database, kuromoji's dictionary from its package): the analyser is given the line in bounded pieces, so the
  * text is stored within seconds while no turn of the event loop is held past the bound, memory stays put, and the
- * reader shows it with its readings. Needs `npm run build`.
+ * reader shows it with its readings; a Chinese text of one line likewise. Needs `npm run build`.
  */
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -124,5 +124,28 @@ describe("a Japanese text of one long line", () => {
       body: "a".repeat(20_000),
     });
     expect((await getPage(server, `/account/texts/${id}`, { Cookie: cookie })).status).toBe(200);
+  }, 120_000);
+});
+
+describe("a Chinese text of one long line", () => {
+  it("stores 16,000 characters of Chinese in one line, loop free, and reads it with its pinyin", async () => {
+    const chosen = await form("/preferences", {
+      intent: "studyLanguage",
+      studyLanguage: "zh",
+      redirectTo: "/account/texts",
+    });
+    expect(chosen.status).toBeLessThan(400);
+    const language = cookiesOf(chosen).get("studyLanguage");
+    if (language) cookie = cookie.replace(/studyLanguage=[^;]*/, `studyLanguage=${language}`);
+    // jieba's dictionary loads with the first Chinese text, once per process.
+    expect((await form("/account/texts/new", { title: "Erst", body: "我们在学习中文。" })).status).toBe(302);
+    const prose = "昨天我和朋友在学校附近的咖啡馆喝了一杯咖啡，然后去公园散步！你周末想和我们一起去山上看风景吗？";
+    const id = await written("16,000 characters of Chinese in one line", "/account/texts/new", {
+      title: "Eine Zeile",
+      body: prose.repeat(400).slice(0, 16_000),
+    });
+    const page = await getPage(server, `/account/texts/${id}`, { Cookie: cookie });
+    expect(page.status).toBe(200);
+    expect(page.body).toMatch(/<ruby>咖<rt>kā<\/rt>啡<rt>fēi<\/rt><\/ruby>/);
   }, 120_000);
 });
