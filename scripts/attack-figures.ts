@@ -7,14 +7,17 @@
  * 1. a 300 MiB chunked body to /theme, then twelve parallel chunked bodies of 400 MiB to /theme and /basic-mode;
  * 2. an Anki plain-text file with `#html:true` and a cell of 200,000 `<`;
  * 3. a learner with 20,000 terms (through the import) and 210 texts of 30 KB in 1,500 short lines (through the form),
- *    then `/account/texts` until every text is counted.
+ *    then `/account/texts` until every text is counted;
+ * 4. (issue 51) Japanese texts of one line through the text form: 16,000 characters of ordinary prose, 6,000 letters,
+ *    a text edited into 16,000 kanji, then 20,000 letters (which once ran the heap out).
  *
- * Knobs: ATTACKS (`bodies,anki,texts`, any of them), SERVER_NODE_OPTIONS (e.g. `--trace-gc`, `--cpu-prof`).
+ * Knobs: ATTACKS (`bodies,anki,texts,japanese-line`, any of them; the default is the first three),
+ * SERVER_NODE_OPTIONS (e.g. `--trace-gc`, `--cpu-prof`, `--max-old-space-size=3072`).
  * Not part of `npm test`: its figures depend on the machine.
  */
 import { readFileSync } from "node:fs";
 import { request } from "node:http";
-import { getPage, rawRequest, signInThroughLog, type RawResponse } from "../tests/support/raw-http.ts";
+import { cookiesOf, getPage, rawRequest, signInThroughLog, type RawResponse } from "../tests/support/raw-http.ts";
 import { loopDuring, processCpuMs, type LoopReport } from "../tests/support/loop-watch.ts";
 import { BROWSER_USER_AGENT, startServer, type ServerProcess } from "../tests/support/server-process.ts";
 
@@ -114,6 +117,55 @@ async function upload(cookie: string, fileName: string, type: string, content: s
   return { preview, draft: new URL(location, server.baseUrl).searchParams.get("draft")! };
 }
 
+/** A form as the browser sends a text's (multipart: Japanese in UTF-8, not percent-encoded). */
+function multipart(target: string, cookie: string, fields: Record<string, string>) {
+  const boundary = "----figures";
+  const parts = Object.entries(fields).map(
+    ([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+  );
+  return post(target, cookie, `multipart/form-data; boundary=${boundary}`, `${parts.join("")}--${boundary}--\r\n`);
+}
+
+async function japaneseLine() {
+  const { cookie: session } = await signInThroughLog(server, `figures-japanese-${process.pid}@example.test`);
+  const chosen = await post(
+    "/preferences",
+    session,
+    "application/x-www-form-urlencoded",
+    new URLSearchParams({ intent: "studyLanguage", studyLanguage: "ja", redirectTo: "/account/texts" }).toString(),
+  );
+  const language = cookiesOf(chosen).get("studyLanguage");
+  const cookie = language ? `${session}; studyLanguage=${language}` : session;
+  const write = async (name: string, target: string, title: string, body: string) => {
+    const fields: Record<string, string> = target.endsWith("/new")
+      ? { title, body }
+      : { intent: "update", title, body };
+    const { result } = await measure(name, () => multipart(target, cookie, fields));
+    if (result.status !== 302) throw new Error(`${name} answered ${result.status}`);
+    return String(result.headers.location).split("/").pop()!.split("?")[0]!;
+  };
+  // The analyser loads with the first Japanese text, once per process.
+  await write("the first Japanese text (the analyser loads)", "/account/texts/new", "Erst", "水を飲みました。");
+  const prose = [
+    "昨日、友達と駅の近くの喫茶店で美味しいコーヒーを飲みました。",
+    "本当に美味しかったです！",
+    "あなたも一緒に行きませんか？",
+    "私は毎朝六時に起きて、公園を散歩してから朝ご飯を食べます。",
+    "先生は学生たちに新しい漢字の読み方を丁寧に教えてくれました。",
+  ].join("");
+  const id = await write(
+    "16,000 characters of Japanese prose in one line",
+    "/account/texts/new",
+    "Prosa",
+    prose.repeat(200).slice(0, 16_000),
+  );
+  await write("6,000 letters in one line", "/account/texts/new", "Buchstaben", "a".repeat(6_000));
+  await write("a text edited into 16,000 kanji in one line", `/account/texts/${id}`, "Kanji", "漢字".repeat(8_000));
+  const page = await getPage(server, `/account/texts/${id}`, { Cookie: cookie });
+  if (page.status !== 200) throw new Error(`the edited text answered ${page.status}`);
+  await write("20,000 letters in one line", "/account/texts/new", "Mehr", "a".repeat(20_000));
+}
+
 try {
   if (attacks.has("bodies")) {
     await post("/theme", "", "application/x-www-form-urlencoded", "theme=dark&redirectTo=%2F");
@@ -132,6 +184,8 @@ try {
     const report = await measure("Anki cell of 200,000 <", () => upload(cookie, "deck.txt", "text/plain", content));
     if (report.result.preview.status !== 200) throw new Error(`preview answered ${report.result.preview.status}`);
   }
+
+  if (attacks.has("japanese-line")) await japaneseLine();
 
   if (attacks.has("texts")) {
     const TERMS = 20_000;

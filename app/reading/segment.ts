@@ -2,8 +2,9 @@
  * Words of a text found by the platform (`Intl.Segmenter`, granularity `word`, in the text's language), so scripts
  * written without spaces (Chinese, Japanese, Thai) split into words too. Punctuation and numbers are not words. Where
  * the server has an analyser for a language (Japanese, Chinese: analysers.server.ts), it finds the words instead, with
- * their readings; sentences are still the platform's.
+ * their readings, piece by piece (pieces.ts); sentences are still the platform's.
  */
+import { analysedLine, drained } from "./pieces";
 
 /** A run of text that is not a word (spaces, punctuation, numbers), or a word with its position in the whole text. */
 export type Piece = string | { text: string; word: number };
@@ -72,8 +73,7 @@ const isWord = (segment: Intl.SegmentData) => segment.isWordLike === true && isW
 export function wordsOf(language: string, text: string): string[] {
   const analyser = analysers.get(language);
   if (analyser)
-    return analyser
-      .words(text)
+    return drained(analysedLine(analyser, text))
       .filter((word) => isWordText(word.text))
       .map((word) => lowerFor(language, word.text));
   const words: string[] = [];
@@ -104,7 +104,7 @@ export function parseSegmentation(stored: string): Segmentation {
 type Found = { index: number; segment: string; reading: string | null; word: boolean };
 
 /**
- * Segments a text line by line, pausing (`yield`) after each line. The segmenters run once over the whole body, each
+ * Segments a text line by line, pausing (`yield`) after each line and after each piece of a long line an analyser cuts. The segmenters run once over the whole body, each
  * through one iterator: every call of `segment()` clones an ICU break iterator that only a garbage collection frees, on
  * the main thread, and a call per line and per sentence left thousands of them to free at once (a turn of the event loop
  * of ~100 ms after a long text of short lines). A line break ends every sentence and every word, so the sentences and
@@ -112,8 +112,11 @@ type Found = { index: number; segment: string; reading: string | null; word: boo
  * white space, as when each line was segmented alone. A language's analyser, when installed, finds the words of each
  * line instead of the platform's word segmenter.
  */
-function* offsetsOf(language: string, body: string): Generator<void, Segmentation> {
-  const analyser = analysers.get(language);
+function* offsetsOf(
+  language: string,
+  body: string,
+  analyser: Analyser | null = analysers.get(language) ?? null,
+): Generator<void, Segmentation> {
   const paragraphs: Offsets = [];
   const readings: (string | null)[] = [];
   let anyReading = false;
@@ -141,7 +144,7 @@ function* offsetsOf(language: string, body: string): Generator<void, Segmentatio
       const base = lineStart + line.indexOf(trimmed);
       const top = base + trimmed.length;
       if (analyser) {
-        lineWords = analyser.words(line).map((w) => ({
+        lineWords = (yield* analysedLine(analyser, line)).map((w) => ({
           index: lineStart + w.index,
           segment: w.text,
           reading: w.reading,
@@ -173,27 +176,37 @@ function* offsetsOf(language: string, body: string): Generator<void, Segmentatio
 }
 
 /** The segmentation of a text at once (short texts, tests). */
-export function segmentationNow(language: string, body: string): Segmentation {
-  const steps = offsetsOf(language, body);
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-  }
-}
+export const segmentationNow = (language: string, body: string): Segmentation => drained(offsetsOf(language, body));
 
 /** The offsets of a text at once (short texts, tests). */
 export const segmentOffsetsNow = (language: string, body: string): Offsets => segmentationNow(language, body).offsets;
 
+/** How long the analyser of a language may take over one text before the platform's segmenter cuts it instead. */
+export const ANALYSIS_DEADLINE_MS = 5_000;
+
 /**
  * The segmentation of a text, letting other requests run every few milliseconds: a long text of short lines takes the
- * segmenter half a second.
+ * segmenter half a second. When the language's analyser has not finished within `deadlineMs` (of the server's own
+ * time, pauses included), the platform's segmenter cuts the text instead, without readings; the text is stored all the
+ * same, and cut by the analyser again when next read (`by` names the platform's segmenter).
  */
-export async function segmentationOf(language: string, body: string, sliceMs = 10): Promise<Segmentation> {
-  const steps = offsetsOf(language, body);
+export async function segmentationOf(
+  language: string,
+  body: string,
+  sliceMs = 10,
+  deadlineMs = ANALYSIS_DEADLINE_MS,
+): Promise<Segmentation> {
+  let steps = offsetsOf(language, body);
+  let deadline = analysers.has(language) ? performance.now() + deadlineMs : Number.POSITIVE_INFINITY;
   let sliceStart = performance.now();
   for (;;) {
     const step = steps.next();
     if (step.done) return step.value;
+    if (performance.now() > deadline) {
+      steps = offsetsOf(language, body, null);
+      deadline = Number.POSITIVE_INFINITY;
+      continue;
+    }
     if (performance.now() - sliceStart > sliceMs) {
       await new Promise((resolve) => setImmediate(resolve));
       sliceStart = performance.now();
