@@ -1,5 +1,5 @@
 import type { FSRS } from "ts-fsrs";
-import { GRADES, scheduler, toCard, type CardFields, type GradeName } from "./stage";
+import { GRADES, scheduler, toCard, type GradeName, type SeededCard } from "./stage";
 import { memo } from "../util/memo";
 
 const MINUTE = 60_000;
@@ -7,7 +7,7 @@ const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
 /** How long until the card comes back after each grade given now (FSRS-6, the same scheduler as the review). */
-export function nextIntervals(fields: CardFields, now: Date, by: FSRS = scheduler): Record<GradeName, number> {
+export function nextIntervals(fields: SeededCard, now: Date, by: FSRS = scheduler): Record<GradeName, number> {
   const preview = by.repeat(toCard(fields), now);
   const out = {} as Record<GradeName, number>;
   for (const [name, grade] of Object.entries(GRADES) as [GradeName, (typeof GRADES)[GradeName]][])

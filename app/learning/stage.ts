@@ -1,4 +1,17 @@
-import { createEmptyCard, fsrs, generatorParameters, Rating, State, type Card, type FSRS, type Grade } from "ts-fsrs";
+import {
+  createEmptyCard,
+  fsrs,
+  GenSeedStrategyWithCardId,
+  generatorParameters,
+  get_fuzz_range,
+  Rating,
+  State,
+  StrategyMode,
+  type Card,
+  type FSRS,
+  type FSRSParameters,
+  type Grade,
+} from "ts-fsrs";
 import type { Stage } from "./vocabulary";
 import { RETENTION } from "./retention.ts";
 
@@ -20,8 +33,25 @@ export type CardFields = {
   lastReview: Date | null;
 };
 
+/**
+ * A card's own key for the interval fuzz: its term's id, or before the term has one (an import's replayed history)
+ * any text unique to it. With it, cards graded together spread over nearby days, the same way each time a card is
+ * previewed or graded (ADR 089).
+ */
+export type SeededCard = CardFields & { id?: string };
+
+/** FSRS-6 with interval fuzz seeded per card (ts-fsrs's default seed gives identical cards identical fuzz). */
+const seededScheduler = (parameters: Partial<FSRSParameters>): FSRS =>
+  fsrs(generatorParameters({ enable_fuzz: true, enable_short_term: true, ...parameters })).useStrategy(
+    StrategyMode.SEED,
+    GenSeedStrategyWithCardId(CARD_ID),
+  );
+
+/** The field of a ts-fsrs card that carries its seed key. */
+const CARD_ID = "card_id";
+
 /** FSRS-6 with its default parameters and a desired retention of 0.90: every learner's until one is fitted (ADR 062). */
-export const scheduler = fsrs(generatorParameters({ enable_fuzz: false, enable_short_term: true }));
+export const scheduler = seededScheduler({});
 
 const schedulers = new Map<string, FSRS>();
 /** Schedulers kept for reuse; beyond this many the map starts again (building one is cheap). */
@@ -42,14 +72,7 @@ export function schedulerFor(parameters: readonly number[] | null, retention: nu
   let found = schedulers.get(key);
   if (!found) {
     if (schedulers.size >= MAX_SCHEDULERS) schedulers.clear();
-    found = fsrs(
-      generatorParameters({
-        enable_fuzz: false,
-        enable_short_term: true,
-        request_retention: r,
-        ...(w ? { w: [...w] } : {}),
-      }),
-    );
+    found = seededScheduler({ request_retention: r, ...(w ? { w: [...w] } : {}) });
     schedulers.set(key, found);
   }
   return found;
@@ -69,8 +92,8 @@ export function stageOf(card: Pick<CardFields, "state" | "due" | "scheduledDays"
   return card.scheduledDays >= LEARNED_INTERVAL_DAYS ? "learned" : "inprogress";
 }
 
-/** The FSRS card of a term's stored fields. */
-export const toCard = (fields: CardFields): Card => ({
+/** The FSRS card of a term's stored fields, with its seed key when it has one. */
+export const toCard = (fields: SeededCard, seedKey: string | undefined = fields.id): Card => ({
   due: fields.due,
   stability: fields.stability,
   difficulty: fields.difficulty,
@@ -81,6 +104,7 @@ export const toCard = (fields: CardFields): Card => ({
   lapses: fields.lapses,
   state: fields.state as State,
   last_review: fields.lastReview ?? undefined,
+  ...(seedKey ? { [CARD_ID]: seedKey } : {}),
 });
 
 const fromCard = (card: Card): CardFields => ({
@@ -100,9 +124,27 @@ export function newCard(now: Date): CardFields {
   return fromCard(createEmptyCard(now));
 }
 
-/** FSRS-6 scheduling of one grade (by the learner's scheduler, or the default one). */
-export function applyGrade(fields: CardFields, grade: Grade, now: Date, by: FSRS = scheduler): CardFields {
-  return fromCard(by.next(toCard(fields), now, grade).card);
+/** FSRS-6 scheduling of one grade (by the learner's scheduler, or the default one), fuzzed by the card's seed key. */
+export function applyGrade(
+  fields: SeededCard,
+  grade: Grade,
+  now: Date,
+  by: FSRS = scheduler,
+  seedKey: string | undefined = fields.id,
+): CardFields {
+  return fromCard(by.next(toCard(fields, seedKey), now, grade).card);
+}
+
+/**
+ * The shortest interval a card moved to learned gets: 21 days, and with a seed key a day or a few more, so that
+ * words moved together do not all come back at one instant (FSRS's own fuzz range for 21 days, taken upwards).
+ */
+function learnedFloor(seedKey: string | undefined): number {
+  if (!seedKey) return LEARNED_INTERVAL_DAYS;
+  const { max_ivl } = get_fuzz_range(LEARNED_INTERVAL_DAYS, 0, Number.MAX_SAFE_INTEGER);
+  let hash = 2_166_136_261;
+  for (let i = 0; i < seedKey.length; i++) hash = Math.imul(hash ^ seedKey.charCodeAt(i), 16_777_619);
+  return LEARNED_INTERVAL_DAYS + ((hash >>> 0) % (max_ivl - LEARNED_INTERVAL_DAYS + 1));
 }
 
 /**
@@ -112,22 +154,23 @@ export function applyGrade(fields: CardFields, grade: Grade, now: Date, by: FSRS
  * needsreview brings a review card due now; learned is the schedule after Easy with the next review at least 21 days
  * ahead. `lastReview` becomes the moment the new schedule starts from.
  */
-export function cardForStage(fields: CardFields, stage: Stage, now: Date, by: FSRS = scheduler): CardFields {
+export function cardForStage(fields: SeededCard, stage: Stage, now: Date, by: FSRS = scheduler): CardFields {
   if (stageOf(fields, now) === stage) return fields;
+  const seedKey = fields.id;
   const keep = { reps: fields.reps, lapses: fields.lapses };
   switch (stage) {
     case "tolearn":
       return { ...newCard(now), ...keep };
     case "inprogress":
-      return { ...applyGrade(fields, Rating.Again, now, by), ...keep };
+      return { ...applyGrade(fields, Rating.Again, now, by, seedKey), ...keep };
     case "needsreview": {
       let card = fields;
-      for (let i = 0; i < 5 && card.state !== State.Review; i++) card = applyGrade(card, Rating.Good, now, by);
+      for (let i = 0; i < 5 && card.state !== State.Review; i++) card = applyGrade(card, Rating.Good, now, by, seedKey);
       return { ...card, ...keep, state: State.Review, due: now };
     }
     case "learned": {
-      const graded = applyGrade(fields, Rating.Easy, now, by);
-      const days = Math.max(graded.scheduledDays, LEARNED_INTERVAL_DAYS);
+      const graded = applyGrade(fields, Rating.Easy, now, by, seedKey);
+      const days = Math.max(graded.scheduledDays, learnedFloor(seedKey));
       return {
         ...graded,
         ...keep,

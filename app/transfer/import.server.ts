@@ -270,7 +270,8 @@ export async function commitImport(db: Database, owner: Owner, draft: Draft, opt
       for (const candidate of fresh.slice(start, start + perStatement)) {
         // Replaying a long history is the slow part of an Anki import: a turn every few terms.
         if (candidate.reviews?.length && batch.length % REPLAYS_PER_TURN === 0) await nextTurn();
-        batch.push({ id: randomUUID(), candidate, replayed: replay(candidate.reviews ?? [], now) });
+        const id = randomUUID();
+        batch.push({ id, candidate, replayed: replay(candidate.reviews ?? [], now, id) });
       }
       await insertTerms(
         tx,
@@ -342,10 +343,10 @@ async function insertReviews(tx: Database, rows: object[]) {
 
 /**
  * The FSRS card and review log of an Anki note's graded reviews, replayed in time order through the same scheduler as
- * a review here (Anki's own intervals came from its scheduler, not ours); null without reviews. The term counts as
- * created at its first review.
+ * a review here (Anki's own intervals came from its scheduler, not ours), fuzzed by the id the term will have; null
+ * without reviews. The term counts as created at its first review.
  */
-function replay(reviews: [number, number][], now: Date) {
+function replay(reviews: [number, number][], now: Date, termId: string) {
   if (reviews.length === 0) return null;
   const sorted = reviews.filter(([at]) => at <= now.getTime()).sort((a, b) => a[0] - b[0]);
   const first = new Date(sorted[0]?.[0] ?? now.getTime());
@@ -353,7 +354,7 @@ function replay(reviews: [number, number][], now: Date) {
   const log = sorted.map(([at, grade]) => {
     const reviewedAt = new Date(at);
     const state = card.state;
-    card = applyGrade(card, grade as 1 | 2 | 3 | 4, reviewedAt);
+    card = applyGrade(card, grade as 1 | 2 | 3 | 4, reviewedAt, undefined, termId);
     return { rating: grade, state, reviewedAt, scheduledDays: card.scheduledDays };
   });
   return { card, reviews: log, createdAt: first };

@@ -1,7 +1,9 @@
 import { Rating, State, type Grade } from "ts-fsrs";
 import { describe, expect, it } from "vitest";
+import { nextIntervals } from "../../app/learning/intervals";
 import {
   applyGrade,
+  GRADES,
   cardForStage,
   LEARNED_INTERVAL_DAYS,
   newCard,
@@ -37,13 +39,54 @@ describe("stage of an FSRS card (fixed clock)", () => {
     expect(seen).toEqual(["tolearn", "inprogress", "inprogress", "needsreview", "learned", "inprogress"]);
   });
 
-  it("gives the same schedule for the same grades at the same times (no fuzz)", () => {
+  it("gives one card the same schedule for the same grades at the same times (its fuzz is seeded by its id)", () => {
     const run = () =>
       ([Rating.Good, Rating.Good, Rating.Hard, Rating.Easy] as Grade[]).reduce(
-        (card, grade) => applyGrade(card, grade, card.due),
+        (card, grade) => applyGrade({ ...card, id: "c0ffee00-0000-4000-8000-000000000001" }, grade, card.due),
         newCard(start),
       );
     expect(run()).toEqual(run());
+  });
+});
+
+describe("interval fuzz (ADR 089)", () => {
+  const ids = Array.from({ length: 50 }, (_, i) => `c0ffee00-0000-4000-8000-${String(i).padStart(12, "0")}`);
+  /** A card in review with a month of stability, due now: what a batch of words marked learned together becomes. */
+  const mature = (id: string): CardFields & { id: string } => ({
+    ...cardForStage(newCard(days(-40)), "learned", days(-30)),
+    id,
+  });
+
+  it("spreads 50 identical cards graded Good together over several days", () => {
+    const dueDays = new Set(
+      ids.map((id) => Math.floor(applyGrade(mature(id), Rating.Good, days(0)).due.getTime() / 86_400_000)),
+    );
+    expect(dueDays.size).toBeGreaterThanOrEqual(5);
+  });
+
+  it("spreads 50 new cards graded Easy together over more than one day", () => {
+    const dueDays = new Set(
+      ids.map((id) => Math.floor(applyGrade({ ...newCard(start), id }, Rating.Easy, start).due.getTime() / 86_400_000)),
+    );
+    expect(dueDays.size).toBeGreaterThanOrEqual(3);
+  });
+
+  it("spreads 50 words moved to learned together over several days", () => {
+    const dueDays = new Set(
+      ids.map((id) => Math.floor(cardForStage({ ...newCard(start), id }, "learned", start).due.getTime() / 86_400_000)),
+    );
+    expect(dueDays.size).toBeGreaterThanOrEqual(3);
+  });
+
+  it("previews for each grade exactly the interval the grade then gives", () => {
+    for (const id of ids.slice(0, 10)) {
+      const card = mature(id);
+      const preview = nextIntervals(card, days(0));
+      for (const [name, grade] of Object.entries(GRADES))
+        expect(applyGrade(card, grade, days(0)).due.getTime() - days(0).getTime()).toBe(
+          preview[name as keyof typeof GRADES],
+        );
+    }
   });
 });
 
