@@ -9,7 +9,14 @@
  * 3. a learner with 20,000 terms (through the import) and 210 texts of 30 KB in 1,500 short lines (through the form),
  *    then `/account/texts` until every text is counted.
  *
- * Knobs: ATTACKS (`bodies,anki,texts`, any of them), SERVER_NODE_OPTIONS (e.g. `--trace-gc`, `--cpu-prof`).
+ * And issue 51's three on the edge:
+ *
+ * 4. `slow-bodies`: eight connections post a form announcing 60,000 bytes at one byte a second (no account) while a
+ *    signed-in learner asks for a page every half second for 20 s;
+ * 5. `page-bytes`: a learner keeps three pages, then another one opens twenty previews of large imports;
+ * 6. `path-table`: a learner opens 140 term pages, then another learner opens a term page of their own twice.
+ *
+ * Knobs: ATTACKS (`bodies,anki,texts,slow-bodies,page-bytes,path-table`, any of them), SERVER_NODE_OPTIONS (e.g. `--trace-gc`, `--cpu-prof`).
  * Not part of `npm test`: its figures depend on the machine.
  */
 import { readFileSync } from "node:fs";
@@ -17,6 +24,7 @@ import { request } from "node:http";
 import { getPage, rawRequest, signInThroughLog, type RawResponse } from "../tests/support/raw-http.ts";
 import { loopDuring, processCpuMs, type LoopReport } from "../tests/support/loop-watch.ts";
 import { BROWSER_USER_AGENT, startServer, type ServerProcess } from "../tests/support/server-process.ts";
+import { cachedPage, largePreview, learner, newTerm, slowBodies } from "../tests/support/edge-attacks.ts";
 
 const MiB = 1024 * 1024;
 const attacks = new Set((process.env.ATTACKS ?? "bodies,anki,texts").split(","));
@@ -180,6 +188,66 @@ try {
       throw new Error("the texts were never all counted");
     });
     console.log(`  each request for the list: ${times.join(", ")}`);
+  }
+
+  if (attacks.has("slow-bodies")) {
+    const cookie = await learner(server, `figures-slow-${process.pid}@example.test`);
+    const attack = slowBodies(server, 8);
+    const report = await measure("8 slow bodies to /form, a signed-in page every 0.5 s for 20 s", async () => {
+      const answers: { status: number; ms: number }[] = [];
+      const started = performance.now();
+      while (performance.now() - started < 20_000) {
+        const at = performance.now();
+        const page = await rawRequest(server, {
+          path: "/account/statistics",
+          headers: { Cookie: cookie, "User-Agent": BROWSER_USER_AGENT, Accept: "text/html" },
+          timeoutMs: 90_000,
+        });
+        answers.push({ status: page.status, ms: performance.now() - at });
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+      return answers;
+    });
+    attack.stop();
+    const slow = await Promise.all(attack.answers);
+    const count = (status: number) => report.result.filter((answer) => answer.status === status).length;
+    console.log(
+      `  signed-in page: ${count(200)}× 200, ${count(503)}× 503 of ${report.result.length}, slowest ` +
+        `${Math.max(...report.result.map((answer) => answer.ms)).toFixed(0)} ms; slow bodies answered ` +
+        slow.map((answer) => `${answer.status || "closed"} after ${(answer.ms / 1000).toFixed(1)} s`).join(", "),
+    );
+  }
+
+  if (attacks.has("page-bytes")) {
+    const victim = await learner(server, `figures-victim-${process.pid}@example.test`);
+    const pages = ["/account/home", "/account/statistics", "/account/settings"];
+    for (const page of pages) await cachedPage(server, page, victim);
+    const attacker = await learner(server, `figures-previews-${process.pid}@example.test`);
+    const sizes: number[] = [];
+    await measure("20 previews of large imports by one learner", async () => {
+      for (let i = 0; i < 20; i++) sizes.push((await largePreview(server, attacker, i)).bytes);
+    });
+    let kept = 0;
+    for (const page of pages) {
+      const answer = await getPage(server, page, { Cookie: victim });
+      if (String(answer.headers["content-security-policy"]).includes("'sha256-")) kept++;
+    }
+    console.log(
+      `  each preview ${(Math.max(...sizes) / 1024).toFixed(0)} KB; the other learner's pages still answered from ` +
+        `memory: ${kept} of ${pages.length}`,
+    );
+  }
+
+  if (attacks.has("path-table")) {
+    const attacker = await learner(server, `figures-paths-${process.pid}@example.test`);
+    const terms: string[] = [];
+    for (let i = 0; i < 140; i++) terms.push(await newTerm(server, attacker, `Wort${i}`));
+    await measure("140 term pages of one learner", async () => {
+      for (const term of terms) await getPage(server, term, { Cookie: attacker });
+    });
+    const other = await learner(server, `figures-paths-other-${process.pid}@example.test`);
+    const own = await newTerm(server, other, "Tisch");
+    console.log(`  another learner's new term page answered from memory: ${await cachedPage(server, own, other)}`);
   }
 } finally {
   if (process.env.SERVER_LOG_FILE)
