@@ -17,7 +17,7 @@ export const ADMITTED_BODY_BYTES = BODY_LIMIT_BYTES;
 /** How long a form's body may take to arrive: at most 64 KiB in 10 s, a rate any connection reaches. */
 export const BODY_DEADLINE_MS = 10_000;
 /** Bodies one client sends at once before admission. */
-export const BODIES_PER_CLIENT = 8;
+export const BODIES_PER_CLIENT = 16;
 
 /** How a request whose body arrived (or is not read here) goes on: an upload takes an upload's place. */
 export type Admitted = (kind: { upload: boolean }) => void;

@@ -4,6 +4,7 @@
  * pages, and one learner's many term pages do not keep other learners' pages out of memory. Each runs while the event
  * loop stays free and no request is answered with a 5xx. Needs `npm run build`.
  */
+import { BODIES_PER_CLIENT } from "../../app/edge/body-admission.server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getPage, postForm, rawRequest, type RawResponse } from "../support/raw-http.ts";
 import { cachedPage, fromMemory, largePreview, learner, newTerm, slowBodies } from "../support/edge-attacks.ts";
@@ -32,7 +33,7 @@ describe("slow request bodies", () => {
   it("hold no working slot: a signed-in learner is answered throughout, the slow ones 408 in time", async () => {
     const cookie = await learner(server, `slow-bodies-${process.pid}@example.test`);
     expect((await getPage(server, "/account/statistics", { Cookie: cookie })).status).toBe(200);
-    // Eight bodies from one client, its share: seven announcing 60,000 bytes at a byte a second, one in German.
+    // Eight bodies from one client: seven announcing 60,000 bytes at a byte a second, one in German.
     const attack = slowBodies(server, 7);
     const german = rawRequest(server, {
       method: "POST",
@@ -60,9 +61,10 @@ describe("slow request bodies", () => {
       });
       const { pages, slow } = report.result;
       expect(new Set(statusesOf(pages))).toEqual(new Set([200]));
-      expect(Math.max(...pages.map((page) => page.ms))).toBeLessThan(2_000);
+      // Each in a few milliseconds on a quiet machine; the bound leaves room for a busy one (it was 30 s).
+      expect(Math.max(...pages.map((page) => page.ms))).toBeLessThan(5_000);
       expect(statusesOf(slow)).toEqual(Array(7).fill(408));
-      expect(Math.max(...slow.map((answer) => answer.ms))).toBeLessThan(15_000);
+      expect(Math.max(...slow.map((answer) => answer.ms))).toBeLessThan(20_000);
       expectLoopFree(report);
     } finally {
       attack.stop();
@@ -74,14 +76,14 @@ describe("slow request bodies", () => {
   }, 60_000);
 
   it("answers a client's body past its share 429 at once, and a form sent whole as usual", async () => {
-    const attack = slowBodies(server, 8);
+    const attack = slowBodies(server, BODIES_PER_CLIENT);
     try {
-      // The eight are being received once a ninth from the same address is refused.
-      let ninth = await postForm(server, "/theme", { theme: "dark", redirectTo: "/" });
-      for (let i = 0; i < 50 && ninth.status !== 429; i++)
-        ninth = await postForm(server, "/theme", { theme: "dark", redirectTo: "/" });
-      expect(ninth.status).toBe(429);
-      expect(ninth.body).toContain("Too many requests are arriving at once right now.");
+      // They are all being received once one more from the same address is refused.
+      let oneMore = await postForm(server, "/theme", { theme: "dark", redirectTo: "/" });
+      for (let i = 0; i < 50 && oneMore.status !== 429; i++)
+        oneMore = await postForm(server, "/theme", { theme: "dark", redirectTo: "/" });
+      expect(oneMore.status).toBe(429);
+      expect(oneMore.body).toContain("Too many requests are arriving at once right now.");
     } finally {
       attack.stop();
     }

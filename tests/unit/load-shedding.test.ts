@@ -167,7 +167,7 @@ describe("load shedding", () => {
     const waiting = await h.get("/waiting").answer;
     expect(waiting.status).toBe(503);
     expect(waiting.ms).toBeGreaterThanOrEqual(QUEUE_MAX_WAIT_MS - 10);
-    expect(waiting.ms).toBeLessThan(QUEUE_MAX_WAIT_MS + 500);
+    expect(waiting.ms).toBeLessThan(QUEUE_MAX_WAIT_MS * 2);
     expect(h.started).not.toContain("/waiting");
   });
 
