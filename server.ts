@@ -17,7 +17,8 @@ const SHUTDOWN_DEADLINE_MS = 8_000;
 const SHUTDOWN_DRAIN_MS = 6_000;
 
 let handle: (req: IncomingMessage, res: ServerResponse) => void;
-const server = createServer((req, res) => handle(req, res));
+// Timeouts below are checked every second, not every 30 s (Node's default).
+const server = createServer({ connectionsCheckingInterval: 1_000 }, (req, res) => handle(req, res));
 let stopping = false;
 
 const appServerOf = (build: ServerBuild) => (build.entry.module as unknown as { appServer: AppServer }).appServer;

@@ -1,5 +1,5 @@
 /**
- * The figures of issue 20's three high findings, measured on the production build (`npm run build` first, then
+ * The figures of the attacks of issues 20 and 51, measured on the production build (`npm run build` first, then
  * `npm run attack-figures`): for each attack, how long its answer took (wall time and the server's CPU time),
  * the longest turn of the event loop the server held by its own CPU meanwhile, and the server's resident memory before
  * the attack and at its peak (read from /proc every 20 ms).
@@ -8,11 +8,15 @@
  * 2. an Anki plain-text file with `#html:true` and a cell of 200,000 `<`;
  * 3. a learner with 20,000 terms (through the import) and 210 texts of 30 KB in 1,500 short lines (through the form),
  *    then `/account/texts` until every text is counted;
- * 4. (issue 51) Japanese texts of one line through the text form: 16,000 characters of ordinary prose, 6,000 letters,
- *    a text edited into 16,000 kanji, then 20,000 letters (which once ran the heap out).
+ * 4. (issue 51) `japanese-line`: Japanese texts of one line through the text form: 16,000 characters of ordinary
+ *    prose, 6,000 letters, a text edited into 16,000 kanji, then 20,000 letters (which once ran the heap out);
+ * 5. (issue 51) `slow-bodies`: eight connections post a form announcing 60,000 bytes at one byte a second (no
+ *    account) while a signed-in learner asks for a page every half second for 20 s;
+ * 6. `page-bytes`: a learner keeps three pages, then another one opens twenty previews of large imports;
+ * 7. `path-table`: a learner opens 140 term pages, then another learner opens a term page of their own twice.
  *
- * Knobs: ATTACKS (`bodies,anki,texts,japanese-line`, any of them; the default is the first three),
- * SERVER_NODE_OPTIONS (e.g. `--trace-gc`, `--cpu-prof`, `--max-old-space-size=3072`).
+ * Knobs: ATTACKS (`bodies,anki,texts,japanese-line,slow-bodies,page-bytes,path-table`, any of them; the default is the
+ * first three), SERVER_NODE_OPTIONS (e.g. `--trace-gc`, `--cpu-prof`, `--max-old-space-size=3072`).
  * Not part of `npm test`: its figures depend on the machine.
  */
 import { readFileSync } from "node:fs";
@@ -20,6 +24,7 @@ import { request } from "node:http";
 import { cookiesOf, getPage, rawRequest, signInThroughLog, type RawResponse } from "../tests/support/raw-http.ts";
 import { loopDuring, processCpuMs, type LoopReport } from "../tests/support/loop-watch.ts";
 import { BROWSER_USER_AGENT, startServer, type ServerProcess } from "../tests/support/server-process.ts";
+import { cachedPage, largePreview, learner, newTerm, slowBodies } from "../tests/support/edge-attacks.ts";
 
 const MiB = 1024 * 1024;
 const attacks = new Set((process.env.ATTACKS ?? "bodies,anki,texts").split(","));
@@ -234,6 +239,66 @@ try {
       throw new Error("the texts were never all counted");
     });
     console.log(`  each request for the list: ${times.join(", ")}`);
+  }
+
+  if (attacks.has("slow-bodies")) {
+    const cookie = await learner(server, `figures-slow-${process.pid}@example.test`);
+    const attack = slowBodies(server, 8);
+    const report = await measure("8 slow bodies to /form, a signed-in page every 0.5 s for 20 s", async () => {
+      const answers: { status: number; ms: number }[] = [];
+      const started = performance.now();
+      while (performance.now() - started < 20_000) {
+        const at = performance.now();
+        const page = await rawRequest(server, {
+          path: "/account/statistics",
+          headers: { Cookie: cookie, "User-Agent": BROWSER_USER_AGENT, Accept: "text/html" },
+          timeoutMs: 90_000,
+        });
+        answers.push({ status: page.status, ms: performance.now() - at });
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+      return answers;
+    });
+    attack.stop();
+    const slow = await Promise.all(attack.answers);
+    const count = (status: number) => report.result.filter((answer) => answer.status === status).length;
+    console.log(
+      `  signed-in page: ${count(200)}× 200, ${count(503)}× 503 of ${report.result.length}, slowest ` +
+        `${Math.max(...report.result.map((answer) => answer.ms)).toFixed(0)} ms; slow bodies answered ` +
+        slow.map((answer) => `${answer.status || "closed"} after ${(answer.ms / 1000).toFixed(1)} s`).join(", "),
+    );
+  }
+
+  if (attacks.has("page-bytes")) {
+    const victim = await learner(server, `figures-victim-${process.pid}@example.test`);
+    const pages = ["/account/home", "/account/statistics", "/account/settings"];
+    for (const page of pages) await cachedPage(server, page, victim);
+    const attacker = await learner(server, `figures-previews-${process.pid}@example.test`);
+    const sizes: number[] = [];
+    await measure("20 previews of large imports by one learner", async () => {
+      for (let i = 0; i < 20; i++) sizes.push((await largePreview(server, attacker, i)).bytes);
+    });
+    let kept = 0;
+    for (const page of pages) {
+      const answer = await getPage(server, page, { Cookie: victim });
+      if (String(answer.headers["content-security-policy"]).includes("'sha256-")) kept++;
+    }
+    console.log(
+      `  each preview ${(Math.max(...sizes) / 1024).toFixed(0)} KB; the other learner's pages still answered from ` +
+        `memory: ${kept} of ${pages.length}`,
+    );
+  }
+
+  if (attacks.has("path-table")) {
+    const attacker = await learner(server, `figures-paths-${process.pid}@example.test`);
+    const terms: string[] = [];
+    for (let i = 0; i < 140; i++) terms.push(await newTerm(server, attacker, `Wort${i}`));
+    await measure("140 term pages of one learner", async () => {
+      for (const term of terms) await getPage(server, term, { Cookie: attacker });
+    });
+    const other = await learner(server, `figures-paths-other-${process.pid}@example.test`);
+    const own = await newTerm(server, other, "Tisch");
+    console.log(`  another learner's new term page answered from memory: ${await cachedPage(server, own, other)}`);
   }
 } finally {
   if (process.env.SERVER_LOG_FILE)

@@ -1,6 +1,6 @@
 /**
  * The edge: every request the server accepts comes here first. Public pages from memory and `/healthz` are answered
- * at once; the rest is admitted by load shedding, answered from memory when it is a learner's page kept there, or goes
+ * at once; the rest is admitted by load shedding once its body arrived (app/edge/body-admission.server.ts), answered from memory when it is a learner's page kept there, or goes
  * through Express (security headers, request log, the guards of a request, compression, static files) to React Router.
  */
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
@@ -21,7 +21,8 @@ import { requestLogFields, routePatterns } from "../server/request-log.server";
 import { isPersonalRequest, markPersonal, securityHeaderList, setSecurityHeaders } from "./headers.server";
 import { DRAWN_LEVELS } from "./kept-document.server";
 import { answerLearnerPage } from "./learner-pages.server";
-import { loadShedder } from "./load-shedding.server";
+import { bodyAdmission } from "./body-admission.server";
+import { answerOverloaded, answerSlowBody, loadShedder } from "./load-shedding.server";
 import { publicPageCache, type Around } from "./page-cache.server";
 import {
   guardBodyAndOrigin,
@@ -188,7 +189,23 @@ export function createEdge({ build, loaded, vite, server, clientDir, stopping, r
     };
     // Public pages from memory above are answered at once and never wait; everything else counts against the bound.
     const shedder = loadShedder(env.MAX_REQUESTS_IN_FLIGHT);
-    admit = (req, res, start) => shedder.admit(req, res, beforeAnswer(req, res), start);
+    const clientOf = (req: IncomingMessage) => expressIp(req) ?? "";
+    // A body arrives before its request takes a working slot (decision 093).
+    const bodies = bodyAdmission({
+      limitFor: bodyLimitFor,
+      clientOf,
+      refuse: (req, res, status) => {
+        const started = process.hrtime.bigint();
+        res.once("finish", () => logRequest(req, pathOf(req.url!), res.statusCode, started, clientOf(req)));
+        beforeAnswer(req, res)();
+        if (status === 408) answerSlowBody(req, res);
+        else answerOverloaded(req, res, 429);
+      },
+    });
+    admit = (req, res, start) =>
+      bodies.receive(req, res, ({ upload }) =>
+        shedder.admit(req, res, beforeAnswer(req, res), start, { client: clientOf(req), upload }),
+      );
     setInterval(() => {
       const refused = shedder.takeRefused();
       if (refused) log.warn("requests refused: too many in flight", { refused, limit: env.MAX_REQUESTS_IN_FLIGHT });

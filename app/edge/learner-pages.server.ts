@@ -31,12 +31,14 @@ import { learnerTag, requestLogFields, UUID } from "../server/request-log.server
  */
 
 /**
- * The paths (without their locale) of pages whose route asked to be kept, learnt as they are drawn: until a path's
- * first drawing in this process its requests take the usual way (a page's data, `.data`, is a path of its own).
- * Bounded: a route with parameters in its path fills it at most, and its paths past the bound are drawn each time.
+ * The pages (their paths without the locale, ids written as `:id`) whose route asked to be kept, learnt as they are
+ * drawn: until a page's first drawing in this process its requests take the usual way (a page's data, `.data`, is a
+ * page of its own). One entry per route, whichever term or text it shows; bounded all the same, the least recently
+ * learnt going first, so no path can keep another out.
  */
 const PAGES = new Map<string, { perSession: boolean }>();
 const MAX_PAGES = 128;
+const pageOf = (pathname: string) => splitLocale(pathname).path.replace(UUID, ":id");
 /** Cookies whose holders always get a fresh render: a toast to show. */
 const BYPASS_COOKIES = [TOAST_COOKIE];
 /** However still the data, a page is drawn again after this long (relative wording, the footer's year). */
@@ -48,6 +50,8 @@ const MAX_BYTES = 32 * 1024 * 1024;
  * learner's own oldest goes, so no learner's requests (`?junk=1`, `?junk=2`…) can push another learner's pages out.
  */
 const MAX_ENTRIES_PER_LEARNER = 24;
+/** A learner's share of MAX_BYTES: a few very large pages (an import's preview) push out their own, not others'. */
+const MAX_BYTES_PER_LEARNER = MAX_BYTES / 8;
 
 type Entry = {
   version: number;
@@ -80,6 +84,7 @@ const entries = new OwnerBoundedCache<Entry>({
   entries: MAX_ENTRIES,
   bytes: MAX_BYTES,
   perOwner: MAX_ENTRIES_PER_LEARNER,
+  perOwnerBytes: MAX_BYTES_PER_LEARNER,
 });
 const learnerOf = (key: string) => key.slice(0, key.indexOf("\n"));
 /** Pages being drawn for a learner's current version: requests for the same one wait instead of drawing it again. */
@@ -103,7 +108,7 @@ function requestKey(
   } catch {
     return null;
   }
-  const page = any ? null : PAGES.get(splitLocale(parsed.pathname).path);
+  const page = any ? null : PAGES.get(pageOf(parsed.pathname));
   if (!any && !page) return null;
   const cookies = cookieValues(cookieHeader);
   if (BYPASS_COOKIES.some((name) => cookies.has(name))) return null;
@@ -192,7 +197,6 @@ export const learnerPagesMiddleware: MiddlewareFunction<Response> = async ({ req
   ) {
     return response;
   }
-  if (!PAGES.has(path) && PAGES.size >= MAX_PAGES) return response;
   // Read as bytes and answered with the same bytes: a document is decoded only if it is asked for again (`prepared`).
   const body = new Uint8Array(await response.arrayBuffer());
   const answer = () =>
@@ -205,7 +209,7 @@ export const learnerPagesMiddleware: MiddlewareFunction<Response> = async ({ req
     }
     return answer();
   }
-  PAGES.set(path, { perSession: staleness.perSession });
+  learnPage(pageOf(url.pathname), staleness.perSession);
   const session = staleness.perSession ? sessionPart(cookieValues(request.headers.get("Cookie") ?? undefined)) : "";
   const fullKey = `${user.id}\n${key}${session}`;
   const expires = Math.min(drawnAt + MAX_AGE_MS, staleness.changesAt);
@@ -219,6 +223,16 @@ export const learnerPagesMiddleware: MiddlewareFunction<Response> = async ({ req
   }
   return answer();
 };
+
+/** Remembers a page as kept, forgetting the least recently learnt one past MAX_PAGES. */
+function learnPage(page: string, perSession: boolean) {
+  PAGES.delete(page);
+  PAGES.set(page, { perSession });
+  for (const oldest of PAGES.keys()) {
+    if (PAGES.size <= MAX_PAGES) break;
+    PAGES.delete(oldest);
+  }
+}
 
 /**
  * The data paths (ids written as `:id`, with the routes asked for) whose routes do not ask to be kept, learnt from

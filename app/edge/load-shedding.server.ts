@@ -29,45 +29,67 @@ const STYLE =
 const CSP = `default-src 'none'; style-src 'sha256-${createHash("sha256").update(STYLE).digest("base64")}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
 
 type Page = { head: string; tail: string; tryAgain: string };
+/** The page's title and hint (keys of `errors`): too busy, or a body that took too long to arrive. */
+type Refusal = "busy" | "slowBody";
+const TEXTS: Record<Refusal, [title: string, hint: string]> = {
+  busy: ["unavailable", "busyHint"],
+  slowBody: ["slowBody", "slowBodyHint"],
+};
 
-function pageFor(locale: Locale): Page {
+function pageFor(locale: Locale, refusal: Refusal): Page {
   const errors = (resources[locale]!.common as { errors: Record<string, string> }).errors;
-  const title = escapeHtml(errors.unavailable!);
+  const [titleKey, hintKey] = TEXTS[refusal];
+  const title = escapeHtml(errors[titleKey]!);
   return {
     head:
       `<!DOCTYPE html><html lang="${locale}" dir="${localeDirection(locale)}"><head><meta charset="utf-8">` +
       `<meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex">` +
       `<title>${title}</title><style>${STYLE}</style>`,
-    tail: `</head><body><main><h1>${title}</h1><p>${escapeHtml(errors.busyHint!)}</p><p><a href="`,
+    tail: `</head><body><main><h1>${title}</h1><p>${escapeHtml(errors[hintKey]!)}</p><p><a href="`,
     tryAgain: escapeHtml(errors.tryAgain!),
   };
 }
 
-const pages = new Map<Locale, Page>(LOCALES.map((locale) => [locale, pageFor(locale)]));
+const pages = new Map<string, Page>(
+  LOCALES.flatMap((locale) =>
+    (["busy", "slowBody"] as const).map((refusal) => [`${refusal}:${locale}`, pageFor(locale, refusal)]),
+  ),
+);
 
 /**
  * The answer to a refused request: 503 with Retry-After, at once and without reading the body. A page gets the
  * translated "busy" page of its locale (a GET one reloads itself after Retry-After, also without JavaScript); a
- * `.data` request gets a short text the client retries after Retry-After (app/http/overload-retry.client.ts).
+ * `.data` request gets a short text the client retries after Retry-After (app/http/overload-retry.client.ts). A client
+ * past its share gets the same with 429.
  */
-export function answerOverloaded(req: IncomingMessage, res: ServerResponse) {
+export function answerOverloaded(req: IncomingMessage, res: ServerResponse, status: 503 | 429 = 503) {
+  answerRefused(req, res, status, "busy");
+}
+
+/** The answer to a form whose body did not arrive in time: 408 with the translated page, the connection closed. */
+export function answerSlowBody(req: IncomingMessage, res: ServerResponse) {
+  answerRefused(req, res, 408, "slowBody");
+}
+
+function answerRefused(req: IncomingMessage, res: ServerResponse, status: number, refusal: Refusal) {
   const url = req.url ?? "/";
   const query = url.indexOf("?");
   const pathname = query < 0 ? url : url.slice(0, query);
-  res.statusCode = 503;
-  res.setHeader("Retry-After", String(RETRY_AFTER_S));
+  res.statusCode = status;
+  if (refusal === "busy") res.setHeader("Retry-After", String(RETRY_AFTER_S));
   res.setHeader("Cache-Control", "no-store");
   // The body is not read: the connection closes after the answer, so what is left of it cannot be taken for a request.
   if (req.headers["content-length"] !== undefined || req.headers["transfer-encoding"] !== undefined)
     res.setHeader("Connection", "close");
   if (pathname.endsWith(".data")) {
     res.setHeader("Content-Type", "text/plain; charset=utf-8");
-    res.end("Service Unavailable\n");
+    res.end(refusal === "busy" ? "Service Unavailable\n" : "Request Timeout\n");
     return;
   }
-  const page = pages.get(splitLocale(pathname).locale)!;
+  const page = pages.get(`${refusal}:${splitLocale(pathname).locale}`)!;
   const again = escapeHtml(url.startsWith("/") && !url.startsWith("//") ? url : "/");
-  const refresh = req.method === "GET" ? `<meta http-equiv="refresh" content="${RETRY_AFTER_S}">` : "";
+  const refresh =
+    req.method === "GET" && refusal === "busy" ? `<meta http-equiv="refresh" content="${RETRY_AFTER_S}">` : "";
   res.setHeader("Content-Type", "text/html; charset=utf-8");
   res.setHeader("Content-Security-Policy", CSP);
   res.end(`${page.head}${refresh}${page.tail}${again}">${page.tryAgain}</a></p></main></body></html>`);
@@ -85,22 +107,46 @@ export const WORKING_AT_ONCE = 8;
  * between arrivals) and a new request is refused at once instead of joining it.
  */
 export const QUEUE_TARGET_MS = 500;
-/** A request that waited this long is refused when its turn comes: started now, it would be answered too late. */
+/** A request that waited this long is refused (on a timer): started now, it would be answered too late. */
 export const QUEUE_MAX_WAIT_MS = 1_000;
+/**
+ * The working slots one client (its address) takes while others' requests wait: past it, the next waiting request of
+ * another client starts first. A client alone may take every slot.
+ */
+export const CLIENT_SHARE = WORKING_AT_ONCE / 2;
+/**
+ * Working slots held by uploads (bodies larger than a form's, admitted before they arrive: app/edge/body-admission):
+ * the others stay free for requests whose bodies already arrived.
+ */
+export const UPLOADS_AT_ONCE = 2;
 
-type Waiting = { req: IncomingMessage; res: ServerResponse; at: number; beforeAnswer: () => void; start: () => void };
+/** Who asks, for the shares above. */
+export type Asker = { client: string; upload: boolean };
+
+type Waiting = {
+  req: IncomingMessage;
+  res: ServerResponse;
+  at: number;
+  asker: Asker;
+  beforeAnswer: () => void;
+  start: () => void;
+  timer: NodeJS.Timeout;
+};
 
 /**
  * A bound on the requests one process holds at once (`limit`, working or waiting), of which at most WORKING_AT_ONCE
- * are worked on; the others wait their turn first come, first served. Under overload, queueing more only makes every
- * answer late (and ends in timeouts): a quick 503 lets the client come back while the ones admitted are answered in
- * time. A request is refused when the bound is reached, when the queue stands (its oldest waited QUEUE_TARGET_MS), or
- * when it waited QUEUE_MAX_WAIT_MS for its turn; one whose client left while it waited is never started.
+ * are worked on (UPLOADS_AT_ONCE of them uploads); the others wait their turn first come, first served, except that a
+ * client holding CLIENT_SHARE slots lets other clients' requests go first. Under overload, queueing more only makes
+ * every answer late (and ends in timeouts): a quick 503 lets the client come back while the ones admitted are answered
+ * in time. A request is refused when the bound is reached, when the queue stands (its oldest waited QUEUE_TARGET_MS),
+ * or once it waited QUEUE_MAX_WAIT_MS; one whose client left while it waited is never started.
  */
 export function loadShedder(limit: number) {
   const workingLimit = Math.min(limit, WORKING_AT_ONCE);
   const queue: Waiting[] = [];
+  const workingOf = new Map<string, number>();
   let working = 0;
+  let uploads = 0;
   let refused = 0;
   let scheduled = false;
 
@@ -111,13 +157,33 @@ export function loadShedder(limit: number) {
     answerOverloaded(req, res);
   }
 
-  function begin(res: ServerResponse, start: () => void) {
+  const mayStart = (asker: Asker) => working < workingLimit && (!asker.upload || uploads < UPLOADS_AT_ONCE);
+
+  function begin(res: ServerResponse, asker: Asker, start: () => void) {
     working++;
+    if (asker.upload) uploads++;
+    workingOf.set(asker.client, (workingOf.get(asker.client) ?? 0) + 1);
     res.once("close", () => {
       working--;
+      if (asker.upload) uploads--;
+      const left = workingOf.get(asker.client)! - 1;
+      if (left === 0) workingOf.delete(asker.client);
+      else workingOf.set(asker.client, left);
       scheduleNext();
     });
     start();
+  }
+
+  /** The waiting request to start next: the first that may start, one of a client within its share if any. */
+  function nextIndex(): number {
+    let first = -1;
+    for (let index = 0; index < queue.length; index++) {
+      const { asker } = queue[index]!;
+      if (!mayStart(asker)) continue;
+      if ((workingOf.get(asker.client) ?? 0) < CLIENT_SHARE) return index;
+      if (first < 0) first = index;
+    }
+    return first;
   }
 
   /** The next waiting request starts in a later turn of the event loop, after the sockets were read. */
@@ -126,12 +192,11 @@ export function loadShedder(limit: number) {
     scheduled = true;
     setImmediate(() => {
       scheduled = false;
-      const now = performance.now();
-      while (working < workingLimit && queue.length > 0) {
-        const next = queue.shift()!;
+      for (let index = nextIndex(); index >= 0; index = nextIndex()) {
+        const [next] = queue.splice(index, 1) as [Waiting];
+        clearTimeout(next.timer);
         if (next.res.destroyed || next.res.writableEnded || next.req.socket.destroyed) continue;
-        if (now - next.at >= QUEUE_MAX_WAIT_MS) refuse(next.req, next.res, next.beforeAnswer);
-        else begin(next.res, next.start);
+        begin(next.res, next.asker, next.start);
       }
     });
   }
@@ -141,21 +206,36 @@ export function loadShedder(limit: number) {
      * Starts the request (`start`, now or once it is its turn; it counts until its response closes), or answers it
      * with 503. `beforeAnswer` sets the headers every answer carries.
      */
-    admit(req: IncomingMessage, res: ServerResponse, beforeAnswer: () => void, start: () => void): void {
+    admit(
+      req: IncomingMessage,
+      res: ServerResponse,
+      beforeAnswer: () => void,
+      start: () => void,
+      asker: Asker = { client: "", upload: false },
+    ): void {
       const url = req.url ?? "/";
       const query = url.indexOf("?");
       if (isExemptFromShedding(query < 0 ? url : url.slice(0, query))) return start();
       const now = performance.now();
       if (working + queue.length >= limit || (queue.length > 0 && now - queue[0]!.at >= QUEUE_TARGET_MS))
         return refuse(req, res, beforeAnswer);
-      if (working < workingLimit && queue.length === 0) return begin(res, start);
-      const waiting: Waiting = { req, res, at: now, beforeAnswer, start };
+      // Nothing waiting could start now (uploads past their bound wait for an upload to end): this one may.
+      if (mayStart(asker) && nextIndex() < 0) return begin(res, asker, start);
+      const leave = () => {
+        const index = queue.indexOf(waiting);
+        if (index < 0) return false;
+        queue.splice(index, 1);
+        clearTimeout(waiting.timer);
+        return true;
+      };
+      // Refused once it waited too long, whether or not a slot frees meanwhile.
+      const timer = setTimeout(() => {
+        if (leave() && !res.destroyed && !res.writableEnded) refuse(req, res, beforeAnswer);
+      }, QUEUE_MAX_WAIT_MS);
+      const waiting: Waiting = { req, res, at: now, asker, beforeAnswer, start, timer };
       queue.push(waiting);
       // A client that leaves frees its place at once.
-      res.once("close", () => {
-        const index = queue.indexOf(waiting);
-        if (index >= 0) queue.splice(index, 1);
-      });
+      res.once("close", leave);
     },
     /** Requests refused since the last call (for a log line a second at most). */
     takeRefused(): number {

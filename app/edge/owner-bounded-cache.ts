@@ -1,16 +1,19 @@
 /**
  * The one store of pages kept in memory (public pages, a learner's pages): a least-recently-used map of sized
- * entries, bounded in count and bytes overall and in count per owner: past its owner's share an entry pushes out the
- * same owner's oldest, so no owner's requests (`?junk=1`, `?junk=2`…) can push another owner's entries out.
+ * entries, bounded in count and bytes overall and in count and bytes per owner: past its owner's share an entry pushes
+ * out the same owner's oldest, so no owner's requests (`?junk=1`, `?junk=2`…, or a few very large pages) can push
+ * another owner's entries out.
  */
 export class OwnerBoundedCache<V extends { bytes: number }> {
   private readonly entries = new Map<string, { owner: string; value: V; touched: number }>();
   private readonly keysOfOwner = new Map<string, Set<string>>();
+  private readonly bytesOfOwner = new Map<string, number>();
   private bytes = 0;
-  private readonly limits: { entries: number; bytes: number; perOwner: number };
+  private readonly limits: { entries: number; bytes: number; perOwner: number; perOwnerBytes: number };
 
-  constructor(limits: { entries: number; bytes: number; perOwner: number }) {
-    this.limits = limits;
+  /** `perOwnerBytes`: an owner's share of the bytes (all of them unless said). */
+  constructor(limits: { entries: number; bytes: number; perOwner: number; perOwnerBytes?: number }) {
+    this.limits = { ...limits, perOwnerBytes: limits.perOwnerBytes ?? limits.bytes };
   }
 
   get size(): number {
@@ -42,7 +45,11 @@ export class OwnerBoundedCache<V extends { bytes: number }> {
     this.entries.delete(key);
     const keys = this.keysOfOwner.get(entry.owner)!;
     keys.delete(key);
-    if (keys.size === 0) this.keysOfOwner.delete(entry.owner);
+    this.bytesOfOwner.set(entry.owner, this.bytesOfOwner.get(entry.owner)! - entry.value.bytes);
+    if (keys.size === 0) {
+      this.keysOfOwner.delete(entry.owner);
+      this.bytesOfOwner.delete(entry.owner);
+    }
   }
 
   /** The keys of an owner's entries. */
@@ -59,6 +66,7 @@ export class OwnerBoundedCache<V extends { bytes: number }> {
   clear(): void {
     this.entries.clear();
     this.keysOfOwner.clear();
+    this.bytesOfOwner.clear();
     this.bytes = 0;
   }
 
@@ -67,11 +75,13 @@ export class OwnerBoundedCache<V extends { bytes: number }> {
     const keys = this.keysOfOwner.get(owner) ?? new Set<string>();
     this.keysOfOwner.set(owner, keys);
     for (const oldest of keys) {
-      if (keys.size < this.limits.perOwner) break;
+      const bytes = this.bytesOfOwner.get(owner) ?? 0;
+      if (keys.size < this.limits.perOwner && bytes + value.bytes <= this.limits.perOwnerBytes) break;
       this.delete(oldest);
     }
     this.entries.set(key, { owner, value, touched: 0 });
     keys.add(key);
+    this.bytesOfOwner.set(owner, (this.bytesOfOwner.get(owner) ?? 0) + value.bytes);
     this.bytes += value.bytes;
     for (const oldest of this.entries.keys()) {
       if (this.entries.size <= this.limits.entries && this.bytes <= this.limits.bytes) break;

@@ -30,6 +30,15 @@ export const handle: PageHandle & StalenessHandle = {
 /** Rows of the preview table and problems listed on the page (the counts cover all of them). */
 const SAMPLE_ROWS = 5;
 const LISTED_PROBLEMS = 100;
+/** The characters of an uploaded cell the preview shows: a longer one is cut, with an ellipsis. */
+const ECHOED_CELL = 200;
+
+/** A cell of the upload as the preview echoes it (never half of a character written as a surrogate pair). */
+function echoed(cell: string): string {
+  if (cell.length <= ECHOED_CELL) return cell;
+  const cut = cell.slice(0, ECHOED_CELL - 1);
+  return `${/[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut}…`;
+}
 
 /** Without `?draft=` the upload form; with it, the preview of that upload under the chosen column mapping. */
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -52,14 +61,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       fileName: draft.fileName,
       kind: preview.kind,
       fileError: preview.fileError,
-      headers: preview.headers,
+      headers: preview.headers.map(echoed),
       mapping: preview.mapping,
       partOfSpeech: options.partOfSpeech,
-      firstCells: preview.firstCells,
+      firstCells: preview.firstCells.map(echoed),
       toImport: preview.fresh.length,
       duplicates: preview.duplicates,
       problemCount: preview.problems.length,
-      problems: preview.problems.slice(0, LISTED_PROBLEMS),
+      problems: preview.problems
+        .slice(0, LISTED_PROBLEMS)
+        .map((problem) => (problem.value === undefined ? problem : { ...problem, value: echoed(problem.value) })),
       // Reviews an Anki package brings along (a JSON export's are part of its own summary line).
       reviewCount: preview.fresh.reduce((sum, candidate) => sum + (candidate.reviews?.length ?? 0), 0),
       // Terms going into other study languages than the page's (an Anki package of our own, a deck per language).
@@ -69,11 +80,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         return {
           line,
           language,
-          text: term.text,
-          meaning: term.meaning,
+          text: echoed(term.text),
+          meaning: echoed(term.meaning),
           partOfSpeech: term.partOfSpeech,
-          notes: term.notes,
-          example: term.examples[0]?.sentence ?? "",
+          notes: echoed(term.notes),
+          example: echoed(term.examples[0]?.sentence ?? ""),
           reviews: exported?.reviews.length ?? reviews?.length ?? 0,
         };
       }),

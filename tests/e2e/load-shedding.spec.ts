@@ -1,11 +1,12 @@
 import { holdRequests } from "../support/held-requests";
+import { signInThroughLog } from "../support/raw-http";
 import { startServer, type ServerProcess } from "../support/server-process";
 import { expect, test, waitForHydration } from "./support";
 
 /**
  * A busy server refuses a page's data with 503 and Retry-After (load shedding); the browser sends it again after that
  * time and the navigation ends on its page instead of an error. A server of its own, allowing one request in flight,
- * which the test keeps busy with a request whose body never comes.
+ * which the test keeps busy with an upload whose body never comes.
  */
 let server: ServerProcess | undefined;
 
@@ -32,7 +33,13 @@ test("a page's data refused with 503 while the server is busy is fetched again a
   });
   // The browser reports the refused request as a failed resource; that is expected here.
   consoleGuard.allow(/^console\.error: Failed to load resource: the server responded with a status of 503/);
-  const held = await holdRequests(server.port, 1, async () => (await fetch(`${server!.baseUrl}${href}.data`)).status);
+  const { cookie } = await signInThroughLog(server, "held@example.test");
+  const held = await holdRequests(
+    server.port,
+    1,
+    async () => (await fetch(`${server!.baseUrl}${href}.data`)).status,
+    cookie,
+  );
   try {
     await link.click();
     await expect.poll(() => answers[0], { timeout: 10_000 }).toBe(503);

@@ -38,10 +38,12 @@ describe("more requests than MAX_REQUESTS_IN_FLIGHT", () => {
   it("are answered 503 with Retry-After at once, translated, while /healthz and files answer", async () => {
     // Under the limit, a page is served as usual (a visitor without a session is sent to sign in).
     expect((await getPage(server, "/account/statistics")).status).toBe(302);
+    const { cookie } = await signInThroughLog(server, "held@example.test");
     const held = await holdRequests(
       server.port,
       LIMIT,
       async () => (await getPage(server, "/account/statistics")).status,
+      cookie,
     );
     try {
       const refused = await getPage(server, "/de/account/statistics");

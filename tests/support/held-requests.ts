@@ -3,12 +3,14 @@ import { connect, type Socket } from "node:net";
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Fills the server's bound on requests in flight with requests that stay there: each a POST whose headers promise a
- * body that never comes, so the server works on it (waiting for the body) until the socket is closed. A held request
- * the server refused (it arrived while another one was in flight) is replaced, until `probe` (a request of the
- * caller's) is refused with 503 while exactly `count` are held. `release` closes them all.
+ * Fills the server's bound on requests in flight with requests that stay there: each an upload to the import, by the
+ * learner whose session `cookie` names, whose headers promise a file larger than a form that never comes; an upload is
+ * admitted before its body arrives (app/edge/body-admission.server.ts), so the server works on it (waiting for the
+ * body) until the socket is closed. A held request the server refused (it arrived while another one was in flight) is
+ * replaced, until `probe` (a request of the caller's) is refused with 503 while exactly `count` are held. `release`
+ * closes them all. At most UPLOADS_AT_ONCE requests can be held so.
  */
-export async function holdRequests(port: number, count: number, probe: () => Promise<number>, path = "/form") {
+export async function holdRequests(port: number, count: number, probe: () => Promise<number>, cookie: string) {
   const held = new Set<Socket>();
   const release = () => held.forEach((socket) => socket.destroy());
   const hold = async () => {
@@ -21,8 +23,9 @@ export async function holdRequests(port: number, count: number, probe: () => Pro
       socket.destroy();
     });
     socket.write(
-      `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nOrigin: http://127.0.0.1:${port}\r\n` +
-        "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000\r\n\r\nemail=",
+      `POST /account/import HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nOrigin: http://127.0.0.1:${port}\r\n` +
+        `Cookie: ${cookie}\r\nContent-Type: multipart/form-data; boundary=held\r\n` +
+        `Content-Length: ${1024 * 1024}\r\n\r\n--held\r\n`,
     );
     held.add(socket);
   };

@@ -8,9 +8,11 @@ import { createServer, request, type Server, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import {
+  CLIENT_SHARE,
   loadShedder,
   QUEUE_MAX_WAIT_MS,
   QUEUE_TARGET_MS,
+  UPLOADS_AT_ONCE,
   WORKING_AT_ONCE,
   type LoadShedder,
 } from "../../app/edge/load-shedding.server";
@@ -23,8 +25,11 @@ type Harness = {
   started: string[];
   /** Ends the answer of a started request. */
   finish: (path: string) => void;
-  /** Sends a GET; resolves with its status and how long it took. */
-  get: (path: string) => { answer: Promise<{ status: number; ms: number }>; abort: () => void };
+  /** Sends a GET (as `client`, an upload when said); resolves with its status and how long it took. */
+  get: (
+    path: string,
+    asker?: { client?: string; upload?: boolean },
+  ) => { answer: Promise<{ status: number; ms: number }>; abort: () => void };
   until: (check: () => boolean) => Promise<void>;
 };
 
@@ -48,6 +53,7 @@ async function harness(limit: number): Promise<Harness> {
         started.push(req.url!);
         open.set(req.url!, res);
       },
+      { client: String(req.headers["x-client"] ?? ""), upload: req.headers["x-upload"] === "1" },
     ),
   );
   await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
@@ -56,9 +62,10 @@ async function harness(limit: number): Promise<Harness> {
     shedder,
     started,
     finish: (path) => open.get(path)!.end("ok"),
-    get(path) {
+    get(path, asker = {}) {
       const at = performance.now();
-      const req = request({ port, host: "127.0.0.1", path, agent: false });
+      const headers = { "X-Client": asker.client ?? "", "X-Upload": asker.upload ? "1" : "0" };
+      const req = request({ port, host: "127.0.0.1", path, agent: false, headers });
       const answer = new Promise<{ status: number; ms: number }>((resolve, reject) => {
         req.once("response", (res) => {
           res.resume();
@@ -151,5 +158,47 @@ describe("load shedding", () => {
     expect((await health.answer).status).toBe(200);
     expect((await file.answer).status).toBe(200);
     expect((await h.get("/other").answer).status).toBe(503);
+  });
+
+  it("refuses a waiting request once it waited QUEUE_MAX_WAIT_MS, though no slot frees meanwhile", async () => {
+    const h = await harness(1_000);
+    for (let i = 0; i < WORKING_AT_ONCE; i++) h.get(`/working-${i}`);
+    await h.until(() => h.started.length === WORKING_AT_ONCE);
+    const waiting = await h.get("/waiting").answer;
+    expect(waiting.status).toBe(503);
+    expect(waiting.ms).toBeGreaterThanOrEqual(QUEUE_MAX_WAIT_MS - 10);
+    expect(waiting.ms).toBeLessThan(QUEUE_MAX_WAIT_MS * 2);
+    expect(h.started).not.toContain("/waiting");
+  });
+
+  it("starts another client's waiting request before one of a client holding more than its share", async () => {
+    const h = await harness(1_000);
+    // Alone, a client may take every slot.
+    for (let i = 0; i < WORKING_AT_ONCE; i++) h.get(`/a-${i}`, { client: "a" });
+    await h.until(() => h.started.length === WORKING_AT_ONCE);
+    const more = h.get("/a-more", { client: "a" });
+    await h.until(() => h.shedder.inFlight === WORKING_AT_ONCE + 1);
+    const other = h.get("/b", { client: "b" });
+    await h.until(() => h.shedder.inFlight === WORKING_AT_ONCE + 2);
+    h.finish("/a-0");
+    await h.until(() => h.started.includes("/b"));
+    expect(h.started).not.toContain("/a-more");
+    // Once under its share, the client's own waiting request starts in its turn.
+    for (let i = 1; i <= WORKING_AT_ONCE - CLIENT_SHARE; i++) h.finish(`/a-${i}`);
+    await h.until(() => h.started.includes("/a-more"));
+    for (const path of h.started.filter((begun) => !/^\/a-[0-4]$/.test(begun))) h.finish(path);
+    expect((await other.answer).status).toBe(200);
+    expect((await more.answer).status).toBe(200);
+  });
+
+  it("gives uploads UPLOADS_AT_ONCE working slots at most: a form after them starts at once", async () => {
+    const h = await harness(1_000);
+    for (let i = 0; i < UPLOADS_AT_ONCE + 1; i++) h.get(`/upload-${i}`, { client: `u${i}`, upload: true });
+    await h.until(() => h.shedder.inFlight === UPLOADS_AT_ONCE + 1);
+    h.get("/form", { client: "f" });
+    await h.until(() => h.started.includes("/form"));
+    expect(h.started).not.toContain(`/upload-${UPLOADS_AT_ONCE}`);
+    h.finish("/upload-0");
+    await h.until(() => h.started.includes(`/upload-${UPLOADS_AT_ONCE}`));
   });
 });

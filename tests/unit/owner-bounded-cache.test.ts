@@ -50,3 +50,22 @@ describe("a cache bounded per owner", () => {
     expect(cache.get("b1")).toBeDefined();
   });
 });
+
+describe("an owner's share of the bytes", () => {
+  it("keeps other owners' entries while one owner stores large entries: past its share its own oldest go", () => {
+    const cache = new OwnerBoundedCache<{ bytes: number }>({
+      entries: 100,
+      bytes: 100,
+      perOwner: 24,
+      perOwnerBytes: 30,
+    });
+    for (const owner of ["a", "b", "c"]) cache.set(owner, `${owner}1`, { bytes: 10 });
+    for (let i = 0; i < 20; i++) cache.set("eve", `eve${i}`, { bytes: 9 });
+    for (const owner of ["a", "b", "c"]) expect(cache.get(`${owner}1`), owner).toBeDefined();
+    // Eve's newest three stay (27 bytes of her 30).
+    expect(cache.keysOf("eve")).toEqual(["eve17", "eve18", "eve19"]);
+    cache.deleteOwner("eve");
+    cache.set("eve", "eve-again", { bytes: 30 });
+    expect(cache.get("eve-again")).toBeDefined();
+  });
+});

@@ -1,0 +1,103 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { BODY_LIMIT_BYTES } from "../http/request-body.server";
+
+/**
+ * Body admission (decision 093): a request's body arrives before the request takes one of the working slots of load
+ * shedding, so a client that sends its body slowly holds a connection, never a slot. A body of a form (up to
+ * BODY_LIMIT_BYTES, announced or streamed) is read into memory first, within BODY_DEADLINE_MS, and given back to the
+ * request unread (`unshift`): the app reads it as it would have read it from the connection. A body that does not
+ * arrive in time is answered 408 and its connection closed. A larger body — an upload to the import, up to its own
+ * limit — is admitted as an upload before it arrives (load shedding bounds the slots uploads hold); one larger than
+ * its path takes is admitted at once, to be answered 413 without being read. No client (its address, as Express sees
+ * it: TRUST_PROXY applied) sends more than BODIES_PER_CLIENT bodies at once: the next one is answered 429.
+ */
+
+/** The most a body read before admission holds in memory: a form's. */
+export const ADMITTED_BODY_BYTES = BODY_LIMIT_BYTES;
+/** How long a form's body may take to arrive: at most 64 KiB in 10 s, a rate any connection reaches. */
+export const BODY_DEADLINE_MS = 10_000;
+/** Bodies one client sends at once before admission. */
+export const BODIES_PER_CLIENT = 16;
+
+/** How a request whose body arrived (or is not read here) goes on: an upload takes an upload's place. */
+export type Admitted = (kind: { upload: boolean }) => void;
+
+type Options = {
+  /** The largest body a request path takes in any form (request-body.server.ts). */
+  limitFor: (pathname: string) => number;
+  /** The client a request comes from. */
+  clientOf: (req: IncomingMessage) => string;
+  /** Answers 429 (too many bodies from the client) or 408 (too slow), with the headers every answer carries. */
+  refuse: (req: IncomingMessage, res: ServerResponse, status: 408 | 429) => void;
+};
+
+const pathOf = (url: string) => {
+  const query = url.indexOf("?");
+  return query < 0 ? url : url.slice(0, query);
+};
+
+export function bodyAdmission({ limitFor, clientOf, refuse }: Options) {
+  const bodiesOf = new Map<string, number>();
+  let waiting = 0;
+
+  function receive(req: IncomingMessage, res: ServerResponse, next: Admitted) {
+    const length = req.headers["content-length"];
+    const chunked = req.headers["transfer-encoding"] !== undefined;
+    if (!chunked && (length === undefined || Number(length) === 0)) return next({ upload: false });
+    if (!chunked && !(Number(length) <= ADMITTED_BODY_BYTES))
+      return next({ upload: Number(length) <= limitFor(pathOf(req.url ?? "/")) });
+    const client = clientOf(req);
+    const bodies = bodiesOf.get(client) ?? 0;
+    if (bodies >= BODIES_PER_CLIENT) return refuse(req, res, 429);
+    bodiesOf.set(client, bodies + 1);
+    waiting++;
+
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let finished = false;
+    const finish = () => {
+      if (finished) return false;
+      finished = true;
+      clearTimeout(timer);
+      req.off("readable", onReadable);
+      res.off("close", onClose);
+      waiting--;
+      const left = bodiesOf.get(client)! - 1;
+      if (left === 0) bodiesOf.delete(client);
+      else bodiesOf.set(client, left);
+      return true;
+    };
+    /** The body read so far goes back to the request, unread: the app reads it from there. */
+    const handOn = (upload: boolean) => {
+      if (!finish()) return;
+      if (size > 0) req.unshift(Buffer.concat(chunks, size));
+      next({ upload });
+    };
+    function onReadable() {
+      for (let chunk: Buffer | null; (chunk = req.read() as Buffer | null) !== null;) {
+        chunks.push(chunk);
+        size += chunk.length;
+        // Streamed past a form's size: an upload where the path takes one, otherwise answered 413 as it is read on.
+        if (size > ADMITTED_BODY_BYTES) return handOn(limitFor(pathOf(req.url ?? "/")) > ADMITTED_BODY_BYTES);
+      }
+      // Complete: the parser marks it before it ends the stream, so the end is still to come when given back.
+      if (req.complete) handOn(false);
+    }
+    const onClose = () => void finish();
+    const timer = setTimeout(() => {
+      if (!finish()) return;
+      req.socket.pause();
+      refuse(req, res, 408);
+    }, BODY_DEADLINE_MS);
+    res.once("close", onClose);
+    req.on("readable", onReadable);
+  }
+
+  return {
+    receive,
+    /** Bodies being received, not yet admitted. */
+    get waiting() {
+      return waiting;
+    },
+  };
+}
