@@ -56,9 +56,10 @@ export function readCollection(sqlite: Sqlite, input: CollectionInput): Collecti
     if (count > input.maxNotes) return { error: "tooManyNotes" };
     const col = db
       .prepare(
-        `select case when length(models) <= :max then models end as models,
-           case when length(decks) <= :max then decks end as decks,
-           length(models) > :max or length(decks) > :max as over from col limit 1`,
+        // Lengths in bytes: a text's length in characters ends at its first NUL.
+        `select case when length(cast(models as blob)) <= :max then models end as models,
+           case when length(cast(decks as blob)) <= :max then decks end as decks,
+           length(cast(models as blob)) > :max or length(cast(decks as blob)) > :max as over from col limit 1`,
       )
       .get({ max: input.maxText });
     if (col?.over) return { error: "tooLarge" };
@@ -190,12 +191,16 @@ export function draftOf(
   const lines: string[] = [];
   const usage = new Map<string, number>();
   let text = 0;
-  const rows = db.prepare("select id, mid, substr(flds, 1, :chars) as flds from notes order by rowid limit :max");
-  for (const row of rows.iterate({ chars: input.maxFields * (input.cellLimit + 2), max: input.maxNotes })) {
+  // The fields' first bytes (as a blob: SQLite's text functions end a text at its first NUL), up to four a character.
+  const rows = db.prepare(
+    "select id, mid, substr(cast(flds as blob), 1, :bytes) as flds from notes order by rowid limit :max",
+  );
+  const utf8 = new TextDecoder();
+  for (const row of rows.iterate({ bytes: 4 * input.maxFields * (input.cellLimit + 2), max: input.maxNotes })) {
     const mid = String(row.mid);
     usage.set(mid, (usage.get(mid) ?? 0) + 1);
     // NUL never belongs in text, and PostgreSQL refuses it (as the form reader drops it from every field).
-    const cells = String(row.flds ?? "")
+    const cells = (row.flds instanceof Uint8Array ? utf8.decode(row.flds) : String(row.flds ?? ""))
       .replaceAll("\u0000", "")
       .split("\x1f")
       .slice(0, input.maxFields)
