@@ -122,7 +122,7 @@ export function deckLanguages(
 ): Map<string, string> {
   const names: [string, string][] = table
     ? db
-        .prepare("select id, substr(name, 1, 200) as name from decks")
+        .prepare("select id, substr(name, 1, 200) as name from decks limit 100000")
         .all()
         .map((row) => [String(row.id), String(row.name)])
     : Object.entries((JSON.parse(decks || "{}") ?? {}) as Record<string, { name?: string }>).map(([id, deck]) => [

@@ -247,7 +247,7 @@ export const MAX_REVIEWS_PER_NOTE = 1_000;
 const MAX_PACKAGE_REVIEWS = 1_000_000;
 /** Characters of field text one package may bring in all (a text file may bring 5 MB). */
 export const MAX_PACKAGE_TEXT = 32 * 1024 * 1024;
-/** The reading thread's heap and time: twice the text limit and its draft fit, and a large deck reads in seconds. */
+/** The reading thread's heap (twice the text limit and its draft fit) and time. */
 const READ_HEAP_MB = 384;
 const READ_DEADLINE_MS = 30_000;
 
