@@ -15,11 +15,17 @@
  * 6. `page-bytes`: a learner keeps three pages, then another one opens twenty previews of large imports;
  * 7. `path-table`: a learner opens 140 term pages, then another learner opens a term page of their own twice.
  *
- * Knobs: ATTACKS (`bodies,anki,texts,japanese-line,slow-bodies,page-bytes,path-table`, any of them; the default is the
- * first three), SERVER_NODE_OPTIONS (e.g. `--trace-gc`, `--cpu-prof`, `--max-old-space-size=3072`).
+ * 8. (issue 51) `anki-view`: an Anki package of about 1 KB whose `notes` is a recursive view of 14 million rows;
+ * 9. `fit-history`: an Anki package with one card of 15,000 reviews, imported, then the background FSRS fit it asks
+ *    for (timed until the server logs the fit's end).
+ *
+ * Knobs: ATTACKS (`bodies,anki,texts,japanese-line,slow-bodies,page-bytes,path-table,anki-view,fit-history`, any of
+ * them; the default is `bodies,anki,texts,anki-view,fit-history`), SERVER_NODE_OPTIONS (e.g. `--trace-gc`,
+ * `--cpu-prof`, `--max-old-space-size=3072`).
  * Not part of `npm test`: its figures depend on the machine.
  */
 import { readFileSync } from "node:fs";
+import { longHistoryDeck, recursiveViewDeck } from "../tests/support/anki-files.ts";
 import { request } from "node:http";
 import { cookiesOf, getPage, rawRequest, signInThroughLog, type RawResponse } from "../tests/support/raw-http.ts";
 import { loopDuring, processCpuMs, type LoopReport } from "../tests/support/loop-watch.ts";
@@ -27,7 +33,7 @@ import { BROWSER_USER_AGENT, startServer, type ServerProcess } from "../tests/su
 import { cachedPage, largePreview, learner, newTerm, slowBodies } from "../tests/support/edge-attacks.ts";
 
 const MiB = 1024 * 1024;
-const attacks = new Set((process.env.ATTACKS ?? "bodies,anki,texts").split(","));
+const attacks = new Set((process.env.ATTACKS ?? "bodies,anki,texts,anki-view,fit-history").split(","));
 const server: ServerProcess = await startServer({
   nodeOptions: process.env.SERVER_NODE_OPTIONS?.split(" ").filter(Boolean),
 });
@@ -105,17 +111,33 @@ function streamChunked(target: string, totalBytes: number): Promise<number> {
   });
 }
 
-/** An upload to the import as its form sends it; resolves with the preview page it leads to. */
-async function upload(cookie: string, fileName: string, type: string, content: string) {
+/** An upload to the import as its form sends it. */
+function send(cookie: string, fileName: string, type: string, content: string | Buffer): Promise<RawResponse> {
   const boundary = "----figures";
-  const uploaded = await post(
-    "/account/import",
-    cookie,
-    `multipart/form-data; boundary=${boundary}`,
-    `--${boundary}\r\nContent-Disposition: form-data; name="intent"\r\n\r\nupload\r\n` +
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\n` +
-      `Content-Type: ${type}\r\n\r\n${content}\r\n--${boundary}--\r\n`,
-  );
+  return rawRequest(server, {
+    method: "POST",
+    path: "/account/import",
+    headers: {
+      "User-Agent": BROWSER_USER_AGENT,
+      Origin: server.baseUrl,
+      "Content-Type": `multipart/form-data; boundary=${boundary}`,
+      Cookie: cookie,
+    },
+    body: Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="intent"\r\n\r\nupload\r\n` +
+          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\n` +
+          `Content-Type: ${type}\r\n\r\n`,
+      ),
+      Buffer.from(content),
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]),
+  });
+}
+
+/** An upload to the import as its form sends it; resolves with the preview page it leads to. */
+async function upload(cookie: string, fileName: string, type: string, content: string | Buffer) {
+  const uploaded = await send(cookie, fileName, type, content);
   if (uploaded.status !== 303) throw new Error(`upload answered ${uploaded.status}: ${uploaded.body.slice(0, 300)}`);
   const location = String(uploaded.headers.location);
   const preview = await getPage(server, location, { Cookie: cookie });
@@ -299,6 +321,43 @@ try {
     const other = await learner(server, `figures-paths-other-${process.pid}@example.test`);
     const own = await newTerm(server, other, "Tisch");
     console.log(`  another learner's new term page answered from memory: ${await cachedPage(server, own, other)}`);
+  }
+
+  if (attacks.has("anki-view")) {
+    const { cookie } = await signInThroughLog(server, `figures-view-${process.pid}@example.test`);
+    const apkg = recursiveViewDeck(14_000_000);
+    const report = await measure(
+      `Anki package of ${apkg.length} bytes, notes a recursive view of 14 million rows`,
+      () => send(cookie, "view.apkg", "application/octet-stream", apkg),
+    );
+    console.log(`  answered ${report.result.status}`);
+    if (report.result.status >= 500) throw new Error(`the package answered ${report.result.status}`);
+  }
+
+  if (attacks.has("fit-history")) {
+    const { cookie } = await signInThroughLog(server, `figures-fit-${process.pid}@example.test`);
+    const apkg = longHistoryDeck(15_000);
+    const first = server.logs().length;
+    const fitEnd = (line: { json?: Record<string, unknown> | null }) =>
+      /^fsrs fit( failed|$)/.test(String(line.json?.message ?? ""));
+    const report = await measure(
+      `an Anki note of 15,000 reviews (${apkg.length} bytes): import, then its fit`,
+      async () => {
+        const { draft } = await upload(cookie, "long.apkg", "application/octet-stream", apkg);
+        const confirmed = await post(
+          "/account/import",
+          cookie,
+          "application/x-www-form-urlencoded",
+          new URLSearchParams({ intent: "confirm", draft }).toString(),
+        );
+        if (confirmed.status >= 400) throw new Error(`confirm answered ${confirmed.status}`);
+        const imported = performance.now();
+        await server.waitForLog((line) => server.logs().indexOf(line) >= first && fitEnd(line), 600_000);
+        return performance.now() - imported;
+      },
+    );
+    const end = server.logs().slice(first).find(fitEnd);
+    console.log(`  the fit ended ${(report.result / 1000).toFixed(1)} s after the import: ${end?.text}`);
   }
 } finally {
   if (process.env.SERVER_LOG_FILE)

@@ -1,9 +1,9 @@
 import { createRequire } from "node:module";
-import { Worker } from "node:worker_threads";
 import { eq, sql } from "drizzle-orm";
 import type { FSRS } from "ts-fsrs";
 import type { Database } from "../db/db.server";
 import { log } from "../server/log.server";
+import { runInWorker } from "../server/worker-task.server";
 import { fitHistories, OPTIMIZER_MIN_ITEMS, type FitOutcome, type History } from "./fsrs-fit.worker";
 import { fsrsParameters } from "./learning.schema";
 import { RETENTION, schedulerFor } from "./stage";
@@ -50,6 +50,7 @@ export async function reviewHistories(
   let current: History | null = null;
   let lastDay = 0;
   let reviews = 0;
+  let kept = 0;
   // In pages, a turn of the event loop between them: on the embedded database a query runs on the server's thread.
   let after: { term: string; at: string; id: string } | null = null;
   for (;;) {
@@ -70,13 +71,21 @@ export async function reviewHistories(
       if (Number(row.state) === 0) {
         current = [];
         histories.push(current);
-      } else if (!current) continue;
+      } else if (!current || current.length >= 2 * MAX_HISTORY_REVIEWS) continue;
       current.push(Number(row.rating), current.length === 0 ? 0 : Math.max(0, Math.round(day - lastDay)));
       lastDay = day;
+      kept++;
     }
     reviews += rows.length;
     const last = rows.at(-1);
     if (!last || rows.length < HISTORY_PAGE) break;
+    if (kept >= MAX_FIT_REVIEWS) {
+      // Enough for a fit: the rest is only counted (the count says when to look again).
+      const counted = (await db.execute(sql`select count(*)::int as n from review_logs
+        where user_id = ${userId} and rating between 1 and 4`)) as unknown as { rows: { n: number }[] };
+      reviews = Number(counted.rows[0]?.n ?? reviews);
+      break;
+    }
     after = { term: last.term_id, at: last.at, id: last.id };
     await new Promise((resolve) => setImmediate(resolve));
   }
@@ -90,42 +99,35 @@ export const FSRS_NATIVE_BUILD = "@open-spaced-repetition/binding-linux-x64-gnu"
 const bindingPath = () => createRequire(import.meta.url).resolve(FSRS_NATIVE_BUILD);
 
 /**
- * Fits in a worker thread: the optimizer and the evaluation run there, so the server's event loop goes on answering.
- * The worker's code is `fitHistories`' own source; it loads the native binding (linux-x64 in the image) itself.
+ * Fits in a worker thread (app/server/worker-task.server.ts): the optimizer and the evaluation run there, so the
+ * server's event loop goes on answering. The worker loads the native binding (linux-x64 in the image) itself.
  */
-export function fitInWorker(histories: History[], minItems = OPTIMIZER_MIN_ITEMS): Promise<FitOutcome> {
-  const source = `const { parentPort, workerData } = require("node:worker_threads");
-(${fitHistories.toString()})(require(workerData.binding), workerData.histories, workerData.minItems).then(
-  (outcome) => parentPort.postMessage({ outcome }),
-  (error) => parentPort.postMessage({ error: String(error && error.message || error) }),
-);`;
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(source, {
-      eval: true,
-      workerData: { binding: bindingPath(), histories, minItems },
-      // The optimizer's tensors stay well inside this; a runaway fit ends the worker, not the server.
-      resourceLimits: { maxOldGenerationSizeMb: 256 },
-    });
-    let settled = false;
-    worker.once("message", (message: { outcome?: FitOutcome; error?: string }) => {
-      settled = true;
-      if (message.outcome) resolve(message.outcome);
-      else reject(new Error(message.error ?? "fit failed"));
-      void worker.terminate();
-    });
-    worker.once("error", (error) => {
-      if (!settled) reject(error);
-      settled = true;
-    });
-    worker.once("exit", (code) => {
-      if (!settled) reject(new Error(`the fitting worker stopped (${code})`));
-      settled = true;
-    });
+export function fitInWorker(
+  histories: History[],
+  minItems = OPTIMIZER_MIN_ITEMS,
+  deadlineMs = FIT_DEADLINE_MS,
+): Promise<FitOutcome> {
+  return runInWorker({
+    entry: fitHistories,
+    module: bindingPath(),
+    input: { histories, minItems },
+    // The optimizer's tensors stay well inside this; a runaway fit ends the worker, not the server.
+    heapMb: 256,
+    deadlineMs,
   });
 }
 
 /** Review log rows read per query. */
 const HISTORY_PAGE = 2_000;
+/**
+ * The reviews of one term's history a fit reads, from its start: the optimizer trains on every prefix of a history,
+ * so its work grows with the square of a history's length.
+ */
+export const MAX_HISTORY_REVIEWS = 64;
+/** The reviews a fit reads in all. */
+export const MAX_FIT_REVIEWS = 200_000;
+/** A fit that runs longer is ended (and recorded like one that failed). */
+const FIT_DEADLINE_MS = 10 * 60_000;
 
 /** A learner's log is looked at again once it grew by this share since the last look (and by the minimum at least). */
 const REFIT_GROWTH = 0.1;
@@ -133,9 +135,27 @@ const REFIT_GROWTH = 0.1;
 const LEARNERS_PER_ROUND = 20;
 
 /** Reads a learner's log, fits in a worker and stores the outcome; returns it. */
-export async function fitLearner(db: Database, userId: string, now = new Date()): Promise<FitOutcome> {
+export async function fitLearner(
+  db: Database,
+  userId: string,
+  now = new Date(),
+  deadlineMs = FIT_DEADLINE_MS,
+): Promise<FitOutcome> {
   const { histories, reviews } = await reviewHistories(db, userId);
-  const outcome = await fitInWorker(histories);
+  let outcome: FitOutcome;
+  try {
+    outcome = await fitInWorker(histories, OPTIMIZER_MIN_ITEMS, deadlineMs);
+  } catch (error) {
+    // A failed fit is recorded like one with too few reviews: tried again once the log has grown, not every round.
+    outcome = { fitted: false, items: 0 };
+    await storeFit(db, userId, outcome, reviews, now);
+    throw error;
+  }
+  await storeFit(db, userId, outcome, reviews, now);
+  return outcome;
+}
+
+async function storeFit(db: Database, userId: string, outcome: FitOutcome, reviews: number, now: Date) {
   const values = outcome.fitted
     ? {
         parameters: outcome.parameters,
@@ -152,7 +172,6 @@ export async function fitLearner(db: Database, userId: string, now = new Date())
     .insert(fsrsParameters)
     .values({ userId, ...values })
     .onConflictDoUpdate({ target: fsrsParameters.userId, set: values });
-  return outcome;
 }
 
 /**

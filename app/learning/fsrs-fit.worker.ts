@@ -2,8 +2,8 @@
  * The fitting itself, run in a worker thread (never on the server's event loop): FSRS parameters computed from a
  * learner's review histories by fsrs-rs (its native build, `@open-spaced-repetition/binding-linux-x64-gnu`), and how
  * well the default and the fitted
- * parameters predict those histories. The worker's code is `fitHistories`' own source (see fsrs-fit.server.ts), so it
- * must use nothing from outside its body but its arguments.
+ * parameters predict those histories. The worker's code is `fitHistories`' own source (app/server/worker-task.server.ts),
+ * so it must use nothing from outside its body but its arguments.
  */
 
 /**
@@ -58,14 +58,18 @@ export type FitOutcome =
  */
 export const OPTIMIZER_MIN_ITEMS = 64;
 
-export async function fitHistories(binding: Binding, histories: History[], minItems: number): Promise<FitOutcome> {
+export async function fitHistories(
+  binding: Binding,
+  { histories, minItems }: { histories: History[]; minItems: number },
+): Promise<FitOutcome> {
   const started = performance.now();
   const items: Binding.FSRSBindingItem[] = [];
   for (const history of histories) {
     const reviews: Binding.FSRSBindingReview[] = [];
     for (let i = 0; i + 1 < history.length; i += 2) {
       reviews.push(new binding.FSRSBindingReview(history[i]!, reviews.length === 0 ? 0 : history[i + 1]!));
-      if (reviews.length >= 2) items.push(new binding.FSRSBindingItem(reviews.slice()));
+      // The binding copies the reviews it is given: one growing list serves every prefix.
+      if (reviews.length >= 2) items.push(new binding.FSRSBindingItem(reviews));
     }
   }
   const trainable = items.filter((item) => item.longTermReviewCnt() > 0);

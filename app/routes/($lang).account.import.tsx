@@ -15,7 +15,7 @@ import { requireLearner } from "../learning/learner.server";
 import { studyLanguageName } from "../learning/study-language";
 import { ImportPreview } from "../transfer/import-preview";
 import { readImportOptions } from "../transfer/import-options.server";
-import { binaryKind, isZip, readAnkiPackage } from "../transfer/anki-import.server";
+import { binaryKind, isZip, MAX_REVIEWS_PER_NOTE, readAnkiPackage } from "../transfer/anki-import.server";
 import { commitImport, deleteDraft, findDraft, MAX_ROWS, previewImport, saveDraft } from "../transfer/import.server";
 import { redirectWithToast, translatedToast } from "../toasts/toast.server";
 import type { StalenessHandle } from "../edge/staleness";
@@ -73,6 +73,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         .map((problem) => (problem.value === undefined ? problem : { ...problem, value: echoed(problem.value) })),
       // Reviews an Anki package brings along (a JSON export's are part of its own summary line).
       reviewCount: preview.fresh.reduce((sum, candidate) => sum + (candidate.reviews?.length ?? 0), 0),
+      reviewsLeftOut: preview.reviewsLeftOut ?? 0,
+      reviewsPerNote: MAX_REVIEWS_PER_NOTE,
       // Terms going into other study languages than the page's (an Anki package of our own, a deck per language).
       otherLanguages: preview.fresh.some((candidate) => candidate.language !== draft.language),
       sample: preview.fresh.slice(0, SAMPLE_ROWS).map(({ line, language, row, exported, reviews }) => {
@@ -125,10 +127,10 @@ export async function action({ request, context }: Route.ActionArgs) {
       const read = await readAnkiPackage(where, MAX_ROWS);
       if ("content" in read) return { content: read.content };
       if (read.error === "notPackage") return looksLike(read.looksLike ?? "zip");
-      const status = read.error === "zipBomb" ? 413 : read.error === "tooManyNotes" ? 400 : 422;
+      const status = { zipBomb: 413, tooLarge: 413, tooManyNotes: 400, newerAnki: 422, unreadable: 422, notAnki: 422 };
       return {
         message: t(`learning:import.packageErrors.${read.error}`),
-        status,
+        status: status[read.error],
       };
     }
     const kind = binaryKind(head);

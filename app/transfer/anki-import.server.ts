@@ -2,14 +2,26 @@ import { createWriteStream } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { DatabaseSync } from "node:sqlite";
 import { Transform, type Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { createZstdDecompress } from "node:zlib";
 import yauzl from "yauzl";
 import { z } from "zod";
-import { isStudyLanguage } from "../learning/vocabulary";
+import { isStudyLanguage, STUDY_LANGUAGES } from "../learning/vocabulary";
+import { log } from "../server/log.server";
+import { runInWorker, TaskDeadline, TaskStopped } from "../server/worker-task.server";
+import {
+  collectionTables,
+  deckLanguages,
+  draftOf,
+  firstCards,
+  newestReviews,
+  noteFieldNames,
+  readCollection,
+  type CollectionError,
+  type CollectionInput,
+} from "./anki-collection.worker";
 import { RAW_CELL_LIMIT } from "./import-rows.server";
 
 /**
@@ -46,6 +58,8 @@ const ankiDraftHeader = z.object({
   format: z.literal(ANKI_DRAFT_FORMAT),
   layout: z.enum(COLLECTIONS),
   fields: z.array(z.string()),
+  /** Graded reviews left out, older than the newest MAX_REVIEWS_PER_NOTE of their note. */
+  omitted: z.number().int().min(0).optional(),
 });
 export type AnkiDraft = z.output<typeof ankiDraftHeader> & { notes: z.output<typeof ankiNote>[] };
 /** Notes checked per turn of the event loop: a deck of 20,000 notes with their reviews is never checked in one piece. */
@@ -73,7 +87,7 @@ export async function parseAnkiDraft(content: string): Promise<AnkiDraft | null>
 }
 
 /** Why a package is refused: translation keys under `learning:import.packageErrors`. */
-export type PackageError = "zipBomb" | "notPackage" | "newerAnki" | "unreadable" | "tooManyNotes";
+export type PackageError = "zipBomb" | "notPackage" | "newerAnki" | CollectionError;
 
 export type PackageResult = { content: string; notes: number } | { error: PackageError; looksLike?: BinaryKind };
 
@@ -215,7 +229,7 @@ export async function readAnkiPackage(file: string, maxNotes: number): Promise<P
       if (error instanceof TooLarge) return { error: "zipBomb" };
       return { error: layout === "collection.anki21b" ? "newerAnki" : "unreadable" };
     }
-    return await readCollection(collection, layout, maxNotes);
+    return await readUnpacked(collection, layout, maxNotes);
   } catch {
     return { error: "unreadable" };
   } finally {
@@ -224,124 +238,50 @@ export async function readAnkiPackage(file: string, maxNotes: number): Promise<P
   }
 }
 
-/** Notes read between turns of the event loop (node:sqlite is synchronous). */
-const ROWS_PER_TURN = 200;
 /** Fields of a note offered for mapping; the preview maps at most 50 columns. */
 const MAX_FIELDS = 50;
 const EARLIEST = Date.UTC(2000, 0, 1);
+/** Graded reviews kept of one note, the newest: a history longer than any learner's is not a history. */
+export const MAX_REVIEWS_PER_NOTE = 1_000;
+/** Graded reviews one package may bring in all: 20,000 notes of 50 reviews each. */
+const MAX_PACKAGE_REVIEWS = 1_000_000;
+/** Characters of field text one package may bring in all (a text file may bring 5 MB). */
+export const MAX_PACKAGE_TEXT = 32 * 1024 * 1024;
+/** The reading thread's heap (twice the text limit and its draft fit) and time. */
+const READ_HEAP_MB = 384;
+const READ_DEADLINE_MS = 30_000;
 
-/** Our export's deck names end in the study language's code: `Polyglot::Deutsch (de)`. */
-const OUR_DECK = /^Polyglot::.*\(([a-z]{2,3})\)$/;
-
-/** The study language of each deck that names one, by deck id (schema 18: the decks table; 11: col.decks). */
-function deckLanguages(db: DatabaseSync, deckTable: boolean): Map<string, string> {
-  const names: [string, string][] = deckTable
-    ? db
-        .prepare("select id, name from decks")
-        .all()
-        .map((row) => [String(row.id), String(row.name)])
-    : Object.entries(
-        JSON.parse(String(db.prepare("select decks from col").get()?.decks || "{}")) as Record<
-          string,
-          { name?: string }
-        >,
-      ).map(([id, deck]) => [id, String(deck?.name ?? "")]);
-  const languages = new Map<string, string>();
-  for (const [id, name] of names) {
-    const code = OUR_DECK.exec(name)?.[1];
-    if (code && isStudyLanguage(code)) languages.set(id, code);
-  }
-  return languages;
-}
-
-async function readCollection(file: string, layout: Layout, maxNotes: number): Promise<PackageResult> {
-  let db: DatabaseSync;
+/** Reads the unpacked collection on a thread of its own, with a heap limit and a deadline (ADR 089). */
+async function readUnpacked(file: string, layout: Layout, maxNotes: number): Promise<PackageResult> {
+  const input: CollectionInput = {
+    file,
+    layout,
+    format: ANKI_DRAFT_FORMAT,
+    maxNotes,
+    maxFields: MAX_FIELDS,
+    cellLimit: RAW_CELL_LIMIT,
+    maxReviewsPerNote: MAX_REVIEWS_PER_NOTE,
+    maxReviews: MAX_PACKAGE_REVIEWS,
+    maxText: MAX_PACKAGE_TEXT,
+    earliest: EARLIEST,
+    latest: Date.now() + 86_400_000,
+    languages: [...STUDY_LANGUAGES],
+  };
   try {
-    db = new DatabaseSync(file, { readOnly: true });
-  } catch {
-    return { error: "unreadable" };
-  }
-  try {
-    const hasTable = (name: string) =>
-      db.prepare("select 1 from sqlite_master where type = 'table' and name = ?").get(name) !== undefined;
-    // Schema 18 keeps note types' fields in their own table; schema 11 as JSON in col.models.
-    const fieldNames = new Map<string, string[]>();
-    if (hasTable("fields")) {
-      for (const row of db.prepare("select ntid, name from fields order by ntid, ord").iterate()) {
-        const list = fieldNames.get(String(row.ntid)) ?? [];
-        list.push(String(row.name));
-        fieldNames.set(String(row.ntid), list);
-      }
-    } else {
-      const col = db.prepare("select models from col").get();
-      const models = JSON.parse(String(col?.models ?? "{}")) as Record<
-        string,
-        { flds?: { name: string; ord: number }[] }
-      >;
-      for (const [id, model] of Object.entries(models))
-        fieldNames.set(
-          id,
-          [...(model.flds ?? [])].sort((a, b) => a.ord - b.ord).map((f) => String(f.name)),
-        );
+    const outcome = await runInWorker({
+      entry: readCollection,
+      helpers: [collectionTables, noteFieldNames, deckLanguages, firstCards, newestReviews, draftOf],
+      module: "node:sqlite",
+      input,
+      heapMb: READ_HEAP_MB,
+      deadlineMs: READ_DEADLINE_MS,
+    });
+    return "error" in outcome ? { error: outcome.error } : { content: outcome.content, notes: outcome.notes };
+  } catch (error) {
+    if (error instanceof TaskDeadline || error instanceof TaskStopped) {
+      log.warn("anki package refused", { reason: error.message });
+      return { error: "tooLarge" };
     }
-    const count = Number(db.prepare("select count(*) as n from notes").get()?.n ?? 0);
-    if (count > maxNotes) return { error: "tooManyNotes" };
-    // The first card of each note carries its reviews (a reversed card's reviews are a different question).
-    const languageOfDeck = deckLanguages(db, hasTable("decks"));
-    const cardOf = new Map<number, { id: number; language?: string }>();
-    let read = 0;
-    for (const row of db.prepare("select id, nid, did from cards order by nid, ord, id").iterate()) {
-      if (++read % ROWS_PER_TURN === 0) await nextTurn();
-      const nid = Number(row.nid);
-      if (!cardOf.has(nid)) cardOf.set(nid, { id: Number(row.id), language: languageOfDeck.get(String(row.did)) });
-    }
-    const reviewsOf = new Map<number, [number, number][]>();
-    const latest = Date.now() + 86_400_000;
-    // Graded reviews only: types 0–3 (learn, review, relearn, filtered) with an ease; manual changes are not reviews.
-    for (const row of db
-      .prepare("select id, cid, ease from revlog where type between 0 and 3 and ease between 1 and 4 order by id")
-      .iterate()) {
-      if (++read % ROWS_PER_TURN === 0) await nextTurn();
-      const at = Number(row.id);
-      if (!(at >= EARLIEST && at <= latest)) continue;
-      const list = reviewsOf.get(Number(row.cid)) ?? [];
-      list.push([at, Number(row.ease)]);
-      reviewsOf.set(Number(row.cid), list);
-    }
-    const notes: AnkiDraft["notes"] = [];
-    const usage = new Map<string, number>();
-    for (const row of db.prepare("select id, mid, flds from notes order by id").iterate()) {
-      if (++read % ROWS_PER_TURN === 0) await nextTurn();
-      const mid = String(row.mid);
-      usage.set(mid, (usage.get(mid) ?? 0) + 1);
-      // NUL never belongs in text, and PostgreSQL refuses it (as the form reader drops it from every field).
-      const cells = String(row.flds ?? "")
-        .replaceAll("\u0000", "")
-        .split("\x1f")
-        .slice(0, MAX_FIELDS)
-        // A cell longer than anything a field holds is still reported as too long, not cut silently.
-        .map((cell) => cell.slice(0, RAW_CELL_LIMIT + 1));
-      const card = cardOf.get(Number(row.id));
-      notes.push({
-        f: cells,
-        r: card === undefined ? [] : (reviewsOf.get(card.id) ?? []),
-        ...(card?.language ? { l: card.language } : {}),
-      });
-    }
-    // The header is the field names of the note type most notes use; other types' fields map by position.
-    const main = [...usage].sort((a, b) => b[1] - a[1])[0]?.[0];
-    const fields = (main ? fieldNames.get(main) : undefined) ?? [];
-    const header = fields.slice(0, MAX_FIELDS).map((name) => name.replaceAll("\u0000", "").slice(0, 200));
-    // JSON lines: the package's header, then one note a line, so the preview parses the notes a slice at a time.
-    const lines = [JSON.stringify({ format: ANKI_DRAFT_FORMAT, layout, fields: header })];
-    for (let start = 0; start < notes.length; start += NOTES_PER_TURN) {
-      await nextTurn();
-      for (const note of notes.slice(start, start + NOTES_PER_TURN)) lines.push(JSON.stringify(note));
-    }
-    return { content: lines.join("\n"), notes: notes.length };
-  } catch {
-    return { error: "unreadable" };
-  } finally {
-    db.close();
+    throw error;
   }
 }

@@ -18,6 +18,9 @@ export type PreviewData = {
   problems: RowProblem[];
   /** Graded reviews an Anki package brings along for the terms to import. */
   reviewCount: number;
+  /** Older reviews of an Anki package's notes left out: each note keeps its newest `reviewsPerNote`. */
+  reviewsLeftOut: number;
+  reviewsPerNote: number;
   /** Some terms go into other study languages than the page's: the summary names none. */
   otherLanguages: boolean;
   sample: {
@@ -113,6 +116,9 @@ export function ImportPreview({
               })}
             </li>
             {preview.kind === "apkg" ? <li>{t("import.reviewsKept", { count: preview.reviewCount })}</li> : null}
+            {preview.reviewsLeftOut > 0 ? (
+              <li>{t("import.reviewsLeftOut", { count: preview.reviewsLeftOut, max: preview.reviewsPerNote })}</li>
+            ) : null}
             <li>{t("import.duplicates", { count: preview.duplicates })}</li>
             <li>{t("import.problemCount", { count: preview.problemCount })}</li>
           </ul>

@@ -107,6 +107,8 @@ export type Parsed = {
   problems: RowProblem[];
   /** The whole file is unusable: a translation key. */
   fileError: "unreadable" | "empty" | "tooManyRows" | null;
+  /** An Anki package's older reviews left out (each note keeps its newest). */
+  reviewsLeftOut?: number;
 };
 
 /** Anki notes whose reviews are replayed between turns of the event loop (each review is one FSRS step). */
@@ -150,7 +152,8 @@ export async function parseDraft(draft: Draft, options: ImportOptions): Promise<
       rows: anki.notes.map((note, index) => ({ line: index + 1, cells: note.f })),
       html: true,
     };
-    return fromTable(draft, table, options, (line) => anki.notes[line - 1]);
+    const parsed = await fromTable(draft, table, options, (line) => anki.notes[line - 1]);
+    return { ...parsed, reviewsLeftOut: anki.omitted ?? 0 };
   }
   let table;
   try {

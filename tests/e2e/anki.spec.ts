@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
-import { openCollection, sharedDeck, unzip, zip } from "../support/anki-files";
+import { openCollection, recursiveViewDeck, sharedDeck, unzip, zip } from "../support/anki-files";
 import { forwardedFor } from "./mail";
 import { expect, signInFresh, t, test, waitForHydration } from "./support";
 
@@ -72,5 +72,22 @@ test("names what an image looks like instead of previewing it", async ({ page, j
   await expect(page.getByRole("alert")).toContainText(
     "This file is neither a table nor an Anki package; it looks like this: an image.",
   );
+  await expect(page).not.toHaveURL(/draft=/);
+});
+
+test("refuses a package whose notes are a view, saying so in the page", async ({
+  page,
+  javaScriptEnabled,
+  consoleGuard,
+}) => {
+  // The refusal is a 422, which the browser reports on its console.
+  consoleGuard.allow(/status of 422 \(Unprocessable (Entity|Content)\) \(http:\/\/[^)]+\/account\/import(\.data)?\)$/);
+  await signIn(page, javaScriptEnabled);
+  await open(page, "/account/import", javaScriptEnabled);
+  await page
+    .getByLabel(t("en", "learning:import.file"))
+    .setInputFiles({ name: "view.apkg", mimeType: "application/octet-stream", buffer: recursiveViewDeck(14_000_000) });
+  await page.getByRole("button", { name: t("en", "learning:import.preview") }).click();
+  await expect(page.getByRole("alert")).toContainText(t("en", "learning:import.packageErrors.notAnki"));
   await expect(page).not.toHaveURL(/draft=/);
 });

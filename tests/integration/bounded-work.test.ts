@@ -9,7 +9,7 @@ import { request } from "node:http";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cookiesOf, getPage, postForm, rawRequest, signInThroughLog, type RawResponse } from "../support/raw-http.ts";
-import { largeDeck } from "../support/anki-files.ts";
+import { largeDeck, longHistoryDeck, recursiveViewDeck } from "../support/anki-files.ts";
 import { loopDuring, processCpuMs, type LoopReport } from "../support/loop-watch.ts";
 import { BROWSER_USER_AGENT, PROJECT_ROOT, startServer, type ServerProcess } from "../support/server-process.ts";
 
@@ -314,6 +314,53 @@ describe("the attacks that once froze the process", () => {
       expect(report.result.preview.body).toContain("Hund");
     }
   });
+});
+
+describe("Anki packages that bring their own SQL or a history without end", () => {
+  /** A package uploaded as the import's form sends it, with `asLearner`'s session. */
+  const uploadPackage = (bytes: Buffer, asLearner: string) => {
+    const boundary = "----package";
+    const head =
+      `--${boundary}\r\nContent-Disposition: form-data; name="intent"\r\n\r\nupload\r\n` +
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="deck.apkg"\r\n` +
+      `Content-Type: application/octet-stream\r\n\r\n`;
+    const body = Buffer.concat([Buffer.from(head), bytes, Buffer.from(`\r\n--${boundary}--\r\n`)]);
+    return post("/account/import", `multipart/form-data; boundary=${boundary}`, body, false, asLearner);
+  };
+
+  it("refuses a 1 KB package whose notes are a recursive view of 14 million rows with 422 at once, loop free", async () => {
+    const { cookie: learner } = await signInThroughLog(server, `bounded-view-${process.pid}@example.test`);
+    const apkg = recursiveViewDeck(14_000_000);
+    expect(apkg.length).toBeLessThan(1_100);
+    const report = await loopDuring(server, () => uploadPackage(apkg, learner));
+    expect(report.result.status).toBe(422);
+    expect(report.result.body).toContain("are not plain tables");
+    expect(report.serverMs).toBeLessThan(1_000);
+    expectLoopFree("a package whose notes are a recursive view", report);
+  }, 60_000);
+
+  it("imports a note of 15,000 reviews as its newest 1,000, and its fit reads 64 of them, loop free", async () => {
+    const { cookie: learner } = await signInThroughLog(server, `bounded-history-${process.pid}@example.test`);
+    const first = server.logs().length;
+    const report = await loopDuring(server, async () => {
+      const uploaded = await uploadPackage(longHistoryDeck(15_000), learner);
+      expect(uploaded.status, uploaded.body.slice(0, 300)).toBe(303);
+      const location = String(uploaded.headers.location);
+      const preview = await getPage(server, location, { Cookie: learner });
+      expect(preview.body).toContain("14,000 older reviews were left out: each note keeps its newest 1,000.");
+      const draft = new URL(location, server.baseUrl).searchParams.get("draft")!;
+      const form = new URLSearchParams({ intent: "confirm", draft }).toString();
+      const confirmed = await post("/account/import", "application/x-www-form-urlencoded", form, false, learner);
+      expect(confirmed.status).toBeLessThan(400);
+      // The background fit the import asks for, a few seconds later: its end is logged.
+      return server.waitForLog(
+        (line) => server.logs().indexOf(line) >= first && /^fsrs fit( failed|$)/.test(String(line.json?.message)),
+        60_000,
+      );
+    });
+    expect(report.result.json?.message).toBe("fsrs fit");
+    expectLoopFree("a note of 15,000 reviews, imported and fitted", report);
+  }, 120_000);
 });
 
 describe("an import of the largest file accepted", () => {

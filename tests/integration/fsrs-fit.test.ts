@@ -14,6 +14,9 @@ import { openDatabase, type DatabaseHandle } from "../../app/db/open.server.ts";
 import {
   fitDueLearners,
   fitInWorker,
+  fitLearner,
+  MAX_FIT_REVIEWS,
+  MAX_HISTORY_REVIEWS,
   learnerScheduler,
   learnersToFit,
   readFit,
@@ -21,6 +24,7 @@ import {
   FSRS_NATIVE_BUILD,
 } from "../../app/learning/fsrs-fit.server";
 import { fitHistories, OPTIMIZER_MIN_ITEMS, type Binding } from "../../app/learning/fsrs-fit.worker";
+import { TaskDeadline } from "../../app/server/worker-task.server";
 import { DEFAULT_SETTINGS, saveSettings } from "../../app/learning/settings.server";
 import { applyGrade, scheduler, schedulerFor } from "../../app/learning/stage";
 import { createTerm, findTerm, gradeTerm } from "../../app/learning/terms.server";
@@ -68,7 +72,7 @@ describe("fitting FSRS parameters to a learner's history", () => {
     if (!outcome.fitted) throw new Error("not fitted");
     // The same fit on this thread, for contrast: what the worker spares the server's loop.
     const binding = createRequire(import.meta.url)(FSRS_NATIVE_BUILD) as Binding;
-    const here = await loopDuring(() => fitHistories(binding, histories, OPTIMIZER_MIN_ITEMS));
+    const here = await loopDuring(() => fitHistories(binding, { histories, minItems: OPTIMIZER_MIN_ITEMS }));
     console.info(
       `fitting 10,000 reviews (${outcome.items} items): ${Math.round(wallMs)} ms in all, ${Math.round(outcome.ms)} ms ` +
         `in the worker; longest turn of the event loop meanwhile ${heldMs.toFixed(1)} ms of CPU ` +
@@ -183,6 +187,31 @@ describe.each(DATABASES)("the fitting job and the learner's scheduler, on %s", (
       [3, 0, 4, 2],
     ]);
   });
+
+  it("reads at most MAX_HISTORY_REVIEWS of one term's history and MAX_FIT_REVIEWS in all, counting every review", async () => {
+    const long = Array.from({ length: 15_000 }, (_, i) => ({
+      rating: i % 7 === 3 ? 1 : 3,
+      state: i === 0 ? 0 : 2,
+      day: i,
+    }));
+    const userId = await learnerWith([long, ...syntheticHistory({ total: 200, seed: 5 })]);
+    const { histories, reviews } = await reviewHistories(db, userId);
+    expect(reviews).toBe(15_200);
+    expect(Math.max(...histories.map((history) => history.length / 2))).toBe(MAX_HISTORY_REVIEWS);
+    // The fit of that log is small: its items are the prefixes of 64 reviews, not of 15,000.
+    const outcome = await fitLearner(db, userId);
+    expect(outcome.items).toBeLessThan(1_000);
+    expect(MAX_FIT_REVIEWS).toBeGreaterThanOrEqual(100_000);
+  }, 60_000);
+
+  it("records a fit that failed, so the next round does not try it again until the log has grown", async () => {
+    const userId = await learnerWith(syntheticHistory({ total: 3_000, seed: 13 }));
+    expect(await learnersToFit(db, 100)).toContain(userId);
+    // A deadline no fit meets: the worker is ended, the failure recorded with the reviews it read.
+    await expect(fitLearner(db, userId, new Date(), 1)).rejects.toBeInstanceOf(TaskDeadline);
+    expect(await readFit(db, userId)).toMatchObject({ reviews: 3_000, parameters: null });
+    expect(await learnersToFit(db, 100)).not.toContain(userId);
+  }, 60_000);
 
   it("fits the learners at the minimum, stores parameters with date and reviews, and schedules with them", async () => {
     const few = await learnerWith(syntheticHistory({ total: 40, seed: 3 }));

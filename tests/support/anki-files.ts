@@ -232,3 +232,67 @@ export function largeDeck(notes: number, reviews: number): Buffer {
     ["media", Buffer.from("{}")],
   ]);
 }
+
+/**
+ * A package of a collection in schema 11 with a Basic note type, its `notes` table replaced by `notesSql` when given,
+ * filled by `fill`.
+ */
+export function craftedDeck(notesSql: string | null, fill?: (db: DatabaseSync) => void): Buffer {
+  const dir = mkdtempSync(path.join(tmpdir(), "anki-crafted-"));
+  const file = path.join(dir, "collection");
+  const db = new DatabaseSync(file);
+  db.exec(notesSql === null ? SCHEMA_11 : SCHEMA_11.replace(/create table notes \([^;]*;/, notesSql));
+  const models = JSON.stringify({
+    [MODEL]: { id: MODEL, name: "Basic", flds: ["Front", "Back"].map((name, ord) => ({ name, ord })) },
+  });
+  db.prepare("insert into col values (1, 1332961200, 0, 0, 11, 0, 0, 0, '{}', ?, ?, '{}', '{}')").run(
+    models,
+    JSON.stringify({ 1: { id: 1, name: "Crafted" } }),
+  );
+  fill?.(db);
+  db.close();
+  const bytes = readFileSync(file);
+  rmSync(dir, { recursive: true, force: true });
+  return zip([
+    ["collection.anki2", bytes],
+    ["media", Buffer.from("{}")],
+  ]);
+}
+
+/**
+ * A package of a few hundred bytes whose `notes` is a recursive view of `rows` rows: reading it costs whatever the
+ * package says.
+ */
+export function recursiveViewDeck(rows: number): Buffer {
+  return craftedDeck(
+    `create view notes as with recursive n(i) as (select 1 union all select i + 1 from n where i < ${rows})
+      select i as id, 'g' || i as guid, ${MODEL} as mid, 0 as mod, -1 as usn, '' as tags,
+        'Wort' || i || char(31) || 'word' as flds, '' as sfld, 0 as csum, 0 as flags, '' as data from n;`,
+  );
+}
+
+/**
+ * A package whose `notes` is a view repeating one row of `megabytes` MB `rows` times: sorting it by id spills all of it
+ * to SQLite's temporary files.
+ */
+export function repeatedRowDeck(megabytes: number, rows: number): Buffer {
+  return craftedDeck(
+    `create view notes as with recursive n(i) as (select 1 union all select i + 1 from n where i < ${rows})
+      select ${rows} - i as id, 'g' as guid, ${MODEL} as mid, 0 as mod, -1 as usn, '' as tags,
+        hex(zeroblob(${megabytes * 512 * 1024})) as flds, '' as sfld, 0 as csum, 0 as flags, '' as data from n;`,
+  );
+}
+
+/** A package with one note whose card has `reviews` graded reviews, twelve hours apart, the newest a day ago. */
+export function longHistoryDeck(reviews: number): Buffer {
+  return craftedDeck(null, (db) => {
+    db.exec(`insert into notes values (10000, 'long', ${MODEL}, 0, -1, '', 'Wort' || char(31) || 'word', 'Wort', 0, 0, '');
+      insert into cards values (20000, 10000, 1, 0, 0, -1, 2, 2, 100, 10, 2500, ${reviews}, 0, 0, 0, 0, 0, '')`);
+    const review = db.prepare("insert into revlog values (?, 20000, -1, ?, 1, 0, 2500, 6000, ?)");
+    const newest = Date.now() - DAY;
+    db.exec("begin");
+    for (let r = 0; r < reviews; r++)
+      review.run(newest - (reviews - 1 - r) * (DAY / 2), r % 7 === 3 ? 1 : 3, r === 0 ? 0 : 1);
+    db.exec("commit");
+  });
+}
