@@ -100,9 +100,21 @@ export function newCard(now: Date): CardFields {
   return fromCard(createEmptyCard(now));
 }
 
-/** FSRS-6 scheduling of one grade (by the learner's scheduler, or the default one). */
+/** The scheduler refused a card or a grade (a memory state out of its range, a moment before the last review). */
+export class SchedulerError extends Error {
+  override name = "SchedulerError";
+}
+
+/**
+ * FSRS-6 scheduling of one grade (by the learner's scheduler, or the default one). What ts-fsrs refuses throws a
+ * SchedulerError, so callers can tell it from a failing database.
+ */
 export function applyGrade(fields: CardFields, grade: Grade, now: Date, by: FSRS = scheduler): CardFields {
-  return fromCard(by.next(toCard(fields), now, grade).card);
+  try {
+    return fromCard(by.next(toCard(fields), now, grade).card);
+  } catch (error) {
+    throw new SchedulerError(error instanceof Error ? error.message : String(error), { cause: error });
+  }
 }
 
 /**
@@ -117,7 +129,8 @@ export function cardForStage(fields: CardFields, stage: Stage, now: Date, by: FS
   const keep = { reps: fields.reps, lapses: fields.lapses };
   switch (stage) {
     case "tolearn":
-      return { ...newCard(now), ...keep };
+      // FSRS reads no last review of a new card; it records the moment of the reset (ADR 095).
+      return { ...newCard(now), ...keep, lastReview: now };
     case "inprogress":
       return { ...applyGrade(fields, Rating.Again, now, by), ...keep };
     case "needsreview": {
