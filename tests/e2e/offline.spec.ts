@@ -42,6 +42,8 @@ async function waitUntilStored(page: Page, cards: number): Promise<void> {
         page.evaluate(
           async ({ cache }) => {
             const stored = await (await caches.open(cache)).match("/offline-meta.json");
+            // Opened only once the app made it: opening it first would make it without its stores.
+            if (!(await indexedDB.databases()).some((db) => db.name === "polyglot-offline")) return -1;
             const deck = await new Promise<{ cards: unknown[] } | undefined>((resolve) => {
               const open = indexedDB.open("polyglot-offline");
               open.onsuccess = () => {
@@ -454,4 +456,62 @@ test("storing the offline copies and syncing leave the toast of the learner's ne
   expect(sync.status()).toBe(409);
   await page.goto("/account/home");
   await expect(page.getByRole("status")).toContainText(title);
+});
+
+test("a grade given offline before a stage change made on another device is dropped, and the sync goes on", async ({
+  page,
+  context,
+  javaScriptEnabled,
+  consoleGuard,
+}) => {
+  test.skip(!javaScriptEnabled, "the offline review needs JavaScript");
+  test.setTimeout(90_000);
+  consoleGuard.allow(/ERR_INTERNET_DISCONNECTED|Failed to fetch manifest patches/);
+  await signInFresh(page, true, "offline-stage");
+  await addTerms(page, 1, "tunnel");
+  await page.goto("/account/review");
+  await waitForHydration(page);
+  await waitUntilStored(page, 1);
+
+  await goOffline(context);
+  await page.goto("/account/review");
+  await gradeOffline(page, 1);
+  // The grade has waited on the device for two days…
+  const [grade] = await page.evaluate(
+    (days) =>
+      new Promise<StoredGrade[]>((resolve, reject) => {
+        const open = indexedDB.open("polyglot-offline");
+        open.onsuccess = () => {
+          const transaction = open.result.transaction("grades", "readwrite");
+          const store = transaction.objectStore("grades");
+          const request = store.getAll();
+          request.onsuccess = () => {
+            const grades = (request.result as StoredGrade[]).map((stored) => ({ ...stored, at: stored.at - days }));
+            for (const stored of grades) store.put(stored);
+            transaction.oncomplete = () => {
+              open.result.close();
+              resolve(grades);
+            };
+          };
+          transaction.onerror = () => reject(transaction.error);
+        };
+      }),
+    2 * 86_400_000,
+  );
+  // …and meanwhile marked "learned" by hand on another device (the API requests bypass the offline browser).
+  const changed = await page.request.post(`/account/terms/${grade!.termId}`, {
+    form: { intent: "stage", stage: "learned" },
+    headers: { Origin: new URL(page.url()).origin },
+    maxRedirects: 0,
+  });
+  expect(changed.status()).toBe(302);
+
+  await page.goto("about:blank");
+  await goOnline(context);
+  await page.goto("/account/review/offline");
+  await expect(page.locator(".offline-status")).toContainText(t("en", "offline.elsewhere_one", { count: 1 }));
+  expect(await storedGrades(page)).toEqual([]);
+  const exported = await page.request.get("/account/export?format=json");
+  const document = (await exported.json()) as { terms: { stage: string; reviews: unknown[] }[] };
+  expect(document.terms.map((term) => [term.stage, term.reviews.length])).toEqual([["learned", 0]]);
 });
