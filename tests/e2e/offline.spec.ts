@@ -6,7 +6,7 @@
 import { AxeBuilder } from "@axe-core/playwright";
 import type { BrowserContext, Page } from "@playwright/test";
 import { forwardedFor } from "./mail";
-import { expect, openAccountMenu, signInFresh, t, test, waitForHydration } from "./support";
+import { BROWSER_USER_AGENT, expect, openAccountMenu, signInFresh, t, test, waitForHydration } from "./support";
 
 test.use({ extraHTTPHeaders: forwardedFor() });
 
@@ -514,4 +514,58 @@ test("a grade given offline before a stage change made on another device is drop
   const exported = await page.request.get("/account/export?format=json");
   const document = (await exported.json()) as { terms: { stage: string; reviews: unknown[] }[] };
   expect(document.terms.map((term) => [term.stage, term.reviews.length])).toEqual([["learned", 0]]);
+});
+
+test("signing out everywhere from another device clears the shared browser's stored review and its waiting grades", async ({
+  page,
+  browser,
+  javaScriptEnabled,
+  consoleGuard,
+}) => {
+  test.skip(!javaScriptEnabled, "the offline review needs JavaScript");
+  test.setTimeout(120_000);
+  consoleGuard.allow(/ERR_INTERNET_DISCONNECTED|Failed to fetch manifest patches/);
+  await signInFresh(page, true, "offline-everywhere");
+  await addTerms(page, 2, "kiosk");
+  // A shared computer with the same learner signed in, its device holding today's cards and a grade not sent yet.
+  const shared = await browser.newContext({
+    userAgent: BROWSER_USER_AGENT,
+    extraHTTPHeaders: forwardedFor(),
+    storageState: await page.context().storageState(),
+  });
+  consoleGuard.watch(shared);
+  const tab = await shared.newPage();
+  await tab.goto("/account/review");
+  await waitForHydration(tab);
+  await waitUntilStored(tab, 2);
+  await goOffline(shared);
+  await tab.goto("/account/review");
+  await gradeOffline(tab, 1);
+  expect(await storedGrades(tab)).toHaveLength(1);
+  await tab.goto("about:blank");
+  await goOnline(shared);
+
+  // The learner's own device: "sign out everywhere", whose confirmation says the waiting grades are discarded.
+  await page.goto("/account/home");
+  await waitForHydration(page);
+  await page.getByRole("button", { name: t("en", "pages:logout.everywhere") }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole("status")).toContainText(t("en", "toast.signedOutEverywhere.description"));
+
+  // The shared browser's next page: signed out, and nothing of the learner's review is left on it.
+  await tab.goto("/account/review");
+  await expect(tab).toHaveURL(/\/form$/);
+  await expect
+    .poll(() =>
+      tab.evaluate(async () => ({
+        databases: (await indexedDB.databases()).map((db) => db.name),
+        caches: await caches.keys(),
+        workers: (await navigator.serviceWorker.getRegistrations()).length,
+      })),
+    )
+    .toEqual({ databases: [], caches: [], workers: 0 });
+  // Offline, the review's address no longer opens the stored cards.
+  await goOffline(shared);
+  await expect(tab.goto("/account/review")).rejects.toThrow(/ERR_INTERNET_DISCONNECTED/);
+  await shared.close();
 });

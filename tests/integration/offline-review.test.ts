@@ -12,6 +12,7 @@ type App = Awaited<ReturnType<typeof startApp>>;
 type Browser = Awaited<ReturnType<typeof signedInBrowser>>;
 
 const DAY_MS = 86_400_000;
+const CLEAR_DEVICE = '"storage", "cache"';
 
 let app: App;
 let mail: Awaited<ReturnType<typeof startMailSink>>;
@@ -32,6 +33,12 @@ async function addTerm(browser: Browser, text: string): Promise<string> {
   });
   expect(response.status).toBe(302);
   return response.headers.get("Location")!.split("/").at(-1)!;
+}
+
+/** A second session of the same learner: another sign-in, past the wait between two links to one address. */
+async function signInAgain(email: string): Promise<Browser> {
+  await app.db.execute(sql`delete from rate_limit_events`);
+  return signedInBrowser(app, mail, email);
 }
 
 async function ownerOf(browser: Browser): Promise<string> {
@@ -105,5 +112,47 @@ describe("a grade the scheduler cannot apply", () => {
     expect(await sync(learner, owner, grades)).toEqual({ status: 200, body: { outcomes: ["failed", "applied"] } });
     expect(await reviewCount(broken)).toBe(0);
     expect(await reviewCount(other)).toBe(1);
+  });
+});
+
+describe("a browser whose session was ended elsewhere", () => {
+  it("is told to clear the device's storage and cache (never its cookies), once, with its dead cookie cleared", async () => {
+    const shared = await signedInBrowser(app, mail, "shared@example.com");
+    const mine = await signInAgain("shared@example.com");
+    // Signed in and anonymous requests are never told to clear anything.
+    expect((await shared.request("/account/home")).headers.get("Clear-Site-Data")).toBeNull();
+    expect((await app.browser().request("/")).headers.get("Clear-Site-Data")).toBeNull();
+    expect((await app.browser().request("/account/home")).headers.get("Clear-Site-Data")).toBeNull();
+
+    const everywhere = await mine.request("/logout", { method: "POST", form: { intent: "everywhere" } });
+    expect(everywhere.status).toBe(302);
+    expect(everywhere.headers.get("Clear-Site-Data")).toBe(CLEAR_DEVICE);
+
+    // The shared browser's next request, whatever it asks for: the device's sync, a page.
+    const synced = await shared.request("/account/review/sync", { method: "POST", form: { owner: "x", grades: "[]" } });
+    expect(synced.status).toBe(302);
+    expect(synced.headers.get("Clear-Site-Data")).toBe(CLEAR_DEVICE);
+    expect(shared.jar.has("__session")).toBe(false);
+    const next = await shared.request("/");
+    expect(next.status).toBe(200);
+    expect(next.headers.get("Clear-Site-Data")).toBeNull();
+  });
+
+  it("an unknown session's cookie is cleared the same way, on any page, and a sign-out clears the device too", async () => {
+    const learner = await signedInBrowser(app, mail, "unknown@example.com");
+    const cookie = learner.jar.get("__session")!;
+    await app.db.execute(sql`delete from sessions`);
+    for (const path of ["/", "/account/review", "/texts"]) {
+      const visitor = app.browser();
+      visitor.jar.set("__session", cookie);
+      const response = await visitor.request(path);
+      expect(response.status, path).toBeLessThan(500);
+      expect(response.headers.get("Clear-Site-Data"), path).toBe(CLEAR_DEVICE);
+      expect(visitor.jar.has("__session"), path).toBe(false);
+    }
+    const again = await signInAgain("unknown@example.com");
+    const out = await again.request("/logout", { method: "POST", form: {} });
+    expect(out.status).toBe(302);
+    expect(out.headers.get("Clear-Site-Data")).toBe(CLEAR_DEVICE);
   });
 });
