@@ -569,3 +569,30 @@ test("signing out everywhere from another device clears the shared browser's sto
   await expect(tab.goto("/account/review")).rejects.toThrow(/ERR_INTERNET_DISCONNECTED/);
   await shared.close();
 });
+
+test("a page with no signed-in learner clears a device left holding a learner's review, whatever the server said", async ({
+  page,
+  context,
+  javaScriptEnabled,
+}) => {
+  test.skip(!javaScriptEnabled, "the offline review needs JavaScript");
+  test.setTimeout(90_000);
+  await signInFresh(page, true, "offline-cookie-gone");
+  await addTerms(page, 1, "bench");
+  await page.goto("/account/review");
+  await waitForHydration(page);
+  await waitUntilStored(page, 1);
+  // The session cookie gone without a word from the server (the browser dropped it, or it expired).
+  await context.clearCookies();
+  await page.goto("/explore");
+  await waitForHydration(page);
+  await expect
+    .poll(() =>
+      page.evaluate(async () => ({
+        databases: (await indexedDB.databases()).map((db) => db.name),
+        caches: await caches.keys(),
+        workers: (await navigator.serviceWorker.getRegistrations()).length,
+      })),
+    )
+    .toEqual({ databases: [], caches: [], workers: 0 });
+});
