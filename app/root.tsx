@@ -207,14 +207,10 @@ function useOfflineReview(signedIn: boolean, locale: RootData["locale"]) {
  * honours it; this removes it elsewhere. Its code loads only when there is something to clear.
  */
 async function clearLeftDevice(): Promise<void> {
-  if (!("serviceWorker" in navigator) || !("indexedDB" in window)) return;
-  const worker = await navigator.serviceWorker.getRegistration("/");
-  const databases = "databases" in indexedDB ? await indexedDB.databases() : [];
-  // The name of offline-store.client.ts's DATABASE, written out so that no visitor's page loads that module.
-  if (!worker && !databases.some((database) => database.name === "polyglot-offline")) return;
-  const { clearDevice } = await import("./learning/offline-store.client");
-  await clearDevice();
-  await worker?.unregister();
+  const worker = await navigator.serviceWorker?.getRegistration();
+  // offline-store.client.ts's DATABASE, written out so that no visitor's page loads that module.
+  if (worker || (await indexedDB.databases?.())?.some((database) => database.name === "polyglot-offline"))
+    await (await import("./learning/offline-store.client")).clearDevice(false, worker);
 }
 
 export default function App({ loaderData }: Route.ComponentProps) {

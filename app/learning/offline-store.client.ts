@@ -130,13 +130,18 @@ async function sendGrades(owner: string): Promise<SyncResult> {
 /**
  * Sign-out: the stored cards, grades, pages and assets go. Offline (`keepOfflinePage`), the sign-out itself cannot
  * reach the server: only the offline page (and its icons) stays, so the browser shows it rather than its own error.
+ * A `worker` given is unregistered last (a page with no signed-in learner clearing what a session left: ADR 096).
  */
-export async function clearDevice(keepOfflinePage = false): Promise<void> {
+export async function clearDevice(keepOfflinePage = false, worker?: ServiceWorkerRegistration): Promise<void> {
   await new Promise<void>((resolve) => {
     const request = indexedDB.deleteDatabase(DATABASE);
     request.onsuccess = request.onerror = request.onblocked = () => resolve();
   });
-  if (!("caches" in window)) return;
+  if ("caches" in window) await clearCaches(keepOfflinePage);
+  await worker?.unregister();
+}
+
+async function clearCaches(keepOfflinePage: boolean): Promise<void> {
   const meta = keepOfflinePage ? await caches.match(META) : undefined;
   const offline = meta ? new URL(((await meta.clone().json()) as { offline: string }).offline, location.href) : null;
   for (const name of await caches.keys()) {
