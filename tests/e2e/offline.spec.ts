@@ -506,12 +506,14 @@ test("a grade given offline before a stage change made on another device is drop
   });
   expect(changed.status()).toBe(302);
 
-  await page.goto("about:blank");
+  // Back online on the next visit: the offline tab closed first, so that its "online" event sends nothing.
+  const next = await context.newPage();
+  await page.close();
   await goOnline(context);
-  await page.goto("/account/review/offline");
-  await expect(page.locator(".offline-status")).toContainText(t("en", "offline.elsewhere_one", { count: 1 }));
-  expect(await storedGrades(page)).toEqual([]);
-  const exported = await page.request.get("/account/export?format=json");
+  await next.goto("/account/review/offline");
+  await expect(next.locator(".offline-status")).toContainText(t("en", "offline.elsewhere_one", { count: 1 }));
+  expect(await storedGrades(next)).toEqual([]);
+  const exported = await next.request.get("/account/export?format=json");
   const document = (await exported.json()) as { terms: { stage: string; reviews: unknown[] }[] };
   expect(document.terms.map((term) => [term.stage, term.reviews.length])).toEqual([["learned", 0]]);
 });
@@ -534,18 +536,21 @@ test("signing out everywhere from another device clears the shared browser's sto
     storageState: await page.context().storageState(),
   });
   consoleGuard.watch(shared);
-  const tab = await shared.newPage();
-  await tab.goto("/account/review");
-  await waitForHydration(tab);
-  await waitUntilStored(tab, 2);
+  const offlineTab = await shared.newPage();
+  await offlineTab.goto("/account/review");
+  await waitForHydration(offlineTab);
+  await waitUntilStored(offlineTab, 2);
   await goOffline(shared);
-  await tab.goto("/account/review");
-  await gradeOffline(tab, 1);
-  expect(await storedGrades(tab)).toHaveLength(1);
-  await tab.goto("about:blank");
+  await offlineTab.goto("/account/review");
+  await gradeOffline(offlineTab, 1);
+  expect(await storedGrades(offlineTab)).toHaveLength(1);
+  // The tab closed offline: nothing sends the grade when the network comes back.
+  const tab = await shared.newPage();
+  await offlineTab.close();
   await goOnline(shared);
 
   // The learner's own device: "sign out everywhere", whose confirmation says the waiting grades are discarded.
+  expect(await exportedReviews(page)).toEqual([]);
   await page.goto("/account/home");
   await waitForHydration(page);
   await page.getByRole("button", { name: t("en", "pages:logout.everywhere") }).click();
