@@ -177,10 +177,16 @@ function useTrackingParamsCleanup() {
   }, [search]);
 }
 
-/** A signed-in learner's device keeps today's review for offline use (ADR 065): its code loads after hydration. */
+/**
+ * A signed-in learner's device keeps today's review for offline use (ADR 065): its code loads after hydration. A page
+ * with no signed-in learner clears what a device still holds (ADR 096).
+ */
 function useOfflineReview(signedIn: boolean, locale: RootData["locale"]) {
   useEffect(() => {
-    if (!signedIn) return;
+    if (!signedIn) {
+      void clearLeftDevice().catch(() => {});
+      return;
+    }
     let stop: (() => void) | undefined;
     let left = false;
     void import("./learning/offline-boot.client")
@@ -193,6 +199,18 @@ function useOfflineReview(signedIn: boolean, locale: RootData["locale"]) {
       stop?.();
     };
   }, [signedIn, locale]);
+}
+
+/**
+ * The offline review a learner's device stored, left behind when their session ended without this browser's sign-out
+ * (signed out everywhere from another device, expired): the server's Clear-Site-Data removes it where the browser
+ * honours it; this removes it elsewhere. Its code loads only when there is something to clear.
+ */
+async function clearLeftDevice(): Promise<void> {
+  const worker = await navigator.serviceWorker?.getRegistration();
+  // offline-store.client.ts's DATABASE, written out so that no visitor's page loads that module.
+  if (worker || (await indexedDB.databases?.())?.some((database) => database.name === "polyglot-offline"))
+    await (await import("./learning/offline-store.client")).clearDevice(false, worker);
 }
 
 export default function App({ loaderData }: Route.ComponentProps) {

@@ -252,13 +252,24 @@ export async function sessionUser(db: Database, request: Request): Promise<User 
 }
 
 /**
+ * What a browser is told when its learner's session ended (ADR 096): clear what the learner's device stored for the
+ * offline review (IndexedDB, Cache Storage, the service worker) and the HTTP cache. Never "cookies": the toast cookie
+ * of the answer and the visitor's preferences stay.
+ */
+export const CLEAR_DEVICE = '"storage", "cache"';
+
+/** A Cookie header holding a session cookie with a value (an ended session's, a forged one, or a live one). */
+const NAMES_A_SESSION = /(?:^|;\s*)__session=[^;\s]/;
+
+/**
  * Reads the session once per request; the database is opened only when there is a cookie to check. A cookie signed
- * with a retired key is re-signed with the current one on this response.
+ * with a retired key is re-signed with the current one on this response. A cookie that names no session (ended on
+ * another device, expired, unknown) is cleared (unless the answer signs a learner in), and the browser told to clear
+ * the device (CLEAR_DEVICE).
  */
 export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
-  const id = request.headers.get("Cookie")?.includes("__session=")
-    ? await readCookie<string>(sessionCookie, request)
-    : null;
+  const cookie = request.headers.get("Cookie");
+  const id = cookie?.includes("__session=") ? await readCookie<string>(sessionCookie, request) : null;
   const valid = typeof id === "string" && id;
   const user = valid
     ? (context.get(checkedUserContext) ?? (await userOfSession(await getDatabase(), id, await versionSeen(request))))
@@ -274,6 +285,10 @@ export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request,
   }
   if (user && (await isSignedWithRetiredKey(sessionCookie, request)) && !setsCookie(response, SESSION_COOKIE)) {
     response.headers.append("Set-Cookie", await sessionCookie.serialize(id));
+  }
+  if (!user && cookie && NAMES_A_SESSION.test(cookie)) {
+    response.headers.set("Clear-Site-Data", CLEAR_DEVICE);
+    if (!setsCookie(response, SESSION_COOKIE)) response.headers.append("Set-Cookie", await clearSessionCookie());
   }
   return response;
 };

@@ -62,7 +62,7 @@ export async function refresh(locale: Locale): Promise<void> {
   if (!deck || signingOut) return;
   try {
     const synced = await syncGrades(deck.owner);
-    if (synced.sent + synced.elsewhere > 0) deck = (await fetchDeck(locale)) ?? deck;
+    if (synced.sent + synced.elsewhere + synced.failed > 0) deck = (await fetchDeck(locale)) ?? deck;
   } catch {
     // Unreachable again: the grades stay for the next visit.
   }

@@ -6,7 +6,8 @@ import { learnerScheduler } from "./fsrs-fit.server";
 import { reviewLogs, termExamples, terms } from "./learning.schema";
 import { intervalLabels, reviewCard, type ReviewCard } from "./review-page.server";
 import { readSettings } from "./settings.server";
-import { GRADES, type GradeName } from "./stage";
+import { GRADES, SchedulerError, type GradeName } from "./stage";
+import { log } from "../server/log.server";
 import { gradeTerm, type Owner, type TermExample } from "./terms.server";
 
 /**
@@ -94,16 +95,18 @@ export const offlineGradesSchema = z
 export type OfflineGrade = z.infer<typeof offlineGradesSchema>[number];
 
 /**
- * What became of a grade: applied; already applied (the same grade sent again); the card was graded elsewhere first
- * (the grade that reached the server first for a version wins: ADR 065); the term is gone, or the grade too old.
+ * What became of a grade: applied; already applied (the same grade sent again); the card was graded or its stage
+ * changed elsewhere first (the change that reached the server first wins: ADRs 065, 095); the term is gone, or the
+ * grade too old; the scheduler refused it (`failed`: the card's stored schedule is one FSRS cannot work from).
  * Every outcome is final: the device forgets the grade.
  */
-export type SyncOutcome = "applied" | "duplicate" | "elsewhere" | "gone" | "expired";
+export type SyncOutcome = "applied" | "duplicate" | "elsewhere" | "gone" | "expired" | "failed";
 
 /**
  * Applies grades given offline, in the order they were given, each at its own moment and in a transaction of its own
- * (gradeTerm), each only if the card is still at the version the learner saw. A moment in the future (a device clock
- * ahead) counts as now.
+ * (gradeTerm), each only if the card is still at the version the learner saw and its schedule did not start after the
+ * grade's moment. A moment in the future (a device clock ahead) counts as now. One grade the scheduler refuses is
+ * that grade's outcome, never the batch's: the grades after it are applied.
  */
 export async function applyOfflineGrades(
   db: Database,
@@ -119,7 +122,15 @@ export async function applyOfflineGrades(
       continue;
     }
     const at = new Date(Math.min(grade.at, now.getTime()));
-    const result = await gradeTerm(db, userId, grade.termId, grade.grade, at, grade.version);
+    let result: Awaited<ReturnType<typeof gradeTerm>>;
+    try {
+      result = await gradeTerm(db, userId, grade.termId, grade.grade, at, grade.version);
+    } catch (error) {
+      if (!(error instanceof SchedulerError)) throw error;
+      log.warn("offline grade refused by the scheduler", { termId: grade.termId, error });
+      outcomes[index] = "failed";
+      continue;
+    }
     if (result === null) outcomes[index] = "gone";
     else if (result !== "stale") outcomes[index] = "applied";
     else outcomes[index] = (await alreadyApplied(db, grade.termId, at)) ? "duplicate" : "elsewhere";

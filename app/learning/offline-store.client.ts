@@ -77,7 +77,7 @@ async function forget(keys: string[]): Promise<void> {
   });
 }
 
-export type SyncResult = { sent: number; elsewhere: number; left: number };
+export type SyncResult = { sent: number; elsewhere: number; failed: number; left: number };
 /** Fired on `window` when grades were sent, with the SyncResult as its detail. */
 export const SYNCED_EVENT = "polyglot:offline-synced";
 
@@ -97,7 +97,7 @@ export function syncGrades(owner: string): Promise<SyncResult> {
 let inFlight: Promise<SyncResult> | null = null;
 
 async function sendGrades(owner: string): Promise<SyncResult> {
-  const result: SyncResult = { sent: 0, elsewhere: 0, left: 0 };
+  const result: SyncResult = { sent: 0, elsewhere: 0, failed: 0, left: 0 };
   let waiting = await pendingGrades(owner);
   // With nothing to send, one empty request still tells whether the server answers.
   do {
@@ -114,6 +114,7 @@ async function sendGrades(owner: string): Promise<SyncResult> {
     await forget(batch.map((grade) => grade.key));
     result.sent += outcomes.filter((outcome) => outcome === "applied" || outcome === "duplicate").length;
     result.elsewhere += outcomes.filter((outcome) => outcome === "elsewhere").length;
+    result.failed += outcomes.filter((outcome) => outcome === "failed").length;
     const done = new Set(batch.map((grade) => `${grade.termId}:${grade.version}`));
     const deck = await readDeck();
     if (deck) await writeDeck({ ...deck, cards: deck.cards.filter((card) => !done.has(`${card.id}:${card.version}`)) });
@@ -121,20 +122,26 @@ async function sendGrades(owner: string): Promise<SyncResult> {
   } while (waiting.length > 0);
   result.left = (await pendingGrades(owner)).length;
   // Whoever sent them (the page or the module that refreshes the device), the offline page tells the learner.
-  if (result.sent + result.elsewhere > 0) window.dispatchEvent(new CustomEvent(SYNCED_EVENT, { detail: result }));
+  if (result.sent + result.elsewhere + result.failed > 0)
+    window.dispatchEvent(new CustomEvent(SYNCED_EVENT, { detail: result }));
   return result;
 }
 
 /**
  * Sign-out: the stored cards, grades, pages and assets go. Offline (`keepOfflinePage`), the sign-out itself cannot
  * reach the server: only the offline page (and its icons) stays, so the browser shows it rather than its own error.
+ * A `worker` given is unregistered last (a page with no signed-in learner clearing what a session left: ADR 096).
  */
-export async function clearDevice(keepOfflinePage = false): Promise<void> {
+export async function clearDevice(keepOfflinePage = false, worker?: ServiceWorkerRegistration): Promise<void> {
   await new Promise<void>((resolve) => {
     const request = indexedDB.deleteDatabase(DATABASE);
     request.onsuccess = request.onerror = request.onblocked = () => resolve();
   });
-  if (!("caches" in window)) return;
+  if ("caches" in window) await clearCaches(keepOfflinePage);
+  await worker?.unregister();
+}
+
+async function clearCaches(keepOfflinePage: boolean): Promise<void> {
   const meta = keepOfflinePage ? await caches.match(META) : undefined;
   const offline = meta ? new URL(((await meta.clone().json()) as { offline: string }).offline, location.href) : null;
   for (const name of await caches.keys()) {

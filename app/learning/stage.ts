@@ -124,7 +124,15 @@ export function newCard(now: Date): CardFields {
   return fromCard(createEmptyCard(now));
 }
 
-/** FSRS-6 scheduling of one grade (by the learner's scheduler, or the default one), fuzzed by the card's seed key. */
+/** The scheduler refused a card or a grade (a memory state out of its range, a moment before the last review). */
+export class SchedulerError extends Error {
+  override name = "SchedulerError";
+}
+
+/**
+ * FSRS-6 scheduling of one grade (by the learner's scheduler, or the default one), fuzzed by the card's seed key. What
+ * ts-fsrs refuses throws a SchedulerError, so callers can tell it from a failing database.
+ */
 export function applyGrade(
   fields: SeededCard,
   grade: Grade,
@@ -132,7 +140,11 @@ export function applyGrade(
   by: FSRS = scheduler,
   seedKey: string | undefined = fields.id,
 ): CardFields {
-  return fromCard(by.next(toCard(fields, seedKey), now, grade).card);
+  try {
+    return fromCard(by.next(toCard(fields, seedKey), now, grade).card);
+  } catch (error) {
+    throw new SchedulerError(error instanceof Error ? error.message : String(error), { cause: error });
+  }
 }
 
 /**
@@ -160,7 +172,8 @@ export function cardForStage(fields: SeededCard, stage: Stage, now: Date, by: FS
   const keep = { reps: fields.reps, lapses: fields.lapses };
   switch (stage) {
     case "tolearn":
-      return { ...newCard(now), ...keep };
+      // FSRS reads no last review of a new card; it records the moment of the reset (ADR 095).
+      return { ...newCard(now), ...keep, lastReview: now };
     case "inprogress":
       return { ...applyGrade(fields, Rating.Again, now, by, seedKey), ...keep };
     case "needsreview": {

@@ -193,8 +193,7 @@ export async function gradeTerm(
     kept = null;
     if (!read) return null;
     const { term } = read;
-    const shown = version ?? term.reps;
-    if (term.reps !== shown) return "stale";
+    if (changedSince(term, version ?? term.reps, now)) return "stale";
     if (term.parentId) break;
     const card = { ...applyGrade(term, GRADES[grade], now, by), updatedAt: now };
     const { rows } = await gradeStatement<{ id: string }>(db, {
@@ -209,6 +208,13 @@ export async function gradeTerm(
   }
   return gradeLocked(db, userId, id, grade, now, version, by);
 }
+
+/**
+ * Whether the card moved on since the learner saw it: graded since (another version), or its schedule started after
+ * the grade's moment (a review or a stage change made later elsewhere, which keeps the version: ADR 095).
+ */
+const changedSince = (term: Term, version: number, at: Date) =>
+  term.reps !== version || (term.lastReview !== null && term.lastReview.getTime() > at.getTime());
 
 /** The grade above in a transaction with the term's row locked: a form with a parent, or a term written meanwhile. */
 function gradeLocked(
@@ -229,7 +235,7 @@ function gradeLocked(
       .limit(1);
     if (!term) return null;
     const shown = version ?? term.reps;
-    if (term.reps !== shown) return "stale";
+    if (changedSince(term, shown, now)) return "stale";
     const card = applyGrade(term, GRADES[grade], now, by);
     const [updated] = await tx
       .update(terms)

@@ -1,7 +1,13 @@
 import { useTranslation } from "../i18n/use-translation";
 import { Form, Link } from "react-router";
 import type { Route } from "./+types/($lang)._default.logout";
-import { clearSessionCookie, destroyAllSessions, destroySession, userContext } from "../auth/session.server";
+import {
+  CLEAR_DEVICE,
+  clearSessionCookie,
+  destroyAllSessions,
+  destroySession,
+  userContext,
+} from "../auth/session.server";
 import { getDatabase } from "../db/db.server";
 import { getInstance, requestLocale } from "../i18n/i18n.server";
 import { localePath } from "../i18n/locales";
@@ -20,7 +26,7 @@ export function loader({ context }: Route.LoaderArgs) {
 
 /**
  * Ends the session (row deleted, cookie cleared) and returns home with a toast; with `intent=everywhere`, every
- * session of the learner on every device.
+ * session of the learner on every device. The browser is told to clear the device's stored review either way.
  */
 export async function action({ request, context }: Route.ActionArgs) {
   const { t } = getInstance(context);
@@ -29,15 +35,16 @@ export async function action({ request, context }: Route.ActionArgs) {
   const home = localePath(requestLocale(context), "/");
   const everywhere =
     request.headers.get("Content-Type") !== null && (await readForm(request)).get("intent") === "everywhere";
+  // The device's stored review goes with the session, with or without JavaScript (ADR 096).
   if (everywhere && user) {
     await destroyAllSessions(db, user.id);
     return redirectWithToast(request, home, translatedToast(t, "info", "toast.signedOutEverywhere"), {
-      headers: { "Set-Cookie": await clearSessionCookie() },
+      headers: { "Set-Cookie": await clearSessionCookie(), "Clear-Site-Data": CLEAR_DEVICE },
     });
   }
   const clear = await destroySession(db, request);
   return redirectWithToast(request, home, translatedToast(t, "info", "toast.signedOut"), {
-    headers: { "Set-Cookie": clear },
+    headers: { "Set-Cookie": clear, "Clear-Site-Data": CLEAR_DEVICE },
   });
 }
 

@@ -30,7 +30,7 @@ const GRADE_NAMES: GradeName[] = ["again", "hard", "good", "easy"];
 const SYNC_EVERY_MS = 30_000;
 
 type Stored = { deck: OfflineDeck | null; graded: Set<string>; pending: number };
-type Sync = { state: "unknown" | "offline" | "online"; sent: number; elsewhere: number };
+type Sync = { state: "unknown" | "offline" | "online"; sent: number; elsewhere: number; failed: number };
 
 /** When a grade is given (an event, never a render). */
 const moment = () => Date.now();
@@ -47,7 +47,7 @@ export default function OfflineReviewPage({ loaderData }: Route.ComponentProps) 
   const { t } = useTranslation("learning");
   const to = useLocalePath();
   const [stored, setStored] = useState<Stored | null>(null);
-  const [sync, setSync] = useState<Sync>({ state: "unknown", sent: 0, elsewhere: 0 });
+  const [sync, setSync] = useState<Sync>({ state: "unknown", sent: 0, elsewhere: 0, failed: 0 });
   const [revealed, setRevealed] = useState(false);
   const [typed, setTyped] = useState<string | null>(null);
   const [now, setNow] = useState(() => Date.now());
@@ -78,8 +78,13 @@ export default function OfflineReviewPage({ loaderData }: Route.ComponentProps) 
     void Promise.resolve().then(load).then(trySync);
     const again = () => void trySync();
     const synced = (event: Event) => {
-      const { sent, elsewhere } = (event as CustomEvent<SyncResult>).detail;
-      setSync((last) => ({ state: "online", sent: last.sent + sent, elsewhere: last.elsewhere + elsewhere }));
+      const { sent, elsewhere, failed } = (event as CustomEvent<SyncResult>).detail;
+      setSync((last) => ({
+        state: "online",
+        sent: last.sent + sent,
+        elsewhere: last.elsewhere + elsewhere,
+        failed: last.failed + failed,
+      }));
       void load();
     };
     window.addEventListener(SYNCED_EVENT, synced);
@@ -129,6 +134,7 @@ export default function OfflineReviewPage({ loaderData }: Route.ComponentProps) 
         <>
           <p>{pending > 0 ? t("common:offline.waiting", { count: pending }) : t("common:offline.allSent")}</p>
           {sync.elsewhere > 0 ? <p>{t("common:offline.elsewhere", { count: sync.elsewhere })}</p> : null}
+          {sync.failed > 0 ? <p>{t("common:offline.failed", { count: sync.failed })}</p> : null}
           <p>
             <Link to={to(PATHS.review)} reloadDocument>
               {t("common:offline.backOnline")}

@@ -6,7 +6,7 @@
 import { AxeBuilder } from "@axe-core/playwright";
 import type { BrowserContext, Page } from "@playwright/test";
 import { forwardedFor } from "./mail";
-import { expect, openAccountMenu, signInFresh, t, test, waitForHydration } from "./support";
+import { BROWSER_USER_AGENT, expect, openAccountMenu, signInFresh, t, test, waitForHydration } from "./support";
 
 test.use({ extraHTTPHeaders: forwardedFor() });
 
@@ -42,6 +42,8 @@ async function waitUntilStored(page: Page, cards: number): Promise<void> {
         page.evaluate(
           async ({ cache }) => {
             const stored = await (await caches.open(cache)).match("/offline-meta.json");
+            // Opened only once the app made it: opening it first would make it without its stores.
+            if (!(await indexedDB.databases()).some((db) => db.name === "polyglot-offline")) return -1;
             const deck = await new Promise<{ cards: unknown[] } | undefined>((resolve) => {
               const open = indexedDB.open("polyglot-offline");
               open.onsuccess = () => {
@@ -454,4 +456,148 @@ test("storing the offline copies and syncing leave the toast of the learner's ne
   expect(sync.status()).toBe(409);
   await page.goto("/account/home");
   await expect(page.getByRole("status")).toContainText(title);
+});
+
+test("a grade given offline before a stage change made on another device is dropped, and the sync goes on", async ({
+  page,
+  context,
+  javaScriptEnabled,
+  consoleGuard,
+}) => {
+  test.skip(!javaScriptEnabled, "the offline review needs JavaScript");
+  test.setTimeout(90_000);
+  consoleGuard.allow(/ERR_INTERNET_DISCONNECTED|Failed to fetch manifest patches/);
+  await signInFresh(page, true, "offline-stage");
+  await addTerms(page, 1, "tunnel");
+  await page.goto("/account/review");
+  await waitForHydration(page);
+  await waitUntilStored(page, 1);
+
+  await goOffline(context);
+  await page.goto("/account/review");
+  await gradeOffline(page, 1);
+  // The grade has waited on the device for two days…
+  const [grade] = await page.evaluate(
+    (days) =>
+      new Promise<StoredGrade[]>((resolve, reject) => {
+        const open = indexedDB.open("polyglot-offline");
+        open.onsuccess = () => {
+          const transaction = open.result.transaction("grades", "readwrite");
+          const store = transaction.objectStore("grades");
+          const request = store.getAll();
+          request.onsuccess = () => {
+            const grades = (request.result as StoredGrade[]).map((stored) => ({ ...stored, at: stored.at - days }));
+            for (const stored of grades) store.put(stored);
+            transaction.oncomplete = () => {
+              open.result.close();
+              resolve(grades);
+            };
+          };
+          transaction.onerror = () => reject(transaction.error);
+        };
+      }),
+    2 * 86_400_000,
+  );
+  // …and meanwhile marked "learned" by hand on another device (the API requests bypass the offline browser).
+  const changed = await page.request.post(`/account/terms/${grade!.termId}`, {
+    form: { intent: "stage", stage: "learned" },
+    headers: { Origin: new URL(page.url()).origin },
+    maxRedirects: 0,
+  });
+  expect(changed.status()).toBe(302);
+
+  // Back online on the next visit: the offline tab closed first, so that its "online" event sends nothing.
+  const next = await context.newPage();
+  await page.close();
+  await goOnline(context);
+  await next.goto("/account/review/offline");
+  await expect(next.locator(".offline-status")).toContainText(t("en", "offline.elsewhere_one", { count: 1 }));
+  expect(await storedGrades(next)).toEqual([]);
+  const exported = await next.request.get("/account/export?format=json");
+  const document = (await exported.json()) as { terms: { stage: string; reviews: unknown[] }[] };
+  expect(document.terms.map((term) => [term.stage, term.reviews.length])).toEqual([["learned", 0]]);
+});
+
+test("signing out everywhere from another device clears the shared browser's stored review and its waiting grades", async ({
+  page,
+  browser,
+  javaScriptEnabled,
+  consoleGuard,
+}) => {
+  test.skip(!javaScriptEnabled, "the offline review needs JavaScript");
+  test.setTimeout(120_000);
+  consoleGuard.allow(/ERR_INTERNET_DISCONNECTED|Failed to fetch manifest patches/);
+  await signInFresh(page, true, "offline-everywhere");
+  await addTerms(page, 2, "kiosk");
+  // A shared computer with the same learner signed in, its device holding today's cards and a grade not sent yet.
+  const shared = await browser.newContext({
+    userAgent: BROWSER_USER_AGENT,
+    extraHTTPHeaders: forwardedFor(),
+    storageState: await page.context().storageState(),
+  });
+  consoleGuard.watch(shared);
+  const offlineTab = await shared.newPage();
+  await offlineTab.goto("/account/review");
+  await waitForHydration(offlineTab);
+  await waitUntilStored(offlineTab, 2);
+  await goOffline(shared);
+  await offlineTab.goto("/account/review");
+  await gradeOffline(offlineTab, 1);
+  expect(await storedGrades(offlineTab)).toHaveLength(1);
+  // The tab closed offline: nothing sends the grade when the network comes back.
+  const tab = await shared.newPage();
+  await offlineTab.close();
+  await goOnline(shared);
+
+  // The learner's own device: "sign out everywhere", whose confirmation says the waiting grades are discarded.
+  expect(await exportedReviews(page)).toEqual([]);
+  await page.goto("/account/home");
+  await waitForHydration(page);
+  await page.getByRole("button", { name: t("en", "pages:logout.everywhere") }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole("status")).toContainText(t("en", "toast.signedOutEverywhere.description"));
+
+  // The shared browser's next page: signed out, and nothing of the learner's review is left on it.
+  await tab.goto("/account/review");
+  await expect(tab).toHaveURL(/\/form$/);
+  await expect
+    .poll(() =>
+      tab.evaluate(async () => ({
+        databases: (await indexedDB.databases()).map((db) => db.name),
+        caches: await caches.keys(),
+        workers: (await navigator.serviceWorker.getRegistrations()).length,
+      })),
+    )
+    .toEqual({ databases: [], caches: [], workers: 0 });
+  // Offline, the review's address no longer opens the stored cards.
+  await goOffline(shared);
+  await expect(tab.goto("/account/review")).rejects.toThrow(/ERR_INTERNET_DISCONNECTED/);
+  await shared.close();
+});
+
+test("a page with no signed-in learner clears a device left holding a learner's review, whatever the server said", async ({
+  page,
+  context,
+  javaScriptEnabled,
+}) => {
+  test.skip(!javaScriptEnabled, "the offline review needs JavaScript");
+  test.setTimeout(90_000);
+  await signInFresh(page, true, "offline-cookie-gone");
+  await addTerms(page, 1, "bench");
+  await page.goto("/account/review");
+  await waitForHydration(page);
+  await waitUntilStored(page, 1);
+  // The session cookie gone without a word from the server (the browser dropped it, or it expired).
+  await context.clearCookies();
+  await page.goto("/explore");
+  await waitForHydration(page);
+  await expect
+    .poll(() =>
+      page.evaluate(async () => ({
+        databases: (await indexedDB.databases()).map((db) => db.name),
+        caches: await caches.keys(),
+        workers: (await navigator.serviceWorker.getRegistrations()).length,
+      })),
+    )
+    .toEqual({ databases: [], caches: [], workers: 0 });
 });

@@ -119,6 +119,26 @@ describe("the public page cache", () => {
     expect(await mineAgain.text()).toContain(day);
   });
 
+  it("tells only a browser whose session ended to clear its device: the shared page never carries that", async () => {
+    const ended = await signedInBrowser(app, mail, "ended.session@example.com");
+    const deadCookie = `__session=${ended.jar.get("__session")}`;
+    await app.db.execute(
+      sql`delete from sessions where user_id = (select id from users where email = 'ended.session@example.com')`,
+    );
+    const before = await get("/explore");
+    const dead = await get("/explore", { Cookie: deadCookie });
+    const after = await get("/explore");
+    expect(dead.status).toBe(200);
+    expect(isCached(dead)).toBe(false);
+    expect(dead.headers.get("Clear-Site-Data")).toBe('"storage", "cache"');
+    expect(dead.headers.getSetCookie().some((cookie) => /^__session=;.*Max-Age=0/i.test(cookie))).toBe(true);
+    for (const shared of [before, after]) {
+      expect(isCached(shared)).toBe(true);
+      expect(shared.headers.get("Clear-Site-Data")).toBeNull();
+      expect(shared.headers.getSetCookie()).toEqual([]);
+    }
+  });
+
   it("renders a visitor with a pending toast for them", async () => {
     await get("/form");
     const response = await get("/form", { Cookie: "toast=anything" });

@@ -109,8 +109,8 @@ describe("a manual stage change keeps the schedule consistent", () => {
     expect(card.state).toBe(State.Review);
     expect(card.due.getTime() - start.getTime()).toBeGreaterThanOrEqual(LEARNED_INTERVAL_DAYS * 86_400_000);
   });
-  it("to tolearn resets the schedule but not the review count", () => {
-    expect(cardForStage(reviewed, "tolearn", days(3))).toEqual({ ...newCard(days(3)), reps: 2 });
+  it("to tolearn resets the schedule but not the review count, and records the moment of the reset", () => {
+    expect(cardForStage(reviewed, "tolearn", days(3))).toEqual({ ...newCard(days(3)), reps: 2, lastReview: days(3) });
   });
   it("is not a review: reps and lapses stay as they were, whatever the move", () => {
     const lapsed = applyGrade(reviewed, Rating.Again, days(5));
