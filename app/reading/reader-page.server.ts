@@ -10,15 +10,8 @@ import { isId } from "../learning/ids";
 import { requireLearner } from "../learning/learner.server";
 import { studyLanguageName } from "../learning/study-language";
 import { termWithExampleSchema, type FieldErrors } from "../learning/term-form";
-import {
-  addKnownTerms,
-  createTerm,
-  findTerm,
-  isDuplicate,
-  removeKnownBatch,
-  setStage,
-  stageOf,
-} from "../learning/terms.server";
+import { createTerm, findTerm, isDuplicate, setStage, stageOf } from "../learning/terms.server";
+import { markKnown, undoKnownBatch } from "./known-words.server";
 import { isStage, type Stage } from "../learning/vocabulary";
 import { roomForTerms } from "../learning/limits.server";
 import { redirectWithToast, translatedToast } from "../toasts/toast.server";
@@ -188,6 +181,8 @@ export async function readerPageAction(request: Request, context: Context, id: s
           if (!(await roomForTerms(db, user.id))) return failed("addTerm", 409, {}, t("learning:errors.termLimit"));
           try {
             const created = await createTerm(db, owner, term, example ?? undefined);
+            // A known word the learner now wants to learn is a term only, counted once (ADR 105).
+            await unignoreWord(db, owner, created.text);
             return redirectWithToast(
               request,
               backTo(place),
@@ -233,10 +228,8 @@ export async function readerPageAction(request: Request, context: Context, id: s
               const key = piece.text.toLocaleLowerCase(text.language);
               if (!fresh.has(key) && piece.text.length <= 200) fresh.set(key, piece.text);
             }
-          if (!(await roomForTerms(db, user.id, fresh.size)))
-            return failed("markKnown", 409, {}, t("learning:errors.termLimit"));
           const now = new Date();
-          const count = await addKnownTerms(db, owner, [...fresh.values()], now);
+          const count = await markKnown(db, owner, [...fresh.values()], now);
           return redirectWithToast(
             request,
             `${here}?page=${view.page}&known=${now.getTime()}`,
@@ -252,7 +245,7 @@ export async function readerPageAction(request: Request, context: Context, id: s
             .pipe(z.number().refine((at) => Number.isSafeInteger(at) && at > 0)),
         }),
         run: async ({ page, batch }) => {
-          const count = await removeKnownBatch(db, owner, new Date(batch));
+          const count = await undoKnownBatch(db, owner, new Date(batch));
           return redirectWithToast(
             request,
             `${here}?page=${page}`,

@@ -354,7 +354,7 @@ learnerTest("marks the rest of a page as known and undoes it", async ({ page, ja
   await addText(page, javaScriptEnabled, `Rest ${first}`, `${first} and ${second}.`);
   await page.getByRole("button", { name: t("en", "reading:markKnown.button") }).click();
   await expect(page.getByRole("status")).toContainText(t("en", "reading:toasts.markedKnown.title"));
-  for (const word of [first, second]) await expect(wordLink(page, word)).toHaveClass(/\bw-learned\b/);
+  for (const word of [first, second]) await expect(wordLink(page, word)).toHaveClass(/\bw-ignored\b/);
   await expect(page.getByRole("button", { name: t("en", "reading:markKnown.button") })).toHaveCount(0);
   await page.getByRole("button", { name: t("en", "reading:markKnown.undo") }).click();
   await expect(page.getByRole("status")).toContainText(t("en", "reading:toasts.unmarkedKnown.title"));

@@ -1,7 +1,7 @@
 /**
  * The statistics page reads per-day aggregates kept by database triggers (drizzle/0013), never the raw review log.
  * This property test drives random histories through the app's own writes — terms and forms of terms added, graded
- * (a form's grade moves its parent too), set to a stage by hand, marked known, deleted, imported in bulk with past
+ * (a form's grade moves its parent too), set to a stage by hand, marked known (no term, ADR 105), deleted, imported in bulk with past
  * reviews and cards, and the learner's time zone changed between them — and checks that every figure the page draws
  * (reviews per day, retention per week, stages per day, streak) equals a full scan of review_logs and terms. Each
  * review counts on the learner's day in the zone they had when it was written; the scan knows that zone from the
@@ -17,7 +17,8 @@ import { openDatabase, type DatabaseHandle } from "../../app/db/open.server.ts";
 import { today as todayOf, todaysReviews } from "../../app/learning/daily.server";
 import { DEFAULT_SETTINGS, saveSettings } from "../../app/learning/settings.server";
 import { LEARNED_INTERVAL_DAYS } from "../../app/learning/stage";
-import { addKnownTerms, createTerm, deleteTerm, gradeTerm, setStage } from "../../app/learning/terms.server";
+import { createTerm, deleteTerm, gradeTerm, setStage } from "../../app/learning/terms.server";
+import { markKnown } from "../../app/reading/known-words.server";
 import { STAGES, type Stage } from "../../app/learning/vocabulary";
 import { addDays, dayFormatter, daysUntil, weekOf } from "../../app/progress/days";
 import { learnerStatistics } from "../../app/progress/statistics.server";
@@ -361,7 +362,8 @@ function defineSuite(name: string, open: () => Promise<DatabaseHandle & { cleanu
             break;
           }
           case "known":
-            await addKnownTerms(
+            // Known words are no terms (ADR 105): they change no figure the aggregates keep.
+            await markKnown(
               db,
               owner,
               Array.from({ length: step.count }, () => `Bekannt${words++}`),
