@@ -12,7 +12,10 @@ export function WordStageBadge({ stage, id }: { stage: WordStage; id?: string })
   );
 }
 
-/** What each colour and underline means: colour is never the only sign of a stage. Words name their stage through it. */
+/**
+ * What each colour and underline means: colour is never the only sign of a stage. Words name their stage through it.
+ * Learned and known words are plain text (ADR 106): the legend says so in words too.
+ */
 export function StageLegend() {
   const { t } = useTranslation("reading");
   return (
@@ -22,6 +25,7 @@ export function StageLegend() {
           <WordStageBadge stage={stage} id={`legend-${stage}`} />
         </li>
       ))}
+      <li className="hint">{t("legendPlain")}</li>
     </ul>
   );
 }
