@@ -112,6 +112,13 @@ describe("migration 0028 on terms marked known by the old reader", () => {
           sql`select count(distinct term_id)::int as terms from term_stage_days where user_id = ${userId}`,
         );
         expect(stageDays!.terms).toBe(2);
+        // Migration 0029 counts the known words per language on the day they were marked (known_days).
+        expect(
+          await rowsOf(db, sql`select language, sum(words)::int as words from known_days group by 1 order by 1`),
+        ).toEqual([
+          { language: "de", words: 3 },
+          { language: "tr", words: 1 },
+        ]);
         // No more spike of cards coming due: only the reviewed term is scheduled.
         const statistics = await learnerStatistics(db, userId, "Europe/Berlin", 30, now);
         expect(statistics.forecast.reduce((sum, day) => sum + day.due, 0)).toBe(1);
