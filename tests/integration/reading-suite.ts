@@ -436,18 +436,24 @@ export function defineReadingSuite(databaseName: string, databaseEnv: () => Prom
       expect(plain((await bob.page(copied.headers.get("Location")!)).html)).toContain("My street");
     });
 
-    it("deletes a learner's texts and ignored words with the learner", async () => {
+    it("deletes a learner's texts, known words and their days with the learner", async () => {
       const carol = await signedInBrowser(app, mail, "reader.carol@example.com");
       const id = await addText(carol, "Gone", "Soon gone.");
       await carol.request(`/account/texts/${id}`, {
         method: "POST",
         form: { intent: "ignore", text: "soon", word: "0" },
       });
+      const { rows: carolRows } = await app.db.execute(
+        sql`select id from users where email = 'reader.carol@example.com'`,
+      );
+      const carolId = (carolRows[0] as { id: string }).id;
       await app.db.execute(sql`delete from users where email = 'reader.carol@example.com'`);
       const { rows } = await app.db.execute(
-        sql`select (select count(*)::int from texts where id = ${id}) as texts, (select count(*)::int from ignored_words where word = 'soon') as ignored`,
+        sql`select (select count(*)::int from texts where id = ${id}) as texts, (select count(*)::int from ignored_words where word = 'soon') as ignored,
+          (select count(*)::int from known_days where user_id = ${carolId}) as known_days`,
       );
-      expect(rows).toEqual([{ texts: 0, ignored: 0 }]);
+      // The known words and their per-day counts go with the learner (ADR 105).
+      expect(rows).toEqual([{ texts: 0, ignored: 0, known_days: 0 }]);
     });
   });
 }
