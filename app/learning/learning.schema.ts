@@ -155,6 +155,8 @@ export const learnerSettings = pgTable(
     desiredRetention: doublePrecision("desired_retention").notNull().default(0.9),
     /** Show readings over the words of Japanese and Chinese texts (furigana, pinyin) in the reader. */
     showReadings: boolean("show_readings").notNull().default(true),
+    /** Turning a page in the reader marks the page's remaining new words as known (ADR 105); off by default. */
+    knownOnPageTurn: boolean("known_on_page_turn").notNull().default(false),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [

@@ -8,9 +8,10 @@ const WIDTH = 600;
 const HEIGHT = 160;
 
 /**
- * Stages differ in more than hue in a chart too: over its colour each stage's bar carries the pattern of its underline
- * in the reader (to learn solid, in progress dashed: stripes, needs review wavy: dots, learned double: lines). The
- * legend's swatches carry the same patterns (statistics.css).
+ * Stages differ in more than hue in a chart too: over its colour each stage's bar carries a pattern, those of the
+ * terms being learned after their underline in the reader (to learn solid, in progress dashed: stripes, needs review
+ * wavy: dots), learned terms lines (plain text in the reader, ADR 106); known words (`ignored`) plain. The legend's
+ * swatches carry the same patterns (statistics.css).
  */
 const PATTERNS: Record<string, (mark: string) => ReactNode> = {
   inprogress: (mark) => <path className={mark} d="M-2 2 L2 -2 M0 8 L8 0 M6 10 L10 6" strokeWidth="2" />,

@@ -63,6 +63,28 @@ export const termStageDays = pgTable(
     inprogress: integer("inprogress").notNull().default(0),
     needsreview: integer("needsreview").notNull().default(0),
     learned: integer("learned").notNull().default(0),
+    /** The term's language, filled by a trigger on insert (drizzle/0029): the known words' history per language. */
+    language: text("language"),
   },
   (table) => [primaryKey({ columns: [table.termId, table.day] })],
+);
+
+/**
+ * Per learner, study language and day, the change of the number of words they know (ADR 105): known words marked or
+ * no longer marked (`words`, on the day each was marked) and terms becoming learned or no longer learned (`learned`,
+ * the same changes as learner_days' learned, per language). The number on a day is the sum up to it. Kept by triggers
+ * on ignored_words and term_stage_days in the same transaction as every write (drizzle/0029).
+ */
+export const knownDays = pgTable(
+  "known_days",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    language: text("language").notNull(),
+    day: date("day", { mode: "string" }).notNull(),
+    words: integer("words").notNull().default(0),
+    learned: integer("learned").notNull().default(0),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.language, table.day] })],
 );

@@ -1,4 +1,4 @@
-import { data, type RouterContextProvider } from "react-router";
+import { data, redirect, type RouterContextProvider } from "react-router";
 import { getDatabase } from "../db/db.server";
 import { invalidParam, pageNotFound } from "../http/errors";
 import { PATHS, textPath } from "../http/paths";
@@ -10,15 +10,8 @@ import { isId } from "../learning/ids";
 import { requireLearner } from "../learning/learner.server";
 import { studyLanguageName } from "../learning/study-language";
 import { termWithExampleSchema, type FieldErrors } from "../learning/term-form";
-import {
-  addKnownTerms,
-  createTerm,
-  findTerm,
-  isDuplicate,
-  removeKnownBatch,
-  setStage,
-  stageOf,
-} from "../learning/terms.server";
+import { createTerm, findTerm, isDuplicate, setStage, stageOf } from "../learning/terms.server";
+import { markKnown, newWordsOfPage, readKnownOnPageTurn, undoKnownBatch } from "./known-words.server";
 import { isStage, type Stage } from "../learning/vocabulary";
 import { roomForTerms } from "../learning/limits.server";
 import { redirectWithToast, translatedToast } from "../toasts/toast.server";
@@ -66,7 +59,10 @@ export async function readerPageData(request: Request, context: Context, id: str
   // of the moment: nothing here grows with the number of the learner's terms.
   const words = await segmentedOf(db, text);
   const versions = await versionsOf(db, user.id);
-  const showReadings = words.readings ? await readShowReadings(db, user.id) : false;
+  const [showReadings, knownOnPageTurn] = await Promise.all([
+    words.readings ? readShowReadings(db, user.id) : false,
+    readKnownOnPageTurn(db, user.id),
+  ]);
   const index = await vocabularyIndex(db, owner, versions.vocabulary);
   const learned = await learnedNow(db, owner, versions.data);
   // The text's statistics need to know only which terms are learned; the words on the page show their exact stage.
@@ -125,6 +121,7 @@ export async function readerPageData(request: Request, context: Context, id: str
     meanings,
     prefill: prefillOf(query),
     knownBatch: Number.isSafeInteger(knownAt) && knownAt > 0 ? knownAt : null,
+    knownOnPageTurn,
     languageName: studyLanguageName(text.language, requestLocale(context)),
     /** When the page changes without a write (`handle.staleness`); null: not before a write. */
     changesAt: Number.isFinite(change.at) ? change.at : null,
@@ -188,6 +185,8 @@ export async function readerPageAction(request: Request, context: Context, id: s
           if (!(await roomForTerms(db, user.id))) return failed("addTerm", 409, {}, t("learning:errors.termLimit"));
           try {
             const created = await createTerm(db, owner, term, example ?? undefined);
+            // A known word the learner now wants to learn is a term only, counted once (ADR 105).
+            await unignoreWord(db, owner, created.text);
             return redirectWithToast(
               request,
               backTo(place),
@@ -219,27 +218,29 @@ export async function readerPageAction(request: Request, context: Context, id: s
       markKnown: intent({
         schema: z.object(placement),
         run: async ({ page }) => {
-          // The page's words that are neither terms nor ignored, once each, as the text writes them.
-          const words = await segmentedOf(db, text);
-          const versions = await versionsOf(db, user.id);
-          const matches = matchIndexed(await vocabularyIndex(db, owner, versions.vocabulary), words);
-          const { view } = readerView(
-            { title: text.title, language: text.language, text: words, vocabulary: [], matches },
-            new URLSearchParams({ page: String(page) }),
-          );
-          const fresh = new Map<string, string>();
-          for (const piece of view.paragraphs.flat())
-            if (typeof piece !== "string" && piece.stage === "new") {
-              const key = piece.text.toLocaleLowerCase(text.language);
-              if (!fresh.has(key) && piece.text.length <= 200) fresh.set(key, piece.text);
-            }
-          if (!(await roomForTerms(db, user.id, fresh.size)))
-            return failed("markKnown", 409, {}, t("learning:errors.termLimit"));
+          const fresh = await newWordsOfPage(db, owner, text, page);
           const now = new Date();
-          const count = await addKnownTerms(db, owner, [...fresh.values()], now);
+          const count = await markKnown(db, owner, fresh.words, now);
           return redirectWithToast(
             request,
-            `${here}?page=${view.page}&known=${now.getTime()}`,
+            `${here}?page=${fresh.page}&known=${now.getTime()}`,
+            translatedToast(t, "success", "reading:toasts.markedKnown", { count }),
+          );
+        },
+      }),
+      // The next page (or the end of the text, on the last page) with the learner's setting on: this page's remaining
+      // new words become known first, with the same undo.
+      turnPage: intent({
+        schema: z.object(placement),
+        run: async ({ page }) => {
+          const fresh = await newWordsOfPage(db, owner, text, page);
+          const to = Math.min(fresh.page + 1, fresh.pages);
+          const now = new Date();
+          const count = (await readKnownOnPageTurn(db, user.id)) ? await markKnown(db, owner, fresh.words, now) : 0;
+          if (count === 0) return redirect(`${here}?page=${to}`);
+          return redirectWithToast(
+            request,
+            `${here}?page=${to}&known=${now.getTime()}`,
             translatedToast(t, "success", "reading:toasts.markedKnown", { count }),
           );
         },
@@ -252,7 +253,7 @@ export async function readerPageAction(request: Request, context: Context, id: s
             .pipe(z.number().refine((at) => Number.isSafeInteger(at) && at > 0)),
         }),
         run: async ({ page, batch }) => {
-          const count = await removeKnownBatch(db, owner, new Date(batch));
+          const count = await undoKnownBatch(db, owner, new Date(batch));
           return redirectWithToast(
             request,
             `${here}?page=${page}`,

@@ -1,5 +1,6 @@
 import { useTranslation } from "../i18n/use-translation";
 import { Link } from "react-router";
+import type { ReactNode } from "react";
 import { useLocale } from "../i18n/use-locale";
 import { WORD_STAGES, type TextStats, type WordStage } from "./match";
 
@@ -12,7 +13,10 @@ export function WordStageBadge({ stage, id }: { stage: WordStage; id?: string })
   );
 }
 
-/** What each colour and underline means: colour is never the only sign of a stage. Words name their stage through it. */
+/**
+ * What each colour and underline means: colour is never the only sign of a stage. Words name their stage through it.
+ * Learned and known words are plain text (ADR 106): the legend says so in words too.
+ */
 export function StageLegend() {
   const { t } = useTranslation("reading");
   return (
@@ -22,6 +26,7 @@ export function StageLegend() {
           <WordStageBadge stage={stage} id={`legend-${stage}`} />
         </li>
       ))}
+      <li className="hint">{t("legendPlain")}</li>
     </ul>
   );
 }
@@ -40,7 +45,18 @@ export function TextStatsLine({ stats }: { stats: TextStats }) {
   );
 }
 
-export function Pager({ page, pages, link }: { page: number; pages: number; link: (page: number) => string }) {
+/** The pages of a text; `next`, when given, stands in for the link to the next page (a form that marks words known). */
+export function Pager({
+  page,
+  pages,
+  link,
+  next,
+}: {
+  page: number;
+  pages: number;
+  link: (page: number) => string;
+  next?: ReactNode;
+}) {
   const { t } = useTranslation("reading");
   if (pages <= 1) return null;
   return (
@@ -51,11 +67,13 @@ export function Pager({ page, pages, link }: { page: number; pages: number; link
         </Link>
       ) : null}
       <span>{t("page", { page, pages })}</span>
-      {page < pages ? (
-        <Link to={link(page + 1)} rel="next">
-          {t("next")}
-        </Link>
-      ) : null}
+      {page < pages
+        ? (next ?? (
+            <Link to={link(page + 1)} rel="next">
+              {t("next")}
+            </Link>
+          ))
+        : null}
     </nav>
   );
 }

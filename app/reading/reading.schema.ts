@@ -1,4 +1,4 @@
-import { index, integer, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { date, index, integer, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
 // `.ts`: scripts load the tables with plain `node` (see db/open.server.ts).
 import { users } from "../auth/auth.schema.ts";
 
@@ -28,7 +28,10 @@ export const texts = pgTable(
   (table) => [index("texts_user_language_created_idx").on(table.userId, table.language, table.createdAt)],
 );
 
-/** Words a learner marked as known or not worth learning: the reader stops highlighting them. Lower-cased per language. */
+/**
+ * A learner's known words (ADR 105): marked in the reader ("I know this word", "mark the rest of this page as known"),
+ * plain text there, never a card. Lower-cased per language.
+ */
 export const ignoredWords = pgTable(
   "ignored_words",
   {
@@ -38,6 +41,8 @@ export const ignoredWords = pgTable(
     language: text("language").notNull(),
     word: text("word").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    /** The learner's day of `created_at` in their zone then, set by a trigger (drizzle/0029): known_days counts it. */
+    day: date("day", { mode: "string" }),
   },
   (table) => [primaryKey({ columns: [table.userId, table.language, table.word] })],
 );

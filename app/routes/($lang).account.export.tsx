@@ -11,7 +11,7 @@ import { capitalize } from "../i18n/format";
 import { requestLocale } from "../i18n/i18n.server";
 import { studyLanguageName } from "../learning/study-language";
 import { ankiPackage } from "../transfer/anki-export.server";
-import { documentJson, exportDocument, reviewsCsv, termsCsv } from "../transfer/export.server";
+import { documentJson, exportDocument, knownWordsCsv, reviewsCsv, termsCsv } from "../transfer/export.server";
 import type { StalenessHandle } from "../edge/staleness";
 import type { PageHandle } from "../ui/seo";
 
@@ -23,7 +23,7 @@ export const handle: PageHandle & StalenessHandle = {
 
 /**
  * `?format=json` (everything, one document), `?format=csv` (the terms), `?format=csv&part=reviews` (the review
- * history) and `?format=apkg` (an Anki package: a deck per study language with the review history) answer with a file;
+ * history), `?format=csv&part=known` (the known words) and `?format=apkg` (an Anki package: a deck per study language with the review history) answer with a file;
  * without `format` the page offers the four.
  */
 const downloadFile: Route.MiddlewareFunction = async ({ request, context }, next) => {
@@ -33,7 +33,7 @@ const downloadFile: Route.MiddlewareFunction = async ({ request, context }, next
   const part = params.get("part") ?? "terms";
   if (
     (format !== "csv" && format !== "json" && format !== "apkg") ||
-    (part !== "terms" && part !== "reviews") ||
+    (part !== "terms" && part !== "reviews" && part !== "known") ||
     (format !== "csv" && params.has("part"))
   )
     throw data(null, { status: 400 });
@@ -58,7 +58,9 @@ const downloadFile: Route.MiddlewareFunction = async ({ request, context }, next
       ? [await documentJson(document), "application/json", `polyglot-export-${day}.json`]
       : part === "reviews"
         ? [await reviewsCsv(document), "text/csv", `polyglot-reviews-${day}.csv`]
-        : [await termsCsv(document), "text/csv", `polyglot-terms-${day}.csv`];
+        : part === "known"
+          ? [await knownWordsCsv(document), "text/csv", `polyglot-known-words-${day}.csv`]
+          : [await termsCsv(document), "text/csv", `polyglot-terms-${day}.csv`];
   return download(textStream(parts), `${type}; charset=utf-8`, name);
 };
 
@@ -119,6 +121,12 @@ export default function ExportPage() {
             {t("export.reviewsCsv")}
           </a>
           <p className="hint">{t("export.reviewsCsvHint")}</p>
+        </li>
+        <li>
+          <a className="button button-secondary" href={`${to(PATHS.export)}?format=csv&part=known`} download>
+            {t("export.knownCsv")}
+          </a>
+          <p className="hint">{t("export.knownCsvHint")}</p>
         </li>
         <li>
           <a className="button button-secondary" href={`${to(PATHS.export)}?format=apkg`} download>

@@ -32,6 +32,8 @@ import {
   type WelcomeValues,
 } from "../learning/welcome.server";
 import { NextActionPanel, WelcomeForm } from "../learning/welcome";
+import { knownCount } from "../progress/known.server";
+import { DEFAULT_TIME_ZONE } from "../learning/time-zone";
 
 /** Kept in memory for the learner until their next write, or until a term falls due or their day ends. */
 export const handle: PageHandle & StalenessHandle<Awaited<ReturnType<typeof loader>>> = {
@@ -65,9 +67,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // falling due is kept with it between their writes (dayMemo).
   const known = await learnerDayOf(context, db, owner, dayMemory(request, user));
   const now = known.now;
-  const [{ counts, nextDue }, recent, day, plan] = await Promise.all([
+  const [{ counts, nextDue }, recent, knownWords, day, plan] = await Promise.all([
     dayMemo(known, "stageCountsAndDue", () => stageCountsAndDue(db, owner, now)),
     dayMemo(known, "recentTerms", () => recentTerms(db, owner)),
+    dayMemo(known, "knownCount", () => knownCount(db, owner, known.settings.timeZone ?? DEFAULT_TIME_ZONE, now)),
     daySummary(db, owner, known),
     planLine(user.id),
   ]);
@@ -81,6 +84,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       level: user.level,
       plan,
       counts,
+      knownWords,
       day: day.summary,
       next,
       nextDue,
@@ -151,6 +155,12 @@ function Dashboard({ home }: { home: NonNullable<Route.ComponentProps["loaderDat
 
       <div className="home-rest">
         <PlanLine plan={home.plan} />
+        <p className="known-count">
+          {t("known.total", { count: home.knownWords.total, language })}{" "}
+          <span className="hint">
+            {t("known.parts", { words: home.knownWords.words, learned: home.knownWords.learned })}
+          </span>
+        </p>
         <DayPanel day={day} start={false} />
 
         <h2>{t("home.stagesTitle")}</h2>

@@ -25,6 +25,7 @@ import type { PageHandle } from "../ui/seo";
 import { badRequest, dispatchIntents, flag, intent, text } from "../http/intents.server";
 import { PATHS } from "../http/paths";
 import { readShowReadings, saveShowReadings } from "../reading/readings-setting.server";
+import { readKnownOnPageTurn, saveKnownOnPageTurn } from "../reading/known-words.server";
 
 /** Kept in memory for the learner until their next write: it shows their settings and nothing that moves by itself. */
 export const handle: PageHandle & StalenessHandle = {
@@ -35,10 +36,11 @@ export const handle: PageHandle & StalenessHandle = {
 export async function loader({ context }: Route.LoaderArgs) {
   const { user, owner } = requireLearner(context);
   const db = await getDatabase();
-  const [settings, dictionary, showReadings] = await Promise.all([
+  const [settings, dictionary, showReadings, knownOnPageTurn] = await Promise.all([
     readSettings(db, user.id),
     readDictionary(db, user.id, owner.language),
     readShowReadings(db, user.id),
+    readKnownOnPageTurn(db, user.id),
   ]);
   const values: SettingsValues = {
     newPerDay: String(settings.newPerDay),
@@ -52,6 +54,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     zones: timeZoneOptions(settings.timeZone),
     zoneChosen: settings.timeZone !== null,
     showReadings,
+    knownOnPageTurn,
     dictionary: {
       template: dictionary ?? "",
       placeholder: defaultDictionary(owner.language),
@@ -63,6 +66,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 // The forms this action takes, built once: building a schema costs more than parsing a form with it.
 const dictionaryFields = z.object({ dictionary: text() });
 const readingsFields = z.object({ showReadings: flag() });
+const pageTurnFields = z.object({ knownOnPageTurn: flag() });
 const timeZoneFields = z.object({ timeZone: text() });
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -114,6 +118,14 @@ export async function action({ request, context }: Route.ActionArgs) {
         run: async ({ showReadings }) => {
           await saveShowReadings(db, user.id, showReadings);
           return saved("readingsSaved");
+        },
+      }),
+      // Turning a page in the reader marks its remaining new words as known (off by default).
+      pageTurn: intent({
+        schema: pageTurnFields,
+        run: async ({ knownOnPageTurn }) => {
+          await saveKnownOnPageTurn(db, user.id, knownOnPageTurn);
+          return saved("pageTurnSaved");
         },
       }),
       browserTimeZone: intent({
@@ -204,6 +216,26 @@ export default function SettingsPage({ loaderData, actionData }: Route.Component
         </p>
         <button type="submit" className="button">
           {t("settings.saveReadings")}
+        </button>
+      </Form>
+      <h2 id="page-turn-title">{t("settings.pageTurnTitle")}</h2>
+      <Form method="post" className="stack" aria-labelledby="page-turn-title">
+        <input type="hidden" name="intent" value="pageTurn" />
+        <label className="checkbox">
+          <input
+            type="checkbox"
+            name="knownOnPageTurn"
+            defaultChecked={loaderData.knownOnPageTurn}
+            aria-describedby="page-turn-hint"
+            key={String(loaderData.knownOnPageTurn)}
+          />{" "}
+          {t("settings.knownOnPageTurn")}
+        </label>
+        <p className="hint" id="page-turn-hint">
+          {t("settings.pageTurnHint")}
+        </p>
+        <button type="submit" className="button">
+          {t("settings.savePageTurn")}
         </button>
       </Form>
     </section>

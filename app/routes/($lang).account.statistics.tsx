@@ -10,6 +10,8 @@ import { STAGES } from "../learning/vocabulary";
 import { BarChart } from "../progress/charts";
 import { parseRange, RANGES } from "../progress/range";
 import { learnerStatistics } from "../progress/statistics.server";
+import { knownByDay } from "../progress/known.server";
+import { studyLanguageName } from "../learning/study-language";
 import { readFit } from "../learning/fsrs-fit.server";
 import type { StalenessHandle } from "../edge/staleness";
 import type { PageHandle } from "../ui/seo";
@@ -30,12 +32,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const db = await getDatabase();
   // The learner's zone and settings from their day, which the header's count reads too (from memory between writes).
   const { settings, day } = await learnerDayOf(context, db, owner, dayMemory(request, user));
-  const [statistics, fit] = await Promise.all([
-    learnerStatistics(db, user.id, settings.timeZone ?? DEFAULT_TIME_ZONE, range),
+  const timeZone = settings.timeZone ?? DEFAULT_TIME_ZONE;
+  const [statistics, fit, known] = await Promise.all([
+    learnerStatistics(db, user.id, timeZone, range),
     readFit(db, user.id),
+    knownByDay(db, owner, timeZone, range),
   ]);
   return {
     range,
+    known,
+    languageName: studyLanguageName(owner.language, requestLocale(context)),
     dayEnds: day.end,
     locale: requestLocale(context),
     ...statistics,
@@ -62,7 +68,7 @@ function dayLabel(locale: string) {
 
 export default function StatisticsPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("learning");
-  const { range, locale, streak, reviewsPerDay, forecast, retention, stages, scheduler } = loaderData;
+  const { range, locale, streak, reviewsPerDay, forecast, retention, stages, scheduler, known } = loaderData;
   const label = dayLabel(locale);
   const percent = new Intl.NumberFormat(locale, { style: "percent" });
   const total = reviewsPerDay.reduce((sum, d) => sum + d.reviews, 0);
@@ -72,10 +78,13 @@ export default function StatisticsPage({ loaderData }: Route.ComponentProps) {
   const passed = measured.reduce((sum, w) => sum + w.passed, 0);
   const graded = measured.reduce((sum, w) => sum + w.reviews, 0);
   const latest = stages.at(-1)!;
+  const knownNow = known.at(-1)!;
+  const language = loaderData.languageName;
   return (
     <section className="statistics">
       <h1>{t("common:titles.statistics")}</h1>
       <p className="lead streak">{t("statistics.streak", { count: streak })}</p>
+      <p className="lead known-count">{t("known.total", { count: knownNow.total, language })}</p>
       <Form method="get" className="inline-form">
         <label htmlFor="days">{t("statistics.rangeLabel")}</label>
         <select id="days" name="days" defaultValue={String(range)}>
@@ -99,6 +108,20 @@ export default function StatisticsPage({ loaderData }: Route.ComponentProps) {
         }
         labels={reviewsPerDay.map((d) => label(d.day))}
         series={[{ key: "reviews", label: t("statistics.reviews"), values: reviewsPerDay.map((d) => d.reviews) }]}
+      />
+      <BarChart
+        title={t("statistics.knownTitle", { language })}
+        summary={t("statistics.knownSummary", {
+          count: knownNow.total,
+          gained: knownNow.total - known[0]!.total,
+          words: knownNow.words,
+          learned: knownNow.learned,
+        })}
+        labels={known.map((d) => label(d.day))}
+        series={[
+          { key: "ignored", label: t("known.words"), values: known.map((d) => d.words) },
+          { key: "learned", label: t("known.learned"), values: known.map((d) => d.learned) },
+        ]}
       />
       <BarChart
         title={t("statistics.forecastTitle")}

@@ -32,6 +32,19 @@ export function action({ request, params, context }: Route.ActionArgs) {
 const isField = (target: EventTarget | null) =>
   (target as HTMLElement | null)?.matches("input, textarea, select") ?? false;
 
+/** The next page, or the end of the text, as a form: the page's remaining new words become known (the setting). */
+function PageTurn({ page, label, pending }: { page: number; label: string; pending: boolean }) {
+  return (
+    <Form method="post" className="inline-form page-turn">
+      <input type="hidden" name="intent" value="turnPage" />
+      <input type="hidden" name="page" value={page} />
+      <button type="submit" className="button button-small button-secondary" disabled={pending}>
+        {label}
+      </button>
+    </Form>
+  );
+}
+
 export default function ReaderPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation("reading");
   const to = useLocalePath();
@@ -44,6 +57,9 @@ export default function ReaderPage({ loaderData, actionData }: Route.ComponentPr
   const here = to(textPath(id));
   const pageLink = (n: number) => `${here}?page=${n}`;
   const wordLink = (word: number) => `${here}?page=${page}&word=${word}#w-${word}`;
+  const hasNewWords = reader.paragraphs.some((pieces) =>
+    pieces.some((piece) => typeof piece !== "string" && piece.stage === "new"),
+  );
 
   // With JavaScript the focus moves into the panel when it opens (to the meaning of a new word, else its title) and back
   // to the word when it closes. Without, the panel comes with the page and the anchor brings the word into view.
@@ -154,9 +170,7 @@ export default function ReaderPage({ loaderData, actionData }: Route.ComponentPr
           ) : null
         }
       />
-      {reader.paragraphs.some((pieces) =>
-        pieces.some((piece) => typeof piece !== "string" && piece.stage === "new"),
-      ) ? (
+      {hasNewWords ? (
         <Form method="post" className="inline-form mark-known">
           <input type="hidden" name="intent" value="markKnown" />
           <input type="hidden" name="page" value={page} />
@@ -176,7 +190,16 @@ export default function ReaderPage({ loaderData, actionData }: Route.ComponentPr
           </button>
         </Form>
       ) : null}
-      <Pager page={page} pages={reader.pages} link={pageLink} />
+      <Pager
+        page={page}
+        pages={reader.pages}
+        link={pageLink}
+        next={loaderData.knownOnPageTurn ? <PageTurn page={page} label={t("next")} pending={pending} /> : undefined}
+      />
+      {loaderData.knownOnPageTurn && page === reader.pages && hasNewWords ? (
+        <PageTurn page={page} label={t("markKnown.finish")} pending={pending} />
+      ) : null}
+      {loaderData.knownOnPageTurn ? <p className="hint">{t("markKnown.turnHint")}</p> : null}
       <p className="hint">{t("readerHint")}</p>
       <section className="text-actions">
         <Link className="button button-secondary" to={`${here}?edit=1`}>

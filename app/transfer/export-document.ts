@@ -57,11 +57,26 @@ export const exportedTerm = z.object({
 });
 export type ExportedTerm = z.output<typeof exportedTerm>;
 
-/** The envelope of a JSON export; its terms are checked one by one so a bad entry is named, not the whole file. */
+/** One known word of a JSON export (ADR 105): a word the learner knows, no term, no card. */
+export const exportedKnownWord = z.object({
+  language: z.string().refine(isStudyLanguage),
+  word: text(200).refine((value) => value.trim().length > 0),
+  markedAt: date,
+});
+export type ExportedKnownWord = z.output<typeof exportedKnownWord>;
+
+/** At most this many known words in one file (the reader's words of a hundred novels). */
+export const MAX_KNOWN_WORDS = 200_000;
+
+/**
+ * The envelope of a JSON export; its terms and known words are checked one by one so a bad entry is named, not the
+ * whole file. Files written before known words were exported have none.
+ */
 export const exportEnvelope = z.object({
   format: z.literal(EXPORT_FORMAT),
   version: z.literal(EXPORT_VERSION),
   terms: z.array(z.unknown()),
+  knownWords: z.array(z.unknown()).max(MAX_KNOWN_WORDS).optional(),
 });
 
 /** A quick look: does this content claim to be a JSON export? */

@@ -8,6 +8,7 @@ import type { Database } from "../db/db.server";
 import { reviewLogs, termExamples, terms } from "../learning/learning.schema";
 import { stageOf } from "../learning/stage";
 import { EXPORT_FORMAT, EXPORT_VERSION } from "./export-document";
+import { ignoredWords } from "../reading/reading.schema";
 
 /** Terms per statement of an export (their examples and reviews follow in one statement each). */
 const EXPORT_PAGE = 1000;
@@ -120,14 +121,42 @@ export async function exportDocument(db: Database, userId: string, now = new Dat
     const last: typeof terms.$inferSelect = page[page.length - 1]!;
     after = { language: last.language, createdAt: last.createdAt, id: last.id };
   }
+  const knownWords = await knownWordsOf(db, userId);
   const billing = await billingOf(db, userId);
   return {
     format: EXPORT_FORMAT,
     version: EXPORT_VERSION,
     exportedAt: now.toISOString(),
     terms: documentTerms,
+    knownWords,
     ...billing,
   };
+}
+
+/** The learner's known words (ADR 105), every study language, a page at a time with a turn of the event loop between. */
+export async function knownWordsOf(db: Database, userId: string) {
+  const words: { language: string; word: string; markedAt: string }[] = [];
+  let after: { language: string; word: string } | null = null;
+  for (;;) {
+    const page: { language: string; word: string; createdAt: Date }[] = await db
+      .select({ language: ignoredWords.language, word: ignoredWords.word, createdAt: ignoredWords.createdAt })
+      .from(ignoredWords)
+      .where(
+        and(
+          eq(ignoredWords.userId, userId),
+          after
+            ? sql`(${ignoredWords.language}, ${ignoredWords.word}) > (${after.language}, ${after.word})`
+            : undefined,
+        ),
+      )
+      .orderBy(asc(ignoredWords.language), asc(ignoredWords.word))
+      .limit(EXPORT_PAGE * 5);
+    for (const row of page)
+      words.push({ language: row.language, word: row.word, markedAt: row.createdAt.toISOString() });
+    if (page.length < EXPORT_PAGE * 5) return words;
+    after = page.at(-1)!;
+    await nextTurn();
+  }
 }
 
 /** Rows of one term's examples or reviews, grouped by their term. */
@@ -267,6 +296,19 @@ export function reviewsCsv(document: ExportDocument): Promise<string[]> {
     ["language", "text", "reviewed_at", "rating", "state", "scheduled_days"],
     (function* () {
       for (const term of document.terms) yield* reviewRecords(term);
+    })(),
+  );
+}
+
+/** The header of the known words' CSV; the import recognises such a file by it (ADR 105). */
+export const KNOWN_CSV_HEADER = ["kind", "language", "word", "marked_at"];
+
+/** The known words as CSV, one row a word, each of kind `known`: words the learner knows, no term, no card. */
+export function knownWordsCsv(document: ExportDocument): Promise<string[]> {
+  return csvOf(
+    KNOWN_CSV_HEADER,
+    (function* () {
+      for (const known of document.knownWords) yield ["known", known.language, known.word, known.markedAt];
     })(),
   );
 }

@@ -1,3 +1,4 @@
+import { lowerFor } from "../reading/segment";
 import { randomUUID } from "node:crypto";
 import { and, eq, lt, sql } from "drizzle-orm";
 import type { Database } from "../db/db.server";
@@ -8,13 +9,22 @@ import { applyGrade, newCard, type CardFields } from "../learning/stage";
 import { fitSoon } from "../learning/fsrs-fit.server";
 import type { Owner } from "../learning/terms.server";
 import type { OptionalPartOfSpeech } from "../learning/vocabulary";
-import { exportEnvelope, exportedTerm, looksLikeJsonExport, type ExportedTerm } from "./export-document";
+import {
+  exportEnvelope,
+  exportedKnownWord,
+  exportedTerm,
+  looksLikeJsonExport,
+  MAX_KNOWN_WORDS,
+  type ExportedKnownWord,
+  type ExportedTerm,
+} from "./export-document";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { looksLikeAnkiDraft, parseAnkiDraft } from "./anki-import.server";
 import { htmlToText, readTable, type ImportTable } from "./import-file.server";
 import { guessMapping, mapRows, RAW_CELL_LIMIT, type ImportRow } from "./import-rows.server";
 import type { RowProblem, Target } from "./targets";
 import { importDraftParts, importDrafts } from "./transfer.schema";
+import { knownRowsOf } from "./known-rows.server";
 
 /** More rows than this are refused as a whole (the limit is far above the 10,000 a learner moves at once). */
 export const MAX_ROWS = 20_000;
@@ -104,6 +114,8 @@ export type Parsed = {
   /** The cells of the first row, shown beside the mapping so the learner recognises each column. */
   firstCells: string[];
   candidates: Candidate[];
+  /** A JSON export's known words (ADR 105), each valid; none from other files. */
+  knownWords?: ExportedKnownWord[];
   problems: RowProblem[];
   /** The whole file is unusable: a translation key. */
   fileError: "unreadable" | "empty" | "tooManyRows" | null;
@@ -140,8 +152,24 @@ export async function parseDraft(draft: Draft, options: ImportOptions): Promise<
       if (term.success) candidates.push({ line: index + 1, language: term.data.language, exported: term.data });
       else problems.push({ line: index + 1, reason: "invalidEntry" });
     }
-    if (candidates.length + problems.length === 0) return { kind: "json", ...none, fileError: "empty" };
-    return { kind: "json", headers: [], mapping: [], firstCells: [], candidates, problems, fileError: null };
+    const knownWords: ExportedKnownWord[] = [];
+    for (const [index, entry] of (envelope.data.knownWords ?? []).entries()) {
+      if (index % (ENTRIES_PER_TURN * 10) === ENTRIES_PER_TURN * 10 - 1) await nextTurn();
+      const known = exportedKnownWord.safeParse(entry);
+      if (known.success) knownWords.push(known.data);
+    }
+    if (candidates.length + problems.length + knownWords.length === 0)
+      return { kind: "json", ...none, fileError: "empty" };
+    return {
+      kind: "json",
+      headers: [],
+      mapping: [],
+      firstCells: [],
+      candidates,
+      knownWords,
+      problems,
+      fileError: null,
+    };
   }
   if (looksLikeAnkiDraft(draft.content)) {
     const anki = await parseAnkiDraft(draft.content);
@@ -161,7 +189,12 @@ export async function parseDraft(draft: Draft, options: ImportOptions): Promise<
   } catch {
     return { kind: "csv", ...none, fileError: "unreadable" };
   }
-  return fromTable(draft, table, options);
+  if (table.rows.length > MAX_KNOWN_WORDS) return { kind: table.kind, ...none, fileError: "tooManyRows" };
+  // Rows of kind "known" (the known words' CSV) are known words; the rest are terms.
+  const { table: termRows, knownWords } = await knownRowsOf(table, draft.language);
+  if (knownWords.length > 0 && termRows.rows.length === 0)
+    return { kind: table.kind, ...none, knownWords, fileError: null };
+  return { ...(await fromTable(draft, termRows, options)), knownWords };
 }
 
 /** A table's rows under the learner's mapping (or the guessed one), with an Anki note's reviews where there are some. */
@@ -307,6 +340,7 @@ export async function commitImport(db: Database, owner: Owner, draft: Draft, opt
         ),
       );
     }
+    await insertKnownWords(tx, owner.userId, parsed.knownWords ?? [], perStatement * 10);
     await tx.delete(importDrafts).where(eq(importDrafts.id, draft.id));
     return { imported: fresh.length, duplicates };
   });
@@ -318,6 +352,22 @@ export async function commitImport(db: Database, owner: Owner, draft: Draft, opt
 }
 
 const json = (rows: object[]) => sql`${JSON.stringify(rows)}::jsonb`;
+
+/** A JSON export's known words, lower-cased as the reader does; words the learner knows already keep their day. */
+async function insertKnownWords(tx: Database, userId: string, words: ExportedKnownWord[], perStatement: number) {
+  for (let start = 0; start < words.length; start += perStatement) {
+    await nextTurn();
+    const rows = words.slice(start, start + perStatement).map((known) => ({
+      language: known.language,
+      word: lowerFor(known.language, known.word.trim()),
+      created_at: known.markedAt,
+    }));
+    await tx.execute(sql`insert into ignored_words (user_id, language, word, created_at)
+      select ${userId}, language, word, created_at
+      from jsonb_to_recordset(${json(rows)}) as x(language text, word text, created_at timestamptz)
+      on conflict do nothing`);
+  }
+}
 
 async function insertTerms(tx: Database, rows: (ReturnType<typeof termValues> & { id: string })[]) {
   if (rows.length === 0) return;

@@ -18,6 +18,18 @@ async function addText(page: Page, javaScriptEnabled: boolean, title: string, bo
 const wordLink = (page: Page, word: string) => page.locator("a.word", { hasText: new RegExp(`^${word}$`) }).first();
 const background = (locator: Locator) => locator.evaluate((el) => getComputedStyle(el).backgroundColor);
 const panel = (page: Page) => page.locator(".word-panel");
+/** How a word renders: its underline, tint and colour as the browser computed them, and the text's own colour. */
+const lookOf = (locator: Locator) =>
+  locator.evaluate((el) => {
+    const style = getComputedStyle(el);
+    return {
+      line: style.textDecorationLine,
+      style: style.textDecorationStyle,
+      background: style.backgroundColor,
+      plainColour: style.color === getComputedStyle(el.closest(".reader-text")!).color,
+    };
+  });
+const TRANSPARENT = "rgba(0, 0, 0, 0)";
 
 learnerTest(
   "opens a text, adds an unknown word as a term from the panel, and the word changes stage colour",
@@ -32,6 +44,9 @@ learnerTest(
     const link = wordLink(page, word);
     await expect(link).toHaveClass(/\bw-new\b/);
     const newColour = await background(link);
+    // A new word has one mark: its tint, no underline (ADR 106).
+    expect(newColour).not.toBe(TRANSPARENT);
+    expect((await lookOf(link)).line).toBe("none");
     // With JavaScript the panel opens in place: the document is not reloaded.
     await page.evaluate(() => ((window as unknown as { marker: boolean }).marker = true));
     await link.click();
@@ -55,12 +70,17 @@ learnerTest(
     await expect(link).toHaveClass(/\bw-tolearn\b/);
     await expect(wordLink(page, word).locator("xpath=..").locator("a.word").first()).toBeVisible();
     expect(await background(link)).not.toBe(newColour);
+    // A term being learned keeps its tint and its stage's underline style, the cue besides colour.
+    expect(await lookOf(link)).toMatchObject({ line: "underline", style: "solid" });
+    expect((await lookOf(link)).background).not.toBe(TRANSPARENT);
     // Without JavaScript the page came back to the word: its anchor is in the address.
     if (!javaScriptEnabled) expect(new URL(page.url()).hash).toMatch(/^#w-\d+$/);
     await panel(page)
       .getByRole("button", { name: `4 · ${t("en", "learning:stages.learned")}` })
       .click();
     await expect(link).toHaveClass(/\bw-learned\b/);
+    // A learned term reads as plain text, like a known word: no tint, no underline, the text's colour.
+    expect(await lookOf(link)).toEqual({ line: "none", style: "solid", background: TRANSPARENT, plainColour: true });
   },
 );
 
@@ -74,8 +94,18 @@ learnerTest("marks a word as known so it is no longer highlighted", async ({ pag
   await expect(page.getByRole("status")).toContainText(t("en", "reading:toasts.ignored.title"));
   for (const link of await page.locator("a.word", { hasText: new RegExp(`^${word}$`) }).all()) {
     await expect(link).toHaveClass(/\bw-ignored\b/);
-    expect(await link.evaluate((el) => getComputedStyle(el).textDecorationLine)).toBe("none");
+    // A known word is plain text: no tint, no underline, the text's colour (ADR 106).
+    expect(await lookOf(link)).toEqual({ line: "none", style: "solid", background: TRANSPARENT, plainColour: true });
   }
+  // The legend says so, and its own known and learned samples are plain too.
+  await expect(page.locator(".reader-legend")).toContainText(t("en", "reading:legendPlain"));
+  for (const stage of ["learned", "ignored"])
+    expect(
+      await page.locator(`#legend-${stage}`).evaluate((el) => {
+        const style = getComputedStyle(el);
+        return [style.textDecorationLine, style.backgroundColor];
+      }),
+    ).toEqual(["none", TRANSPARENT]);
   await expect(page.locator(".text-stats")).toContainText("2 known (50%)");
 });
 
@@ -256,7 +286,10 @@ test("keeps every stage's text at 4.5:1 contrast in light and dark themes, and m
         const style = getComputedStyle(badge);
         const back = style.backgroundColor === "rgba(0, 0, 0, 0)" ? paper : style.backgroundColor;
         const [light, dark] = [luminance(style.color), luminance(back)].sort((a, b) => b - a);
-        return { stage: badge.className, ratio: (light! + 0.05) / (dark! + 0.05), line: style.textDecorationStyle };
+        // The cue besides colour: the underline's style (none for plain text) and whether the word is tinted.
+        const line = style.textDecorationLine === "none" ? "none" : style.textDecorationStyle;
+        const cue = `${line} ${style.backgroundColor === "rgba(0, 0, 0, 0)" ? "plain" : "tinted"}`;
+        return { stage: badge.id.replace("legend-", ""), ratio: (light! + 0.05) / (dark! + 0.05), cue };
       });
     });
   for (const colorScheme of ["light", "dark"] as const) {
@@ -264,8 +297,16 @@ test("keeps every stage's text at 4.5:1 contrast in light and dark themes, and m
     const measured = await contrasts();
     expect(measured).toHaveLength(6);
     for (const { stage, ratio } of measured) expect(ratio, `${stage} in ${colorScheme}`).toBeGreaterThanOrEqual(4.5);
-    // Not colour alone: every stage has its own underline (or none).
-    expect(new Set(measured.map((m) => `${m.line}`)).size).toBeGreaterThanOrEqual(5);
+    // Not colour alone: each stage left to learn has a cue of its own (ADR 106); learned and known words are plain.
+    const cues = Object.fromEntries(measured.map((m) => [m.stage, m.cue]));
+    expect(cues).toEqual({
+      new: "none tinted",
+      tolearn: "solid tinted",
+      inprogress: "dashed tinted",
+      needsreview: "wavy tinted",
+      learned: "none plain",
+      ignored: "none plain",
+    });
   }
   await page.emulateMedia({ media: "print", colorScheme: "light" });
   const printed = await page
@@ -354,7 +395,7 @@ learnerTest("marks the rest of a page as known and undoes it", async ({ page, ja
   await addText(page, javaScriptEnabled, `Rest ${first}`, `${first} and ${second}.`);
   await page.getByRole("button", { name: t("en", "reading:markKnown.button") }).click();
   await expect(page.getByRole("status")).toContainText(t("en", "reading:toasts.markedKnown.title"));
-  for (const word of [first, second]) await expect(wordLink(page, word)).toHaveClass(/\bw-learned\b/);
+  for (const word of [first, second]) await expect(wordLink(page, word)).toHaveClass(/\bw-ignored\b/);
   await expect(page.getByRole("button", { name: t("en", "reading:markKnown.button") })).toHaveCount(0);
   await page.getByRole("button", { name: t("en", "reading:markKnown.undo") }).click();
   await expect(page.getByRole("status")).toContainText(t("en", "reading:toasts.unmarkedKnown.title"));

@@ -337,6 +337,11 @@ export function defineDataSuite(databaseName: string, databaseEnv: () => Promise
       await app.db.execute(
         sql`insert into terms (user_id, language, text, part_of_speech) values (${halId}, 'fr', 'bonjour', 'interjection')`,
       );
+      // Known words (ADR 105), in two languages: no terms, exported beside them.
+      await app.db.execute(
+        sql`insert into ignored_words (user_id, language, word, created_at) values
+          (${halId}, 'en', 'haus', '2026-11-02T08:00:00Z'), (${halId}, 'fr', 'merci', '2026-11-03T08:00:00Z')`,
+      );
       // A plan, a pledge made signed in and one made with the address before (kept as Stripe's webhooks write them).
       await app.db.execute(
         sql`insert into subscriptions (user_id, customer_id, subscription_id, plan, period, status, amount, currency,
@@ -394,6 +399,10 @@ export function defineDataSuite(databaseName: string, databaseEnv: () => Promise
         },
       ]);
       expect(document.pledges.map((p: { amount: number }) => p.amount)).toEqual([1000, 2500]);
+      expect(document.knownWords).toEqual([
+        { language: "en", word: "haus", markedAt: "2026-11-02T08:00:00.000Z" },
+        { language: "fr", word: "merci", markedAt: "2026-11-03T08:00:00.000Z" },
+      ]);
 
       const csv = await hal.request("/account/export?format=csv");
       expect(csv.headers.get("Content-Disposition")).toMatch(
@@ -430,6 +439,33 @@ export function defineDataSuite(databaseName: string, databaseEnv: () => Promise
       // Importing the same file again adds nothing: every term is a duplicate.
       const twice = await upload(ida, exported, "polyglot-export.json");
       expect(textOf((await ida.page(twice)).html)).toContain("3 duplicates skipped");
+
+      // The known words' CSV: a row of kind "known" each, which the import reads back as known words, not terms.
+      const knownCsv = await hal.request("/account/export?format=csv&part=known");
+      expect(knownCsv.headers.get("Content-Disposition")).toMatch(
+        /^attachment; filename="polyglot-known-words-\d{4}-\d{2}-\d{2}\.csv"$/,
+      );
+      const knownText = await knownCsv.text();
+      expect(knownText.trim().split("\n")).toEqual([
+        "kind,language,word,marked_at",
+        "known,en,haus,2026-11-02T08:00:00.000Z",
+        "known,fr,merci,2026-11-03T08:00:00.000Z",
+      ]);
+      const jan = await learner("jan");
+      const janId = await userIdOf(jan);
+      expect((await confirm(jan, await upload(jan, knownText, "polyglot-known-words.csv"))).status).toBe(302);
+      const { rows: janKnown } = await app.db.execute(sql`select language, word, created_at from ignored_words
+        where user_id = ${janId} order by language`);
+      expect(janKnown.map((row) => ({ ...row, created_at: new Date(row.created_at as string).toISOString() }))).toEqual(
+        [
+          { language: "en", word: "haus", created_at: "2026-11-02T08:00:00.000Z" },
+          { language: "fr", word: "merci", created_at: "2026-11-03T08:00:00.000Z" },
+        ],
+      );
+      const { rows: janTerms } = await app.db.execute(
+        sql`select count(*)::int as n from terms where user_id = ${janId}`,
+      );
+      expect(janTerms).toEqual([{ n: 0 }]);
     });
 
     it("shows reviews per day, forecast, retention, stages and the streak from the review history", async () => {
@@ -462,8 +498,9 @@ export function defineDataSuite(databaseName: string, databaseEnv: () => Promise
       expect(text).toContain("80% of 5 reviews in this period were not graded Again.");
       expect(text).toContain("1 term comes due in the next 30 days, 0 of them today.");
       expect(text).toContain("Today: 0 to learn, 1 in progress, 0 needing review, 0 learned.");
-      expect(html.match(/<svg[^>]*role="img"/g)).toHaveLength(4);
-      expect(html.match(/<table>/g)).toHaveLength(4);
+      // Reviews, words known (ADR 105), forecast, retention and stages.
+      expect(html.match(/<svg[^>]*role="img"/g)).toHaveLength(5);
+      expect(html.match(/<table>/g)).toHaveLength(5);
       expect(text).toContain("Reviews per day, last 30 days");
       expect(textOf((await jo.page("/account/statistics?days=90")).html)).toContain("Reviews per day, last 90 days");
       const bad = await jo.request("/de/account/statistics?days=7");

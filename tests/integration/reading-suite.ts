@@ -179,10 +179,20 @@ export function defineReadingSuite(databaseName: string, databaseEnv: () => Prom
       expect(wordsIn((await greta.page(`/account/texts/${id}`)).html).get("katze")).toBe("tolearn");
     });
 
-    it("marks the rest of a page as known in one go, without reviews, and undoes exactly that", async () => {
+    it("marks the rest of a page as known in one go: known words, no terms, no cards, and undoes exactly that", async () => {
       const hugo = await signedInBrowser(app, mail, "reader.hugo@example.com");
       await hugo.request("/account/terms/new", { method: "POST", form: { text: "beta", meaning: "second" } });
       const id = await addText(hugo, "Letters", "Alpha beta gamma. Beta delta, alpha!");
+      const learner = sql`(select id from users where email = 'reader.hugo@example.com')`;
+      const daily = async () =>
+        (
+          await app.db.execute(sql`select (select count(*)::int from terms where user_id = ${learner}) as terms,
+            (select count(*)::int from review_logs where user_id = ${learner}) as reviews,
+            (select coalesce(sum(graded), 0)::int from learner_language_days where user_id = ${learner}) as graded,
+            (select coalesce(sum(new_terms), 0)::int from learner_days where user_id = ${learner}) as added`)
+        ).rows[0];
+      const before = await daily();
+      const dueBefore = textOf((await hugo.page("/account/home")).html).match(/\d+ terms? to review now/)?.[0];
       const marked = await hugo.request(`/account/texts/${id}`, {
         method: "POST",
         form: { intent: "markKnown", page: "1" },
@@ -193,20 +203,18 @@ export function defineReadingSuite(databaseName: string, databaseEnv: () => Prom
       const page = await hugo.page(location);
       expect(toastsIn(page.html)).toContainEqual(["Marked as known", "3 words are now known."]);
       expect(Object.fromEntries(wordsIn(page.html))).toEqual({
-        alpha: "learned",
+        alpha: "ignored",
         beta: "tolearn",
-        gamma: "learned",
-        delta: "learned",
+        gamma: "ignored",
+        delta: "ignored",
       });
-      const { rows } = await app.db.execute(sql`select t.text, t.meaning, t.part_of_speech, t.reps,
-        (select count(*)::int from review_logs l where l.term_id = t.id) as logs
-        from terms t join users u on u.id = t.user_id where u.email = 'reader.hugo@example.com' order by t.text`);
-      expect(rows).toEqual([
-        { text: "Alpha", meaning: "", part_of_speech: "", reps: 0, logs: 0 },
-        { text: "beta", meaning: "second", part_of_speech: "", reps: 0, logs: 0 },
-        { text: "delta", meaning: "", part_of_speech: "", reps: 0, logs: 0 },
-        { text: "gamma", meaning: "", part_of_speech: "", reps: 0, logs: 0 },
-      ]);
+      // Known words are no terms: no card, no review, nothing added to the day's terms or to the daily limits.
+      expect(await daily()).toEqual(before);
+      expect(textOf((await hugo.page("/account/home")).html).match(/\d+ terms? to review now/)?.[0]).toBe(dueBefore);
+      const { rows } = await app.db.execute(
+        sql`select word from ignored_words where user_id = ${learner} order by word`,
+      );
+      expect(rows).toEqual([{ word: "alpha" }, { word: "delta" }, { word: "gamma" }]);
       const batch = page.html.match(/name="batch" value="(\d+)"/)![1]!;
       const undone = await hugo.request(`/account/texts/${id}`, {
         method: "POST",
@@ -300,6 +308,21 @@ export function defineReadingSuite(databaseName: string, databaseEnv: () => Prom
       });
       html = (await alice.page(`/account/texts/${id}`)).html;
       expect(wordsIn(html).get("tomorrow")).toBe("new");
+      // A known word the learner later wants to learn becomes a term from its panel, and is no longer a known word.
+      const travel = hrefOf(html, "travel")!;
+      await alice.request(`/account/texts/${id}`, {
+        method: "POST",
+        form: { intent: "ignore", text: "travel", page: "1", word: travel },
+      });
+      expect(wordsIn((await alice.page(`/account/texts/${id}`)).html).get("travel")).toBe("ignored");
+      const added = await alice.request(`/account/texts/${id}`, {
+        method: "POST",
+        form: { intent: "addTerm", page: "1", word: travel, text: "travel", meaning: "reisen" },
+      });
+      expect(added.status).toBe(302);
+      expect(wordsIn((await alice.page(`/account/texts/${id}`)).html).get("travel")).toBe("tolearn");
+      const known = await app.db.execute(sql`select word from ignored_words where word = 'travel'`);
+      expect(known.rows).toEqual([]);
     });
 
     it("sorts the texts list by the share of known words", async () => {
@@ -413,18 +436,24 @@ export function defineReadingSuite(databaseName: string, databaseEnv: () => Prom
       expect(plain((await bob.page(copied.headers.get("Location")!)).html)).toContain("My street");
     });
 
-    it("deletes a learner's texts and ignored words with the learner", async () => {
+    it("deletes a learner's texts, known words and their days with the learner", async () => {
       const carol = await signedInBrowser(app, mail, "reader.carol@example.com");
       const id = await addText(carol, "Gone", "Soon gone.");
       await carol.request(`/account/texts/${id}`, {
         method: "POST",
         form: { intent: "ignore", text: "soon", word: "0" },
       });
+      const { rows: carolRows } = await app.db.execute(
+        sql`select id from users where email = 'reader.carol@example.com'`,
+      );
+      const carolId = (carolRows[0] as { id: string }).id;
       await app.db.execute(sql`delete from users where email = 'reader.carol@example.com'`);
       const { rows } = await app.db.execute(
-        sql`select (select count(*)::int from texts where id = ${id}) as texts, (select count(*)::int from ignored_words where word = 'soon') as ignored`,
+        sql`select (select count(*)::int from texts where id = ${id}) as texts, (select count(*)::int from ignored_words where word = 'soon') as ignored,
+          (select count(*)::int from known_days where user_id = ${carolId}) as known_days`,
       );
-      expect(rows).toEqual([{ texts: 0, ignored: 0 }]);
+      // The known words and their per-day counts go with the learner (ADR 105).
+      expect(rows).toEqual([{ texts: 0, ignored: 0, known_days: 0 }]);
     });
   });
 }

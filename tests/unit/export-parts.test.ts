@@ -59,6 +59,11 @@ function documentOf(count: number, words: string[], billing = false): ExportDocu
         scheduledDays: r,
       })),
     })),
+    knownWords: Array.from({ length: count }, (_, n) => ({
+      language: n % 3 === 0 ? "ja" : "de",
+      word: `${word(n).toLowerCase()}${n}`,
+      markedAt: at(n),
+    })),
     plan: billing
       ? {
           plan: "monthly",

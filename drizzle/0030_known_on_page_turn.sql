@@ -1,0 +1,1 @@
+ALTER TABLE "learner_settings" ADD COLUMN "known_on_page_turn" boolean DEFAULT false NOT NULL;
