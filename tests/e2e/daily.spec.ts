@@ -236,3 +236,35 @@ test("a grade sent twice counts once: the second submit of the same card changes
   await page.goto(termPage);
   await expect(page.getByText(t("en", "learning:term.reviewed_one", { count: 1 }))).toBeVisible();
 });
+
+test.describe("a learner in Kyiv", () => {
+  test.use({ timezoneId: "Europe/Kyiv" });
+
+  test("sees and saves time zones under IANA's current names, found by searching with JavaScript", async ({
+    page,
+    javaScriptEnabled,
+  }) => {
+    await signIn(page, javaScriptEnabled);
+    await openSettings(page, javaScriptEnabled);
+    const zone = page.getByLabel(t("en", "learning:settings.timeZone"));
+    await expect(zone.locator('option[value="Europe/Kyiv"]')).toHaveCount(1);
+    await expect(zone.locator('option[value="Europe/Kiev"]')).toHaveCount(0);
+    const search = page.getByLabel(t("en", "learning:settings.timeZoneSearch"));
+    if (javaScriptEnabled) {
+      // The browser's zone, preselected under its current name.
+      await expect(zone).toHaveValue("Europe/Kyiv");
+      await search.fill("kolk");
+      await expect(zone).toHaveValue("Asia/Kolkata");
+      await search.fill("ho chi");
+      await expect(zone).toHaveValue("Asia/Ho_Chi_Minh");
+      await expect(zone.locator("option")).toHaveCount(1);
+    } else {
+      await expect(search).toHaveCount(0);
+      await zone.selectOption("Asia/Ho_Chi_Minh");
+    }
+    await page.getByRole("button", { name: t("en", "learning:settings.save") }).click();
+    await expect(page.getByRole("status")).toContainText(t("en", "learning:toasts.settingsSaved.title"));
+    await page.reload();
+    await expect(zone).toHaveValue("Asia/Ho_Chi_Minh");
+  });
+});
