@@ -13,6 +13,7 @@ import { learnerStatistics } from "../progress/statistics.server";
 import { readFit } from "../learning/fsrs-fit.server";
 import type { StalenessHandle } from "../edge/staleness";
 import type { PageHandle } from "../ui/seo";
+import { SubmitWithoutScript, useSubmitOnChange } from "../ui/submit-on-change";
 
 /**
  * Kept in memory for the learner until their next write or the end of their day (the charts and the forecast end
@@ -72,22 +73,21 @@ export default function StatisticsPage({ loaderData }: Route.ComponentProps) {
   const passed = measured.reduce((sum, w) => sum + w.passed, 0);
   const graded = measured.reduce((sum, w) => sum + w.reviews, 0);
   const latest = stages.at(-1)!;
+  const submitOnChange = useSubmitOnChange({ preventScrollReset: true });
   return (
     <section className="statistics">
       <h1>{t("common:titles.statistics")}</h1>
       <p className="lead streak">{t("statistics.streak", { count: streak })}</p>
       <Form method="get" className="inline-form">
         <label htmlFor="days">{t("statistics.rangeLabel")}</label>
-        <select id="days" name="days" defaultValue={String(range)}>
+        <select id="days" name="days" defaultValue={String(range)} key={range} onChange={submitOnChange}>
           {RANGES.map((days) => (
             <option key={days} value={days}>
               {t("statistics.range", { count: days })}
             </option>
           ))}
         </select>
-        <button type="submit" className="button button-secondary">
-          {t("statistics.show")}
-        </button>
+        <SubmitWithoutScript className="button button-secondary">{t("statistics.show")}</SubmitWithoutScript>
       </Form>
 
       <BarChart

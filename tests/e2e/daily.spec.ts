@@ -1,6 +1,15 @@
 import type { Page } from "@playwright/test";
 import { forwardedFor } from "./mail";
-import { expect, openAccountMenu, SAFE_ZONE, signInFresh, t, test, waitForHydration } from "./support";
+import {
+  chooseStudyLanguage,
+  expect,
+  openAccountMenu,
+  SAFE_ZONE,
+  signInFresh,
+  t,
+  test,
+  waitForHydration,
+} from "./support";
 
 // The browser's zone, preselected with JavaScript when the learner has not chosen one.
 test.use({ extraHTTPHeaders: forwardedFor(), timezoneId: "Asia/Tokyo" });
@@ -147,8 +156,7 @@ test("types an answer with a special letter of the study language; a slip shows 
   await openSettings(page, javaScriptEnabled);
   await chooseModes(page, ["typed"]);
   await page.goto("/account/home");
-  await page.getByLabel(t("en", "learning:studyLanguage.label")).selectOption("de");
-  await page.getByRole("button", { name: t("en", "learning:studyLanguage.submit") }).click();
+  await chooseStudyLanguage(page, javaScriptEnabled, "de");
   await expect(page.locator(".lead").first()).toContainText("German");
   for (const [text, meaning] of [
     ["Straße", "street"],

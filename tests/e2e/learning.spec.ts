@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { forwardedFor } from "./mail";
-import { expect, signInFresh, t, test } from "./support";
+import { chooseStudyLanguage, expect, signInFresh, t, test } from "./support";
 
 test.use({ extraHTTPHeaders: forwardedFor() });
 
@@ -18,8 +18,7 @@ async function addTerm(page: Page, fields: { text: string; meaning: string; part
 
 test("chooses a study language whose name follows the interface language", async ({ page, javaScriptEnabled }) => {
   await signIn(page, javaScriptEnabled);
-  await page.getByLabel(t("en", "learning:studyLanguage.label")).selectOption({ label: "Italian" });
-  await page.getByRole("button", { name: t("en", "learning:studyLanguage.submit") }).click();
+  await chooseStudyLanguage(page, javaScriptEnabled, { label: "Italian" });
   await expect(page.locator(".lead").first()).toHaveText("You study Italian.");
   await page.getByLabel(t("en", "language.label")).selectOption("uk");
   if (!javaScriptEnabled) await page.getByRole("button", { name: t("en", "language.submit") }).click();
