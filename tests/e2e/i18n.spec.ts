@@ -212,7 +212,8 @@ test.describe("the language switch", () => {
     if (javaScriptEnabled) await waitForHydration(page);
     await switchLanguage(page, javaScriptEnabled, "de", "fr");
     await expect(page).toHaveURL(/\/fr\/nope$/);
-    await expect(page.locator("main h1")).toHaveText(t("fr", "errors.notFound", { path: "/fr/nope" }));
+    await expect(page.locator("main h1")).toHaveText(t("fr", "errors.notFoundTitle"));
+    await expect(page.locator("main .error-path")).toHaveText(t("fr", "errors.notFound", { path: "/fr/nope" }));
     await expect(page).toHaveTitle(pageTitle(`404 ${t("fr", "errors.notFoundTitle")}`));
   });
 

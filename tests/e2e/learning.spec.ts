@@ -91,7 +91,12 @@ test("reviews a term and sees its stage change", async ({ page, javaScriptEnable
   await expect(page.locator("tbody .stage")).toHaveText(/In progress|Learned/);
 });
 
-test("adds a whole public list, then deletes a term after confirming", async ({ page, javaScriptEnabled }) => {
+test("adds a whole public list, then deletes a term after confirming; its page then says it was deleted", async ({
+  page,
+  javaScriptEnabled,
+  consoleGuard,
+}) => {
+  consoleGuard.allow404();
   await signIn(page, javaScriptEnabled);
   await page.goto("/account/explore/public?language=en&level=beginner");
   await page.getByRole("button", { name: t("en", "lists:public.addAll") }).click();
@@ -104,10 +109,22 @@ test("adds a whole public list, then deletes a term after confirming", async ({ 
   const text = (await page.locator("tbody a").first().textContent())!;
   await page.locator("tbody a").first().click();
   await expect(page.locator("h1")).toHaveText(text);
+  const termUrl = page.url();
   await page.getByRole("link", { name: t("en", "learning:term.delete") }).click();
   await expect(page.getByText(`Delete “${text}” and its examples?`)).toBeVisible();
   await page.getByRole("button", { name: t("en", "learning:term.deleteYes") }).click();
   await expect(page).toHaveURL(/\/account\/explore\/member$/);
   await expect(page.locator("ol.toasts")).toContainText(`“${text}” was deleted.`);
   await expect(page.locator("main")).toContainText("39 terms found");
+
+  // Back on the deleted term's page: a 404 that says the term was deleted, with a link to the others.
+  const response = await page.goto(termUrl);
+  expect(response?.status()).toBe(404);
+  await expect(page.locator("main h1")).toHaveText(t("en", "errors.termDeleted"));
+  await expect(page.locator("main")).toContainText(t("en", "errors.termDeletedHint"));
+  await page
+    .locator("main")
+    .getByRole("link", { name: t("en", "nav.member") })
+    .click();
+  await expect(page).toHaveURL(/\/account\/explore\/member$/);
 });
