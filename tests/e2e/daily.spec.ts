@@ -276,3 +276,19 @@ test.describe("a learner in Kyiv", () => {
     await expect(zone).toHaveValue("Asia/Ho_Chi_Minh");
   });
 });
+
+test("a refused save takes away the toast of the save before it", async ({ page, javaScriptEnabled, consoleGuard }) => {
+  consoleGuard.allow(/status of 400 \(Bad Request\) \(http:\/\/[^)]+\/account\/settings(\.data)?\)$/);
+  await signIn(page, javaScriptEnabled);
+  // Time stands still, so no toast leaves on its five-second timer during the test.
+  await page.clock.install();
+  await openSettings(page, javaScriptEnabled);
+  await page.getByRole("button", { name: t("en", "learning:settings.save") }).click();
+  const saved = page.locator(".toast", { hasText: t("en", "learning:toasts.settingsSaved.title") });
+  await expect(saved).toBeVisible();
+  await page.locator('input[name="modes"]').first().uncheck();
+  for (const box of await page.locator('input[name="modes"]').all()) await box.uncheck();
+  await page.getByRole("button", { name: t("en", "learning:settings.save") }).click();
+  await expect(page.getByText(t("en", "learning:settings.errors.modes"))).toBeVisible();
+  await expect(saved).toHaveCount(0);
+});
