@@ -128,3 +128,32 @@ test("adds a whole public list, then deletes a term after confirming; its page t
     .click();
   await expect(page).toHaveURL(/\/account\/explore\/member$/);
 });
+
+test("a term added twice answers 409 with a link to the term the learner already has", async ({
+  page,
+  javaScriptEnabled,
+  consoleGuard,
+}) => {
+  // The refused form answers 409, which the browser reports as a failed resource.
+  consoleGuard.allow(/status of 409 \(Conflict\) \(http:\/\/[^)]+\/account\/terms\/new(\.data)?\)$/);
+  await signIn(page, javaScriptEnabled);
+  await addTerm(page, { text: "lantern", meaning: "a lamp in a case", partOfSpeech: "Noun" });
+  const termUrl = page.url();
+  await page.goto("/account/terms/new");
+  await page.getByLabel(t("en", "learning:term.text"), { exact: true }).fill("Lantern");
+  await page.getByLabel(t("en", "learning:term.meaning"), { exact: true }).fill("a light");
+  const answer = page.waitForResponse(
+    (response) => response.request().method() === "POST" && response.url().includes("/account/terms/new"),
+  );
+  await page.getByRole("button", { name: t("en", "learning:term.create") }).click();
+  expect((await answer).status()).toBe(409);
+  await expect(page.getByRole("alert")).toContainText(
+    t("en", "learning:errors.duplicate", { text: "Lantern", language: "English" }),
+  );
+  await page
+    .getByRole("alert")
+    .getByRole("link", { name: t("en", "learning:errors.openExisting", { text: "lantern" }) })
+    .click();
+  await expect(page).toHaveURL(termUrl);
+  await expect(page.locator("h1")).toHaveText("lantern");
+});
