@@ -127,7 +127,7 @@ export function PublicLists({ data, title }: { data: Data; title: string }) {
                           type="submit"
                           name="intent"
                           value="add"
-                          className="button button-small"
+                          className="button button-small button-secondary word-add"
                           disabled={pending}
                           aria-label={`${t("public.add")}: ${term.text}`}
                         >
