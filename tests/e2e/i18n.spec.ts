@@ -235,3 +235,28 @@ test.describe("the language switch", () => {
     }
   });
 });
+
+test("the language menu's 中文 is rendered in a Simplified Chinese font the platform has", async ({
+  page,
+  javaScriptEnabled,
+}) => {
+  test.skip(!javaScriptEnabled, "fonts do not depend on JavaScript");
+  await page.goto("/explore");
+  await page.locator(".language-menu summary").click();
+  const chinese = page.locator('.language-menu a[lang="zh"]');
+  await expect(chinese).toHaveText("中文");
+  // The stack names each platform's Simplified Chinese font, Linux's among them, rather than leaving it to fallback.
+  const stack = await chinese.evaluate((link) => getComputedStyle(link).fontFamily);
+  for (const family of ["PingFang SC", "Microsoft YaHei", "Noto Sans CJK SC"]) expect(stack).toContain(family);
+  // The fonts Chromium drew the text with (the CI image has Debian's fonts-noto-cjk).
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("DOM.enable");
+  await cdp.send("CSS.enable");
+  const { root } = await cdp.send("DOM.getDocument", { depth: -1 });
+  const { nodeId } = await cdp.send("DOM.querySelector", {
+    nodeId: root.nodeId,
+    selector: '.language-menu a[lang="zh"]',
+  });
+  const { fonts } = await cdp.send("CSS.getPlatformFontsForNode", { nodeId });
+  expect(fonts.map((font) => font.familyName)).toEqual(["Noto Sans CJK SC"]);
+});
