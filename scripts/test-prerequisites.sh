@@ -3,6 +3,8 @@
 #   Chromium:   CHROMIUM_PATH (as playwright.config.ts), else Debian's /usr/bin/chromium
 #   PostgreSQL: PG_BIN (a folder with initdb, pg_ctl, postgres), else Debian's /usr/lib/postgresql/<version>/bin,
 #               else `pg_config --bindir` (as scripts/support/postgres.ts)
+#   A CJK font: Chinese and Japanese pages are checked as rendered; where fontconfig knows no Chinese font, Debian's
+#               fonts-noto-cjk (macOS and Windows have their own)
 # On Debian, run as root, missing ones are installed from Debian's repositories; elsewhere it says what to set.
 set -euo pipefail
 has_server_tools() { [ -x "$1/initdb" ] && [ -x "$1/pg_ctl" ] && [ -x "$1/postgres" ]; }
@@ -19,6 +21,9 @@ if [ -n "${PG_BIN:-}" ]; then
 elif ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
   bindir="$(pg_config --bindir 2>/dev/null || true)"
   { [ -n "$bindir" ] && has_server_tools "$bindir"; } || missing+=(postgresql)
+fi
+if command -v fc-list >/dev/null 2>&1 && [ -z "$(fc-list :lang=zh family)" ]; then
+  missing+=(fonts-noto-cjk)
 fi
 
 if [ ${#problems[@]} -gt 0 ]; then

@@ -41,6 +41,9 @@ const SUBSCRIPTION_VARIABLES = [
   "SUPPORTER_YEARLY_AMOUNT",
 ] as const;
 
+/** The prices shown for the Supporter plan when none are configured (minor units: 4.00 a month, 40.00 a year). */
+const DEFAULT_SUPPORTER_AMOUNTS = { monthly: 400, yearly: 4000 };
+
 /** Stripe's own address; `STRIPE_API_URL` points the client at a fake or stripe-mock instead. */
 const STRIPE_API = "https://api.stripe.com";
 
@@ -86,6 +89,12 @@ export function billingConfig(env: BillingInput) {
           ...(apiUrl.origin === STRIPE_API ? [] : [apiUrl.origin]),
         ]
       : [],
+    /** The Supporter plan's prices as the plan cards show them, also while payments are closed. */
+    supporterPrices: {
+      currency,
+      monthly: env.SUPPORTER_MONTHLY_AMOUNT ?? DEFAULT_SUPPORTER_AMOUNTS.monthly,
+      yearly: env.SUPPORTER_YEARLY_AMOUNT ?? DEFAULT_SUPPORTER_AMOUNTS.yearly,
+    },
     supporter: stripe
       ? {
           currency,

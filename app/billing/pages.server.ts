@@ -13,18 +13,20 @@ import { grantsPlan, planOf } from "./subscription-state.server";
 
 type Context = Readonly<RouterContextProvider>;
 
-/** The plan cards: prices from configuration in the interface locale, or closed. The same for every visitor. */
+/**
+ * The plan cards: prices from configuration in the interface locale, shown whether payments are open or not, and
+ * whether the plan can be bought. The same for every visitor.
+ */
 export function subscriptionPage(context: Context) {
   const locale = requestLocale(context);
-  const prices = env.billing.supporter;
+  const prices = env.billing.supporterPrices;
   return {
     signedIn: context.get(userContext) !== null,
-    supporter: prices
-      ? {
-          monthly: formatMoney(locale, prices.monthly.amount, prices.currency),
-          yearly: formatMoney(locale, prices.yearly.amount, prices.currency),
-        }
-      : null,
+    supporter: {
+      monthly: formatMoney(locale, prices.monthly, prices.currency),
+      yearly: formatMoney(locale, prices.yearly, prices.currency),
+      open: env.billing.supporter !== null,
+    },
   };
 }
 

@@ -11,12 +11,15 @@ export function SupporterBadge() {
   return <span className="badge badge-supporter">{t("billing.badge")}</span>;
 }
 
-/** Free for everyone, and the Supporter plan as a POST form per billing period (works without JavaScript). */
+/**
+ * Free for everyone, and the Supporter plan with its price: a POST form per billing period (works without JavaScript),
+ * or, while payments are closed, the reason it cannot be bought today.
+ */
 export function PlanCards({
   supporter,
   signedIn,
 }: {
-  supporter: { monthly: string; yearly: string } | null;
+  supporter: { monthly: string; yearly: string; open: boolean };
   signedIn: boolean;
 }) {
   const { t } = useTranslation("billing");
@@ -36,16 +39,12 @@ export function PlanCards({
       </li>
       <li className="card">
         <h2>{name}</h2>
-        {supporter ? (
-          <>
-            <p className="price">
-              {supporter.monthly} <span>{t("subscription.perMonth")}</span>
-            </p>
-            <p className="hint">{t("subscription.orYearly", { amount: supporter.yearly })}</p>
-          </>
-        ) : null}
+        <p className="price">
+          {supporter.monthly} <span>{t("subscription.perMonth")}</span>
+        </p>
+        <p className="hint">{t("subscription.orYearly", { amount: supporter.yearly })}</p>
         <ul>{features("supporter")}</ul>
-        {supporter ? (
+        {supporter.open ? (
           <Form method="post" reloadDocument action={to(PATHS.subscription)} className="plan-form">
             <input type="hidden" name="plan" value="supporter" />
             <fieldset>
@@ -62,7 +61,9 @@ export function PlanCards({
             </button>
             {signedIn ? null : <p className="hint">{t("subscription.signInFirst")}</p>}
           </Form>
-        ) : null}
+        ) : (
+          <p className="notice">{t("billing.closed")}</p>
+        )}
       </li>
     </ul>
   );

@@ -1,9 +1,11 @@
 import { useEffect } from "react";
+import { currentZoneName } from "./renamed-zones";
 
-/** The browser's zone, where it has one. */
+/** The browser's zone under IANA's current name, where it has one. */
 export const browserTimeZone = (): string | null => {
   try {
-    return Intl.DateTimeFormat().resolvedOptions().timeZone || null;
+    const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    return zone ? currentZoneName(zone) : null;
   } catch {
     return null;
   }

@@ -1,5 +1,6 @@
 import { useTranslation } from "../i18n/use-translation";
 import { Form, useLocation, useNavigation } from "react-router";
+import { SubmitWithoutScript, useSubmitOnChange } from "../ui/submit-on-change";
 import { LEVELS } from "./vocabulary";
 
 function usePending(intent: string) {
@@ -21,21 +22,22 @@ export function StudyLanguageForm({
   const { t } = useTranslation("learning");
   const location = useLocation();
   const pending = usePending("studyLanguage");
+  const submitOnChange = useSubmitOnChange({ preventScrollReset: true });
   return (
     <Form method="post" action="/preferences" className="inline-form" aria-busy={pending}>
       <input type="hidden" name="intent" value="studyLanguage" />
       <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
       <label htmlFor="study-language">{t("studyLanguage.label")}</label>
-      <select id="study-language" name="studyLanguage" defaultValue={current} key={current}>
+      <select id="study-language" name="studyLanguage" defaultValue={current} key={current} onChange={submitOnChange}>
         {options.map((option) => (
           <option key={option.code} value={option.code}>
             {option.name}
           </option>
         ))}
       </select>
-      <button type="submit" className="button button-small" disabled={pending}>
+      <SubmitWithoutScript className="button button-small" disabled={pending}>
         {t("studyLanguage.submit")}
-      </button>
+      </SubmitWithoutScript>
     </Form>
   );
 }
@@ -44,12 +46,13 @@ export function LevelForm({ current }: { current: string | null }) {
   const { t } = useTranslation("learning");
   const location = useLocation();
   const pending = usePending("level");
+  const submitOnChange = useSubmitOnChange({ preventScrollReset: true });
   return (
     <Form method="post" action="/preferences" className="inline-form" aria-busy={pending}>
       <input type="hidden" name="intent" value="level" />
       <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
       <label htmlFor="level">{t("level.label")}</label>
-      <select id="level" name="level" defaultValue={current ?? ""} key={current ?? ""}>
+      <select id="level" name="level" defaultValue={current ?? ""} key={current ?? ""} onChange={submitOnChange}>
         {current ? null : <option value="">{t("level.none")}</option>}
         {LEVELS.map((level) => (
           <option key={level} value={level}>
@@ -57,9 +60,9 @@ export function LevelForm({ current }: { current: string | null }) {
           </option>
         ))}
       </select>
-      <button type="submit" className="button button-small" disabled={pending}>
+      <SubmitWithoutScript className="button button-small" disabled={pending}>
         {t("level.submit")}
-      </button>
+      </SubmitWithoutScript>
     </Form>
   );
 }

@@ -5,6 +5,7 @@ import { capitalize } from "../i18n/format";
 import type { publicPageData } from "./public-page.server";
 import { PATHS } from "../http/paths";
 import { LEVELS } from "./vocabulary";
+import { SubmitWithoutScript, useSubmitOnChange } from "../ui/submit-on-change";
 
 type Data = Awaited<ReturnType<typeof publicPageData>>;
 
@@ -14,6 +15,7 @@ export function PublicLists({ data, title }: { data: Data; title: string }) {
   const to = useLocalePath();
   const navigation = useNavigation();
   const pending = navigation.state !== "idle";
+  const submitOnChange = useSubmitOnChange({ preventScrollReset: true });
   const languages = [...new Set(data.lists.map((list) => list.language))];
   if (!languages.includes(data.language)) languages.unshift(data.language);
   const name = (code: string) => data.names[code] ?? code;
@@ -37,7 +39,13 @@ export function PublicLists({ data, title }: { data: Data; title: string }) {
       <Form method="get" className="filters">
         <div>
           <label htmlFor="public-language">{t("public.languageLabel")}</label>
-          <select id="public-language" name="language" defaultValue={data.language} key={data.language}>
+          <select
+            id="public-language"
+            name="language"
+            defaultValue={data.language}
+            key={data.language}
+            onChange={submitOnChange}
+          >
             {languages.map((code) => (
               <option key={code} value={code}>
                 {heading(code)}
@@ -47,7 +55,7 @@ export function PublicLists({ data, title }: { data: Data; title: string }) {
         </div>
         <div>
           <label htmlFor="public-level">{t("public.levelLabel")}</label>
-          <select id="public-level" name="level" defaultValue={data.level} key={data.level}>
+          <select id="public-level" name="level" defaultValue={data.level} key={data.level} onChange={submitOnChange}>
             {data.levels.map((level) => (
               <option key={level} value={level}>
                 {t(`levels.${level}`)}
@@ -55,9 +63,7 @@ export function PublicLists({ data, title }: { data: Data; title: string }) {
             ))}
           </select>
         </div>
-        <button type="submit" className="button">
-          {t("public.show")}
-        </button>
+        <SubmitWithoutScript className="button">{t("public.show")}</SubmitWithoutScript>
       </Form>
       <details>
         <summary>{t("public.available")}</summary>
@@ -121,7 +127,7 @@ export function PublicLists({ data, title }: { data: Data; title: string }) {
                           type="submit"
                           name="intent"
                           value="add"
-                          className="button button-small"
+                          className="button button-small button-secondary word-add"
                           disabled={pending}
                           aria-label={`${t("public.add")}: ${term.text}`}
                         >

@@ -1,4 +1,5 @@
-import { useSyncExternalStore } from "react";
+import { useState, useSyncExternalStore } from "react";
+import { useHydrated } from "remix-utils/use-hydrated";
 import { useTranslation } from "../i18n/use-translation";
 import { Form, useNavigation } from "react-router";
 import { REVIEW_MODES } from "./review-modes";
@@ -58,21 +59,7 @@ export function SettingsForm({
         error={errors?.reviewsPerDay}
         errorId="reviewsPerDay-error"
       />
-      <label htmlFor="timeZone">{t("settings.timeZone")}</label>
-      <select
-        id="timeZone"
-        name="timeZone"
-        key={zone}
-        defaultValue={zone}
-        aria-invalid={!!errors?.timeZone}
-        aria-describedby={described("timeZone") ?? "timeZone-hint"}
-      >
-        {options.map((name) => (
-          <option key={name} value={name}>
-            {name.replace(/_/g, " ")}
-          </option>
-        ))}
-      </select>
+      <TimeZoneField key={zone} zone={zone} options={options} invalid={!!errors?.timeZone} />
       <p className="hint" id="timeZone-hint">
         {t("settings.timeZoneHint")}
       </p>
@@ -94,6 +81,64 @@ export function SettingsForm({
         {t("settings.save")}
       </button>
     </Form>
+  );
+}
+
+const zoneLabel = (name: string) => name.replace(/_/g, " ");
+const zoneMatches = (query: string) => {
+  const words = query.toLowerCase().replace(/_/g, " ").split(/\s+/).filter(Boolean);
+  return (name: string) => words.every((word) => zoneLabel(name).toLowerCase().includes(word));
+};
+
+/**
+ * The zone: a plain select, which works without JavaScript. With JavaScript a search box above it narrows the list to
+ * the zones whose name has every typed word ("kyiv", "ho chi") and selects the first match, so the learner need not
+ * scroll through four hundred names.
+ */
+function TimeZoneField({ zone, options, invalid }: { zone: string; options: string[]; invalid: boolean }) {
+  const { t } = useTranslation("learning");
+  const hydrated = useHydrated();
+  const [query, setQuery] = useState("");
+  const [value, setValue] = useState(zone);
+  const matches = query ? options.filter(zoneMatches(query)) : options;
+  const shown = matches.includes(value) ? matches : [value, ...matches];
+  const search = (typed: string) => {
+    setQuery(typed);
+    const first = typed ? options.find(zoneMatches(typed)) : undefined;
+    if (first) setValue(first);
+  };
+  return (
+    <>
+      {hydrated ? (
+        <>
+          <label htmlFor="timeZoneSearch">{t("settings.timeZoneSearch")}</label>
+          <input
+            id="timeZoneSearch"
+            type="search"
+            autoComplete="off"
+            spellCheck={false}
+            aria-controls="timeZone"
+            value={query}
+            onChange={(event) => search(event.currentTarget.value)}
+          />
+        </>
+      ) : null}
+      <label htmlFor="timeZone">{t("settings.timeZone")}</label>
+      <select
+        id="timeZone"
+        name="timeZone"
+        value={value}
+        onChange={(event) => setValue(event.currentTarget.value)}
+        aria-describedby={invalid ? "timeZone-error" : "timeZone-hint"}
+        aria-invalid={invalid}
+      >
+        {shown.map((name) => (
+          <option key={name} value={name}>
+            {zoneLabel(name)}
+          </option>
+        ))}
+      </select>
+    </>
   );
 }
 

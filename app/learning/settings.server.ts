@@ -3,6 +3,7 @@ import { preparedPerDatabase } from "../db/built-once";
 import type { Database } from "../db/db.server";
 import { learnerSettings } from "./learning.schema";
 import { DEFAULT_REVIEW_MODES, isReviewMode, parseModes, REVIEW_MODES, type ReviewMode } from "./review-modes";
+import { currentZoneName } from "./renamed-zones";
 import { canonicalTimeZone } from "./time-zone";
 import { LIMITS } from "./daily-limits";
 import { RETENTION, RETENTION_CHOICES } from "./retention";
@@ -54,7 +55,8 @@ export function settingsOf(row: SettingsRow | undefined): LearnerSettings {
   return {
     newPerDay: row.newPerDay,
     reviewsPerDay: row.reviewsPerDay,
-    timeZone: row.timeZone,
+    // A zone saved under a name IANA has since changed reads as the current one ("Europe/Kiev" → "Europe/Kyiv").
+    timeZone: row.timeZone === null ? null : currentZoneName(row.timeZone),
     modes: parseModes(row.reviewModes),
     desiredRetention: row.desiredRetention,
   };

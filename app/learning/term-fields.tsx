@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { useTranslation } from "../i18n/use-translation";
 import type { FieldErrors } from "./term-form";
 import { FieldError } from "./ui";
-import { PARTS_OF_SPEECH } from "./vocabulary";
+import { OFFERED_PARTS_OF_SPEECH, PARTS_OF_SPEECH } from "./vocabulary";
 
 export type TermValues = { text: string; meaning: string; partOfSpeech: string; notes: string };
 
@@ -34,11 +34,13 @@ export function TermFields({
         aria-describedby={described("partOfSpeech")}
       >
         <option value="">{t("term.noPartOfSpeech")}</option>
-        {PARTS_OF_SPEECH.map((pos) => (
-          <option key={pos} value={pos}>
-            {t(`lists:partsOfSpeech.${pos}`)}
-          </option>
-        ))}
+        {PARTS_OF_SPEECH.filter((pos) => OFFERED_PARTS_OF_SPEECH.includes(pos) || pos === values?.partOfSpeech).map(
+          (pos) => (
+            <option key={pos} value={pos}>
+              {t(`lists:partsOfSpeech.${pos}`)}
+            </option>
+          ),
+        )}
       </select>
       <FieldError id="partOfSpeech-error" error={errors?.partOfSpeech} />
       <label htmlFor="notes">{t("term.notes")}</label>

@@ -2,7 +2,8 @@ import { z } from "zod";
 import { dispatchIntents, intent, text } from "../http/intents.server";
 import { data, type RouterContextProvider } from "react-router";
 import { getDatabase } from "../db/db.server";
-import { invalidParam, pageNotFound } from "../http/errors";
+import { deletedNotFound, invalidParam, pageNotFound } from "../http/errors";
+import { rememberDeletedTerm, wasDeleted } from "./deleted-terms.server";
 import { getInstance, requestLocale } from "../i18n/i18n.server";
 import { localePath } from "../i18n/locales";
 import { redirectWithToast, translatedToast } from "../toasts/toast.server";
@@ -33,7 +34,10 @@ async function ownTerm(request: Request, id: string | undefined, userId: string)
   // A term id is a UUID; anything else fails the route's validation rule.
   if (!isId(id)) invalidParam(request);
   const term = await findTerm(await getDatabase(), userId, id);
-  if (!term) pageNotFound(request);
+  if (!term) {
+    if (await wasDeleted(request, id)) deletedNotFound(request);
+    pageNotFound(request);
+  }
   return term;
 }
 
@@ -163,7 +167,9 @@ export async function termPageAction(request: Request, context: Context, id: str
         schema: z.object({}),
         run: async () => {
           await deleteTerm(db, user.id, term.id);
-          return redirectWithToast(request, localePath(locale, PATHS.memberTerms), toast("deleted"));
+          return redirectWithToast(request, localePath(locale, PATHS.memberTerms), toast("deleted"), {
+            headers: { "Set-Cookie": await rememberDeletedTerm(request, term.id) },
+          });
         },
       }),
     },

@@ -66,6 +66,20 @@ export async function findTerm(db: Database, userId: string, id: string): Promis
   return term ?? null;
 }
 
+/** The learner's term with this text in the language, whatever its case (the one a duplicate collides with). */
+export async function termWithText(
+  db: Database,
+  owner: Owner,
+  text: string,
+): Promise<Pick<Term, "id" | "text"> | null> {
+  const [term] = await db
+    .select({ id: terms.id, text: terms.text })
+    .from(terms)
+    .where(and(owned(owner), sql`lower(${terms.text}) = lower(${text})`))
+    .limit(1);
+  return term ?? null;
+}
+
 export async function examplesOf(db: Database, termId: string): Promise<TermExample[]> {
   return db.select().from(termExamples).where(eq(termExamples.termId, termId)).orderBy(asc(termExamples.createdAt));
 }

@@ -1,4 +1,5 @@
 /** Time zones and calendar days in them, with Intl only (ICU's zone data, daylight saving included). */
+import { currentZoneName } from "./renamed-zones";
 
 export const DEFAULT_TIME_ZONE = "UTC";
 
@@ -9,7 +10,10 @@ export const DEFAULT_TIME_ZONE = "UTC";
  */
 const canonicalZones = new Map<string, string>();
 
-/** The zone's canonical spelling ("europe/berlin" → "Europe/Berlin"), or null when Intl does not know it. */
+/**
+ * The zone's canonical spelling ("europe/berlin" → "Europe/Berlin"), IANA's current name where Intl gives an old one
+ * ("Europe/Kiev" → "Europe/Kyiv"), or null when Intl does not know it.
+ */
 export function canonicalTimeZone(value: unknown): string | null {
   if (typeof value !== "string" || value.length === 0 || value.length > 64) return null;
   const lower = value.toLowerCase();
@@ -21,6 +25,7 @@ export function canonicalTimeZone(value: unknown): string | null {
       return null;
     }
     if (!zone) return null;
+    zone = currentZoneName(zone);
     canonicalZones.set(lower, zone);
   }
   return zone;
@@ -37,7 +42,7 @@ const byName = (a: string, b: string) => (a === "UTC" ? -1 : b === "UTC" ? 1 : a
 let knownZones: string[] | null = null;
 
 export function timeZoneOptions(current: string | null): string[] {
-  knownZones ??= [...new Set(["UTC", ...Intl.supportedValuesOf("timeZone")])].sort(byName);
+  knownZones ??= [...new Set(["UTC", ...Intl.supportedValuesOf("timeZone").map(currentZoneName)])].sort(byName);
   if (!current || knownZones.includes(current)) return knownZones;
   return [...knownZones, current].sort(byName);
 }

@@ -19,6 +19,8 @@ export const PARTS_OF_SPEECH = [
   "verb",
 ] as const;
 export type PartOfSpeech = (typeof PARTS_OF_SPEECH)[number];
+/** The values offered when a learner picks one for a term: punctuation stays as data (imports, lists), not a choice. */
+export const OFFERED_PARTS_OF_SPEECH: readonly PartOfSpeech[] = PARTS_OF_SPEECH.filter((pos) => pos !== "punctuation");
 
 export const LEVELS = ["beginner", "elementary", "intermediate", "upper_intermediate", "advanced", "expert"] as const;
 export type Level = (typeof LEVELS)[number];

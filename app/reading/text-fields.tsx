@@ -1,5 +1,4 @@
 import { useTranslation } from "../i18n/use-translation";
-import { useLocale } from "../i18n/use-locale";
 import { FieldError } from "../learning/ui";
 import { TEXT_LIMIT_BYTES, TITLE_LIMIT, type TextErrors } from "./text-form";
 
@@ -16,7 +15,6 @@ export function TextFields({
   upload: boolean;
 }) {
   const { t } = useTranslation("reading");
-  const limit = new Intl.NumberFormat(useLocale()).format(TEXT_LIMIT_BYTES);
   const error = (name: keyof TextErrors) => (errors?.[name] ? `reading:${errors[name]}` : undefined);
   return (
     <>
@@ -43,7 +41,7 @@ export function TextFields({
         aria-describedby={`body-hint${errors?.body ? " body-error" : ""}`}
       />
       <p className="hint" id="body-hint">
-        {t("form.limit", { bytes: limit })}
+        {t("form.limit", { bytes: TEXT_LIMIT_BYTES })}
       </p>
       <FieldError id="body-error" error={error("body")} />
       {upload ? (

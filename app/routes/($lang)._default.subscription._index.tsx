@@ -28,9 +28,8 @@ export default function SubscriptionPage({ loaderData }: Route.ComponentProps) {
     <section className="plans-page">
       <h1>{t("common:titles.subscription")}</h1>
       <p className="lead">{t("subscription.intro")}</p>
-      {supporter ? null : <p className="notice">{t("billing.closed")}</p>}
       <PlanCards supporter={supporter} signedIn={signedIn} />
-      {supporter ? <p className="hint">{t("billing.secure")}</p> : null}
+      {supporter.open ? <p className="hint">{t("billing.secure")}</p> : null}
     </section>
   );
 }

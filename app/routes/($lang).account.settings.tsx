@@ -163,81 +163,90 @@ export default function SettingsPage({ loaderData, actionData }: Route.Component
           {t("errors.summary")}
         </p>
       ) : null}
-      <SettingsForm
-        values={values}
-        errors={errors}
-        zones={timeZoneOptionsFor(loaderData.zones, values.timeZone)}
-        zoneChosen={loaderData.zoneChosen || !!actionData?.values}
-      />
-      <h2 id="dictionary-title">{t("settings.dictionaryTitle")}</h2>
-      <Form method="post" className="stack" aria-labelledby="dictionary-title">
-        <input type="hidden" name="intent" value="dictionary" />
-        <label htmlFor="dictionary">{t("settings.dictionary", { language: loaderData.dictionary.language })}</label>
-        <input
-          id="dictionary"
-          name="dictionary"
-          inputMode="url"
-          autoComplete="off"
-          spellCheck={false}
-          maxLength={500}
-          defaultValue={dictionaryValue}
-          placeholder={loaderData.dictionary.placeholder}
-          aria-invalid={!!dictionaryError}
-          aria-describedby={dictionaryError ? "dictionary-hint dictionary-error" : "dictionary-hint"}
-          key={dictionaryValue}
+      <section className="settings-section" aria-labelledby="review-title">
+        <h2 id="review-title">{t("settings.reviewTitle")}</h2>
+        <SettingsForm
+          values={values}
+          errors={errors}
+          zones={timeZoneOptionsFor(loaderData.zones, values.timeZone)}
+          zoneChosen={loaderData.zoneChosen || !!actionData?.values}
         />
-        <p className="hint" id="dictionary-hint">
-          {t("settings.dictionaryHint")}
-        </p>
-        {dictionaryError ? (
-          <p className="field-error" id="dictionary-error" role="alert">
-            {t(dictionaryError)}
+      </section>
+      <section className="settings-section" aria-labelledby="dictionary-title">
+        <h2 id="dictionary-title">{t("settings.dictionaryTitle")}</h2>
+        <Form method="post" className="stack" aria-labelledby="dictionary-title">
+          <input type="hidden" name="intent" value="dictionary" />
+          <label htmlFor="dictionary">{t("settings.dictionary", { language: loaderData.dictionary.language })}</label>
+          <input
+            id="dictionary"
+            name="dictionary"
+            inputMode="url"
+            autoComplete="off"
+            spellCheck={false}
+            maxLength={500}
+            defaultValue={dictionaryValue}
+            placeholder={loaderData.dictionary.placeholder}
+            aria-invalid={!!dictionaryError}
+            aria-describedby={dictionaryError ? "dictionary-hint dictionary-error" : "dictionary-hint"}
+            key={dictionaryValue}
+          />
+          <p className="hint" id="dictionary-hint">
+            {t("settings.dictionaryHint")}
           </p>
-        ) : null}
-        <button type="submit" className="button">
-          {t("settings.saveDictionary")}
-        </button>
-      </Form>
-      <h2 id="readings-title">{t("settings.readingsTitle")}</h2>
-      <Form method="post" className="stack" aria-labelledby="readings-title">
-        <input type="hidden" name="intent" value="readings" />
-        <label className="checkbox">
-          <input
-            type="checkbox"
-            name="showReadings"
-            defaultChecked={loaderData.showReadings}
-            aria-describedby="readings-hint"
-            key={String(loaderData.showReadings)}
-          />{" "}
-          {t("settings.showReadings")}
-        </label>
-        <p className="hint" id="readings-hint">
-          {t("settings.readingsHint")}
-        </p>
-        <button type="submit" className="button">
-          {t("settings.saveReadings")}
-        </button>
-      </Form>
-      <h2 id="page-turn-title">{t("settings.pageTurnTitle")}</h2>
-      <Form method="post" className="stack" aria-labelledby="page-turn-title">
-        <input type="hidden" name="intent" value="pageTurn" />
-        <label className="checkbox">
-          <input
-            type="checkbox"
-            name="knownOnPageTurn"
-            defaultChecked={loaderData.knownOnPageTurn}
-            aria-describedby="page-turn-hint"
-            key={String(loaderData.knownOnPageTurn)}
-          />{" "}
-          {t("settings.knownOnPageTurn")}
-        </label>
-        <p className="hint" id="page-turn-hint">
-          {t("settings.pageTurnHint")}
-        </p>
-        <button type="submit" className="button">
-          {t("settings.savePageTurn")}
-        </button>
-      </Form>
+          {dictionaryError ? (
+            <p className="field-error" id="dictionary-error" role="alert">
+              {t(dictionaryError)}
+            </p>
+          ) : null}
+          <button type="submit" className="button">
+            {t("settings.saveDictionary")}
+          </button>
+        </Form>
+      </section>
+      <section className="settings-section" aria-labelledby="readings-title">
+        <h2 id="readings-title">{t("settings.readingsTitle")}</h2>
+        <Form method="post" className="stack" aria-labelledby="readings-title">
+          <input type="hidden" name="intent" value="readings" />
+          <label className="checkbox">
+            <input
+              type="checkbox"
+              name="showReadings"
+              defaultChecked={loaderData.showReadings}
+              aria-describedby="readings-hint"
+              key={String(loaderData.showReadings)}
+            />{" "}
+            {t("settings.showReadings")}
+          </label>
+          <p className="hint" id="readings-hint">
+            {t("settings.readingsHint")}
+          </p>
+          <button type="submit" className="button">
+            {t("settings.saveReadings")}
+          </button>
+        </Form>
+      </section>
+      <section className="settings-section" aria-labelledby="page-turn-title">
+        <h2 id="page-turn-title">{t("settings.pageTurnTitle")}</h2>
+        <Form method="post" className="stack" aria-labelledby="page-turn-title">
+          <input type="hidden" name="intent" value="pageTurn" />
+          <label className="checkbox">
+            <input
+              type="checkbox"
+              name="knownOnPageTurn"
+              defaultChecked={loaderData.knownOnPageTurn}
+              aria-describedby="page-turn-hint"
+              key={String(loaderData.knownOnPageTurn)}
+            />{" "}
+            {t("settings.knownOnPageTurn")}
+          </label>
+          <p className="hint" id="page-turn-hint">
+            {t("settings.pageTurnHint")}
+          </p>
+          <button type="submit" className="button">
+            {t("settings.savePageTurn")}
+          </button>
+        </Form>
+      </section>
     </section>
   );
 }

@@ -15,6 +15,7 @@ import { studyLanguageName } from "../learning/study-language";
 import { readFit } from "../learning/fsrs-fit.server";
 import type { StalenessHandle } from "../edge/staleness";
 import type { PageHandle } from "../ui/seo";
+import { SubmitWithoutScript, useSubmitOnChange } from "../ui/submit-on-change";
 
 /**
  * Kept in memory for the learner until their next write or the end of their day (the charts and the forecast end
@@ -80,6 +81,7 @@ export default function StatisticsPage({ loaderData }: Route.ComponentProps) {
   const latest = stages.at(-1)!;
   const knownNow = known.at(-1)!;
   const language = loaderData.languageName;
+  const submitOnChange = useSubmitOnChange({ preventScrollReset: true });
   return (
     <section className="statistics">
       <h1>{t("common:titles.statistics")}</h1>
@@ -87,16 +89,14 @@ export default function StatisticsPage({ loaderData }: Route.ComponentProps) {
       <p className="lead known-count">{t("known.total", { count: knownNow.total, language })}</p>
       <Form method="get" className="inline-form">
         <label htmlFor="days">{t("statistics.rangeLabel")}</label>
-        <select id="days" name="days" defaultValue={String(range)}>
+        <select id="days" name="days" defaultValue={String(range)} key={range} onChange={submitOnChange}>
           {RANGES.map((days) => (
             <option key={days} value={days}>
               {t("statistics.range", { count: days })}
             </option>
           ))}
         </select>
-        <button type="submit" className="button button-secondary">
-          {t("statistics.show")}
-        </button>
+        <SubmitWithoutScript className="button button-secondary">{t("statistics.show")}</SubmitWithoutScript>
       </Form>
 
       <BarChart

@@ -1,5 +1,5 @@
 import { useTranslation } from "../i18n/use-translation";
-import { data, Form, useNavigation } from "react-router";
+import { data, Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/($lang).account.terms.new";
 import { getDatabase } from "../db/db.server";
 import { getInstance, requestLocale } from "../i18n/i18n.server";
@@ -8,7 +8,7 @@ import { requireLearner } from "../learning/learner.server";
 import { studyLanguageName } from "../learning/study-language";
 import { ExampleFields, TermFields } from "../learning/term-fields";
 import { parseExample, parseTermFields, type FieldErrors } from "../learning/term-form";
-import { createTerm, isDuplicate } from "../learning/terms.server";
+import { createTerm, isDuplicate, termWithText } from "../learning/terms.server";
 import { roomForTerms } from "../learning/limits.server";
 import { redirectWithToast, translatedToast } from "../toasts/toast.server";
 import type { PageHandle } from "../ui/seo";
@@ -37,13 +37,16 @@ export async function action({ request, context }: Route.ActionArgs) {
   };
   if (term.errors || example.errors) {
     return data(
-      { errors: { ...term.errors, ...example.errors } as FieldErrors, duplicate: null, values },
+      { errors: { ...term.errors, ...example.errors } as FieldErrors, duplicate: null, existing: null, values },
       { status: 400 },
     );
   }
   const db = await getDatabase();
   if (!(await roomForTerms(db, owner.userId)))
-    return data({ errors: {} as FieldErrors, duplicate: t("learning:errors.termLimit"), values }, { status: 409 });
+    return data(
+      { errors: {} as FieldErrors, duplicate: t("learning:errors.termLimit"), existing: null, values },
+      { status: 409 },
+    );
   try {
     const created = await createTerm(db, owner, term.value, example.value ?? undefined);
     return redirectWithToast(
@@ -57,7 +60,10 @@ export async function action({ request, context }: Route.ActionArgs) {
       text: term.value.text,
       language: studyLanguageName(owner.language, locale),
     });
-    return data({ errors: {} as FieldErrors, duplicate, values }, { status: 409 });
+    // The term it collides with, to open instead.
+    const found = await termWithText(db, owner, term.value.text);
+    const existing = found ? { href: localePath(locale, termPath(found.id)), text: found.text } : null;
+    return data({ errors: {} as FieldErrors, duplicate, existing, values }, { status: 409 });
   }
 }
 
@@ -73,6 +79,12 @@ export default function NewTermPage({ loaderData, actionData }: Route.ComponentP
       {actionData ? (
         <p className="error-text" role="alert">
           {actionData.duplicate ?? t("errors.summary")}
+          {actionData.existing ? (
+            <>
+              {" "}
+              <Link to={actionData.existing.href}>{t("errors.openExisting", { text: actionData.existing.text })}</Link>
+            </>
+          ) : null}
         </p>
       ) : null}
       <Form method="post" className="stack" aria-busy={pending}>

@@ -1,5 +1,6 @@
 import { useTranslation } from "../i18n/use-translation";
-import { Form, useLocation, useNavigation, useRouteLoaderData, useSubmit } from "react-router";
+import { Form, useLocation, useNavigation, useRouteLoaderData } from "react-router";
+import { SubmitWithoutScript, useSubmitOnChange } from "../ui/submit-on-change";
 import type { RootData } from "../root";
 import { THEMES } from "./theme";
 
@@ -8,29 +9,21 @@ export function ThemeSwitch() {
   const { t } = useTranslation();
   const theme = useRouteLoaderData<RootData>("root")?.theme ?? "system";
   const location = useLocation();
-  const submit = useSubmit();
+  const submitOnChange = useSubmitOnChange({ preventScrollReset: true });
   const pending = useNavigation().formAction === "/theme";
   return (
     <Form method="post" action="/theme" className="theme-switch" aria-busy={pending}>
       {/* A prerendered page was rendered at "/path/": come back to the address without the slash. */}
       <input type="hidden" name="redirectTo" value={location.pathname.replace(/(.)\/$/, "$1") + location.search} />
       <label htmlFor="theme-switch-select">{t("theme.label")}</label>
-      <select
-        id="theme-switch-select"
-        name="theme"
-        defaultValue={theme}
-        key={theme}
-        onChange={(event) => submit(event.currentTarget.form, { preventScrollReset: true })}
-      >
+      <select id="theme-switch-select" name="theme" defaultValue={theme} key={theme} onChange={submitOnChange}>
         {THEMES.map((name) => (
           <option key={name} value={name}>
             {t(`theme.${name}`)}
           </option>
         ))}
       </select>
-      <button type="submit" className="button button-small button-secondary">
-        {t("theme.submit")}
-      </button>
+      <SubmitWithoutScript className="button button-small button-secondary">{t("theme.submit")}</SubmitWithoutScript>
     </Form>
   );
 }

@@ -1,6 +1,6 @@
 import { useTranslation } from "../i18n/use-translation";
 import { Form } from "react-router";
-import { PARTS_OF_SPEECH } from "../learning/vocabulary";
+import { OFFERED_PARTS_OF_SPEECH } from "../learning/vocabulary";
 import { TARGETS, type RowProblem, type Target } from "./targets";
 
 export type PreviewData = {
@@ -94,7 +94,7 @@ export function ImportPreview({
                   <label htmlFor="pos">{t("import.defaultPartOfSpeech")}</label>
                   <select id="pos" name="pos" defaultValue={preview.partOfSpeech}>
                     <option value="">{t("term.noPartOfSpeech")}</option>
-                    {PARTS_OF_SPEECH.map((pos) => (
+                    {OFFERED_PARTS_OF_SPEECH.map((pos) => (
                       <option key={pos} value={pos}>
                         {t(`lists:partsOfSpeech.${pos}`)}
                       </option>

@@ -14,14 +14,14 @@ const CLIENT_ERROR_KEYS: Record<number, string> = {
 };
 
 /** Status and translated message of whatever a route threw. */
-export function useErrorDescription(): { status: number; message: string; detail?: string } {
+export function useErrorDescription(): { status: number; message: string; detail?: string; deleted?: boolean } {
   const error = useRouteError();
   const { t } = useTranslation();
   const location = useLocation();
   if (isRouteErrorResponse(error) && error.status === 404) {
     const payload = isErrorPayload(error.data) ? error.data : { kind: "not-found" as const, path: location.pathname };
     const key = payload.kind === "invalid-param" ? "errors.invalidParam" : "errors.notFound";
-    return { status: 404, message: t(key, { path: payload.path }) };
+    return { status: 404, message: t(key, { path: payload.path }), deleted: payload.kind === "deleted" };
   }
   // The import page takes files, with a larger limit than forms: its 413 names that limit.
   if (isRouteErrorResponse(error) && error.status === 413 && splitLocale(location.pathname).path === PATHS.import)
@@ -35,11 +35,14 @@ export function useErrorDescription(): { status: number; message: string; detail
   return { status, message: t("errors.internal"), detail };
 }
 
-/** The error page: a not-found variant for 404, a general one otherwise. Rendered inside the layout. */
+/**
+ * The error page: a not-found variant for 404, a general one otherwise. Rendered inside the layout. A 404's heading is
+ * short; the spec's message, with the address that may be long, is the paragraph below it.
+ */
 export function ErrorPage() {
   const { t } = useTranslation();
   const to = useLocalePath();
-  const { status, message, detail } = useErrorDescription();
+  const { status, message, detail, deleted } = useErrorDescription();
   const notFound = status === 404;
   const { path } = splitLocale(useLocation().pathname);
   return (
@@ -51,8 +54,11 @@ export function ErrorPage() {
         }
       />
       <p className="eyebrow">{t("errors.status", { status })}</p>
-      <h1>{message}</h1>
-      {notFound ? (
+      <h1>{deleted ? t("errors.termDeleted") : notFound ? t("errors.notFoundTitle") : message}</h1>
+      {notFound ? <p className="error-path">{message}</p> : null}
+      {deleted ? (
+        <p>{t("errors.termDeletedHint")}</p>
+      ) : notFound ? (
         <p>{t("errors.notFoundHint")}</p>
       ) : status === 503 ? (
         <p>{t("errors.unavailableHint")}</p>
@@ -60,6 +66,11 @@ export function ErrorPage() {
         <p>{t("errors.internalHint")}</p>
       ) : null}
       <ul className="error-links">
+        {deleted ? (
+          <li>
+            <Link to={to(PATHS.memberTerms)}>{t("nav.member")}</Link>
+          </li>
+        ) : null}
         <li>
           <Link to={to("/")}>{t("errors.backHome")}</Link>
         </li>

@@ -1,5 +1,6 @@
 import { useTranslation } from "../i18n/use-translation";
-import { Form, Link, useLocation, useNavigation, useSubmit } from "react-router";
+import { Form, Link, useLocation, useNavigation } from "react-router";
+import { SubmitWithoutScript, useSubmitOnChange } from "./submit-on-change";
 import { LOCALES, localeAutonym, localePath, splitLocale } from "../i18n/locales";
 import { useLocale } from "../i18n/use-locale";
 
@@ -8,7 +9,7 @@ export function LanguageSwitch() {
   const { t } = useTranslation();
   const locale = useLocale();
   const location = useLocation();
-  const submit = useSubmit();
+  const submitOnChange = useSubmitOnChange();
   const navigation = useNavigation();
   const pending = navigation.formAction === "/locale";
   return (
@@ -19,22 +20,14 @@ export function LanguageSwitch() {
         value={localePath(locale, splitLocale(location.pathname).path) + location.search}
       />
       <label htmlFor="language-switch-select">{t("language.label")}</label>
-      <select
-        id="language-switch-select"
-        name="lng"
-        defaultValue={locale}
-        key={locale}
-        onChange={(event) => submit(event.currentTarget.form)}
-      >
+      <select id="language-switch-select" name="lng" defaultValue={locale} key={locale} onChange={submitOnChange}>
         {LOCALES.map((code) => (
           <option key={code} value={code} lang={code}>
             {localeAutonym(code)}
           </option>
         ))}
       </select>
-      <button type="submit" className="button button-small button-secondary">
-        {t("language.submit")}
-      </button>
+      <SubmitWithoutScript className="button button-small button-secondary">{t("language.submit")}</SubmitWithoutScript>
     </Form>
   );
 }

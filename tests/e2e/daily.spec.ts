@@ -1,6 +1,15 @@
 import type { Page } from "@playwright/test";
 import { forwardedFor } from "./mail";
-import { expect, openAccountMenu, SAFE_ZONE, signInFresh, t, test, waitForHydration } from "./support";
+import {
+  chooseStudyLanguage,
+  expect,
+  openAccountMenu,
+  SAFE_ZONE,
+  signInFresh,
+  t,
+  test,
+  waitForHydration,
+} from "./support";
 
 // The browser's zone, preselected with JavaScript when the learner has not chosen one.
 test.use({ extraHTTPHeaders: forwardedFor(), timezoneId: "Asia/Tokyo" });
@@ -147,8 +156,7 @@ test("types an answer with a special letter of the study language; a slip shows 
   await openSettings(page, javaScriptEnabled);
   await chooseModes(page, ["typed"]);
   await page.goto("/account/home");
-  await page.getByLabel(t("en", "learning:studyLanguage.label")).selectOption("de");
-  await page.getByRole("button", { name: t("en", "learning:studyLanguage.submit") }).click();
+  await chooseStudyLanguage(page, javaScriptEnabled, "de");
   await expect(page.locator(".lead").first()).toContainText("German");
   for (const [text, meaning] of [
     ["Straße", "street"],
@@ -235,4 +243,52 @@ test("a grade sent twice counts once: the second submit of the same card changes
 
   await page.goto(termPage);
   await expect(page.getByText(t("en", "learning:term.reviewed_one", { count: 1 }))).toBeVisible();
+});
+
+test.describe("a learner in Kyiv", () => {
+  test.use({ timezoneId: "Europe/Kyiv" });
+
+  test("sees and saves time zones under IANA's current names, found by searching with JavaScript", async ({
+    page,
+    javaScriptEnabled,
+  }) => {
+    await signIn(page, javaScriptEnabled);
+    await openSettings(page, javaScriptEnabled);
+    const zone = page.getByLabel(t("en", "learning:settings.timeZone"));
+    await expect(zone.locator('option[value="Europe/Kyiv"]')).toHaveCount(1);
+    await expect(zone.locator('option[value="Europe/Kiev"]')).toHaveCount(0);
+    const search = page.getByLabel(t("en", "learning:settings.timeZoneSearch"));
+    if (javaScriptEnabled) {
+      // The browser's zone, preselected under its current name.
+      await expect(zone).toHaveValue("Europe/Kyiv");
+      await search.fill("kolk");
+      await expect(zone).toHaveValue("Asia/Kolkata");
+      await search.fill("ho chi");
+      await expect(zone).toHaveValue("Asia/Ho_Chi_Minh");
+      await expect(zone.locator("option")).toHaveCount(1);
+    } else {
+      await expect(search).toHaveCount(0);
+      await zone.selectOption("Asia/Ho_Chi_Minh");
+    }
+    await page.getByRole("button", { name: t("en", "learning:settings.save") }).click();
+    await expect(page.getByRole("status")).toContainText(t("en", "learning:toasts.settingsSaved.title"));
+    await page.reload();
+    await expect(zone).toHaveValue("Asia/Ho_Chi_Minh");
+  });
+});
+
+test("a refused save takes away the toast of the save before it", async ({ page, javaScriptEnabled, consoleGuard }) => {
+  consoleGuard.allow(/status of 400 \(Bad Request\) \(http:\/\/[^)]+\/account\/settings(\.data)?\)$/);
+  await signIn(page, javaScriptEnabled);
+  // Time stands still, so no toast leaves on its five-second timer during the test.
+  await page.clock.install();
+  await openSettings(page, javaScriptEnabled);
+  await page.getByRole("button", { name: t("en", "learning:settings.save") }).click();
+  const saved = page.locator(".toast", { hasText: t("en", "learning:toasts.settingsSaved.title") });
+  await expect(saved).toBeVisible();
+  await page.locator('input[name="modes"]').first().uncheck();
+  for (const box of await page.locator('input[name="modes"]').all()) await box.uncheck();
+  await page.getByRole("button", { name: t("en", "learning:settings.save") }).click();
+  await expect(page.getByText(t("en", "learning:settings.errors.modes"))).toBeVisible();
+  await expect(saved).toHaveCount(0);
 });

@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { forwardedFor } from "./mail";
-import { expect, signInFresh, t, test, waitForHydration } from "./support";
+import { chooseStudyLanguage, expect, signInFresh, t, test, waitForHydration } from "./support";
 
 test.use({ extraHTTPHeaders: forwardedFor() });
 
@@ -11,8 +11,7 @@ const meaningField = (page: Page) => panel(page).getByLabel(t("en", "learning:te
 /** A fresh learner of German with a German text open in the reader. */
 async function germanText(page: Page, javaScriptEnabled: boolean) {
   await signInFresh(page, javaScriptEnabled, "dictionary");
-  await page.getByLabel(t("en", "learning:studyLanguage.label")).selectOption({ label: "German" });
-  await page.getByRole("button", { name: t("en", "learning:studyLanguage.submit") }).click();
+  await chooseStudyLanguage(page, javaScriptEnabled, { label: "German" });
   await expect(page.locator(".lead").first()).toHaveText("You study German.");
   await page.goto("/account/texts/new");
   if (javaScriptEnabled) await waitForHydration(page);

@@ -92,9 +92,11 @@ for (const c of CASES) {
       expect(response?.headers()["content-type"]).toContain("text/html");
       if (javaScriptEnabled) await waitForHydration(page);
 
+      // A short heading; the spec's message with the whole address below it.
       const heading = page.locator("main h1");
       await expect(heading).toBeVisible();
-      await expect(heading).toHaveText(t(c.lng, c.key, { path: c.url }));
+      await expect(heading).toHaveText(t(c.lng, "errors.notFoundTitle"));
+      await expect(page.locator("main .error-path")).toHaveText(t(c.lng, c.key, { path: c.url }));
       await expect(page).toHaveTitle(notFoundTitle(c.lng));
       await expectDocumentLanguage(page, c.lng);
       await expectLayout(page, c.layout);

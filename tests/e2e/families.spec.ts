@@ -1,6 +1,6 @@
 import { AxeBuilder } from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { expect, signInFresh, t, test, waitForHydration } from "./support";
+import { chooseStudyLanguage, expect, signInFresh, t, test, waitForHydration } from "./support";
 
 const wordLink = (page: Page, word: string) => page.locator("a.word", { hasText: new RegExp(`^${word}$`) }).first();
 const panel = (page: Page) => page.locator(".word-panel");
@@ -25,8 +25,7 @@ test("links an inflected form to its parent from the reader's panel", async ({ p
   // A whole journey (sign-in, a term, a text, the link, the term page) with four accessibility checks.
   test.slow();
   await signInFresh(page, javaScriptEnabled, "families");
-  await page.getByLabel(t("en", "learning:studyLanguage.label")).selectOption("de");
-  await page.getByRole("button", { name: t("en", "learning:studyLanguage.submit") }).click();
+  await chooseStudyLanguage(page, javaScriptEnabled, "de");
   await expect(page.locator(".lead").first()).toContainText("German");
 
   // The learner knows "Hund" (learned) with its meaning.

@@ -120,7 +120,10 @@ async function switchLanguage(page: Page, javaScriptEnabled: boolean, from: Loca
 }
 
 test.describe("the language switch", () => {
-  test("is a labelled form posting lng to /locale, with a submit button and all seven languages", async ({ page }) => {
+  test("is a labelled form posting lng to /locale, with all seven languages and a submit button without JavaScript", async ({
+    page,
+    javaScriptEnabled,
+  }) => {
     await page.goto("/explore");
     const form = page.locator("form.language-switch");
     await expect(form).toHaveAttribute("method", /post/i);
@@ -131,7 +134,9 @@ test.describe("the language switch", () => {
     expect(
       await select.locator("option").evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value)),
     ).toEqual([...LOCALES]);
-    await expect(form.getByRole("button", { name: "Change language" })).toBeVisible();
+    // With JavaScript a change submits the form, and the button goes once the page is hydrated.
+    if (javaScriptEnabled) await waitForHydration(page);
+    await expect(form.getByRole("button", { name: "Change language" })).toHaveCount(javaScriptEnabled ? 0 : 1);
   });
 
   test("moves /explore?q=1 to /uk/explore?q=1 and remembers the choice for a year", async ({
@@ -212,7 +217,8 @@ test.describe("the language switch", () => {
     if (javaScriptEnabled) await waitForHydration(page);
     await switchLanguage(page, javaScriptEnabled, "de", "fr");
     await expect(page).toHaveURL(/\/fr\/nope$/);
-    await expect(page.locator("main h1")).toHaveText(t("fr", "errors.notFound", { path: "/fr/nope" }));
+    await expect(page.locator("main h1")).toHaveText(t("fr", "errors.notFoundTitle"));
+    await expect(page.locator("main .error-path")).toHaveText(t("fr", "errors.notFound", { path: "/fr/nope" }));
     await expect(page).toHaveTitle(pageTitle(`404 ${t("fr", "errors.notFoundTitle")}`));
   });
 
@@ -233,4 +239,29 @@ test.describe("the language switch", () => {
       expect(new URL(location, "http://127.0.0.1").host, target).toBe("127.0.0.1");
     }
   });
+});
+
+test("the language menu's 中文 is rendered in a Simplified Chinese font the platform has", async ({
+  page,
+  javaScriptEnabled,
+}) => {
+  test.skip(!javaScriptEnabled, "fonts do not depend on JavaScript");
+  await page.goto("/explore");
+  await page.locator(".language-menu summary").click();
+  const chinese = page.locator('.language-menu a[lang="zh"]');
+  await expect(chinese).toHaveText("中文");
+  // The stack names each platform's Simplified Chinese font, Linux's among them, rather than leaving it to fallback.
+  const stack = await chinese.evaluate((link) => getComputedStyle(link).fontFamily);
+  for (const family of ["PingFang SC", "Microsoft YaHei", "Noto Sans CJK SC"]) expect(stack).toContain(family);
+  // The fonts Chromium drew the text with (the CI image has Debian's fonts-noto-cjk).
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("DOM.enable");
+  await cdp.send("CSS.enable");
+  const { root } = await cdp.send("DOM.getDocument", { depth: -1 });
+  const { nodeId } = await cdp.send("DOM.querySelector", {
+    nodeId: root.nodeId,
+    selector: '.language-menu a[lang="zh"]',
+  });
+  const { fonts } = await cdp.send("CSS.getPlatformFontsForNode", { nodeId });
+  expect(fonts.map((font) => font.familyName)).toEqual(["Noto Sans CJK SC"]);
 });

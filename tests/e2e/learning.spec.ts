@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { forwardedFor } from "./mail";
-import { expect, signInFresh, t, test } from "./support";
+import { chooseStudyLanguage, expect, signInFresh, t, test } from "./support";
 
 test.use({ extraHTTPHeaders: forwardedFor() });
 
@@ -18,8 +18,7 @@ async function addTerm(page: Page, fields: { text: string; meaning: string; part
 
 test("chooses a study language whose name follows the interface language", async ({ page, javaScriptEnabled }) => {
   await signIn(page, javaScriptEnabled);
-  await page.getByLabel(t("en", "learning:studyLanguage.label")).selectOption({ label: "Italian" });
-  await page.getByRole("button", { name: t("en", "learning:studyLanguage.submit") }).click();
+  await chooseStudyLanguage(page, javaScriptEnabled, { label: "Italian" });
   await expect(page.locator(".lead").first()).toHaveText("You study Italian.");
   await page.getByLabel(t("en", "language.label")).selectOption("uk");
   if (!javaScriptEnabled) await page.getByRole("button", { name: t("en", "language.submit") }).click();
@@ -92,7 +91,12 @@ test("reviews a term and sees its stage change", async ({ page, javaScriptEnable
   await expect(page.locator("tbody .stage")).toHaveText(/In progress|Learned/);
 });
 
-test("adds a whole public list, then deletes a term after confirming", async ({ page, javaScriptEnabled }) => {
+test("adds a whole public list, then deletes a term after confirming; its page then says it was deleted", async ({
+  page,
+  javaScriptEnabled,
+  consoleGuard,
+}) => {
+  consoleGuard.allow404();
   await signIn(page, javaScriptEnabled);
   await page.goto("/account/explore/public?language=en&level=beginner");
   await page.getByRole("button", { name: t("en", "lists:public.addAll") }).click();
@@ -105,10 +109,51 @@ test("adds a whole public list, then deletes a term after confirming", async ({ 
   const text = (await page.locator("tbody a").first().textContent())!;
   await page.locator("tbody a").first().click();
   await expect(page.locator("h1")).toHaveText(text);
+  const termUrl = page.url();
   await page.getByRole("link", { name: t("en", "learning:term.delete") }).click();
   await expect(page.getByText(`Delete “${text}” and its examples?`)).toBeVisible();
   await page.getByRole("button", { name: t("en", "learning:term.deleteYes") }).click();
   await expect(page).toHaveURL(/\/account\/explore\/member$/);
   await expect(page.locator("ol.toasts")).toContainText(`“${text}” was deleted.`);
   await expect(page.locator("main")).toContainText("39 terms found");
+
+  // Back on the deleted term's page: a 404 that says the term was deleted, with a link to the others.
+  const response = await page.goto(termUrl);
+  expect(response?.status()).toBe(404);
+  await expect(page.locator("main h1")).toHaveText(t("en", "errors.termDeleted"));
+  await expect(page.locator("main")).toContainText(t("en", "errors.termDeletedHint"));
+  await page
+    .locator("main")
+    .getByRole("link", { name: t("en", "nav.member") })
+    .click();
+  await expect(page).toHaveURL(/\/account\/explore\/member$/);
+});
+
+test("a term added twice answers 409 with a link to the term the learner already has", async ({
+  page,
+  javaScriptEnabled,
+  consoleGuard,
+}) => {
+  // The refused form answers 409, which the browser reports as a failed resource.
+  consoleGuard.allow(/status of 409 \(Conflict\) \(http:\/\/[^)]+\/account\/terms\/new(\.data)?\)$/);
+  await signIn(page, javaScriptEnabled);
+  await addTerm(page, { text: "lantern", meaning: "a lamp in a case", partOfSpeech: "Noun" });
+  const termUrl = page.url();
+  await page.goto("/account/terms/new");
+  await page.getByLabel(t("en", "learning:term.text"), { exact: true }).fill("Lantern");
+  await page.getByLabel(t("en", "learning:term.meaning"), { exact: true }).fill("a light");
+  const answer = page.waitForResponse(
+    (response) => response.request().method() === "POST" && response.url().includes("/account/terms/new"),
+  );
+  await page.getByRole("button", { name: t("en", "learning:term.create") }).click();
+  expect((await answer).status()).toBe(409);
+  await expect(page.getByRole("alert")).toContainText(
+    t("en", "learning:errors.duplicate", { text: "Lantern", language: "English" }),
+  );
+  await page
+    .getByRole("alert")
+    .getByRole("link", { name: t("en", "learning:errors.openExisting", { text: "lantern" }) })
+    .click();
+  await expect(page).toHaveURL(termUrl);
+  await expect(page.locator("h1")).toHaveText("lantern");
 });

@@ -85,3 +85,46 @@ test('"Add the whole list" becomes a disabled "All added" once every term is in'
   await expect(page.getByRole("button", { name: t("en", "lists:public.addAll") })).toHaveCount(0);
   await expect(page.locator(".word-list button")).toHaveCount(0);
 });
+
+test("a signed-in learner's public list on a phone: rows of at most 72 px, a light add control, add all kept", async ({
+  page,
+  javaScriptEnabled,
+}) => {
+  await signInFresh(page, javaScriptEnabled, "lists-phone");
+  await page.setViewportSize({ width: 360, height: 740 });
+  await page.goto("/account/explore/public?language=en&level=beginner");
+  if (javaScriptEnabled) await waitForHydration(page);
+  const addAll = page.getByRole("button", { name: t("en", "lists:public.addAll") });
+  await expect(addAll).toBeVisible();
+  const rows = page.locator(".word-list > li");
+  expect(await rows.count()).toBeGreaterThan(10);
+  const heights = await rows.evaluateAll((items) => items.map((item) => item.getBoundingClientRect().height));
+  expect(Math.max(...heights), "the tallest row, px").toBeLessThanOrEqual(72);
+  expect(await brokenWords(page)).toEqual([]);
+  // The one solid button is "Add the whole list"; a row's add control is a light one.
+  const solid = await addAll.evaluate((button) => getComputedStyle(button).backgroundColor);
+  const add = rows.first().getByRole("button");
+  await expect(add).toBeVisible();
+  expect(await add.evaluate((button) => getComputedStyle(button).backgroundColor)).not.toBe(solid);
+  const box = (await add.boundingBox())!;
+  expect(Math.min(box.width, box.height), "the add control's tap size, px").toBeGreaterThanOrEqual(44);
+});
+
+test("the landing page's sample-text cards line up: their levels, titles and lengths start at the same height", async ({
+  page,
+  javaScriptEnabled,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto("/");
+  if (javaScriptEnabled) await waitForHydration(page);
+  const cards = page.locator(".sample-cards > li");
+  expect(await cards.count()).toBeGreaterThan(1);
+  for (const part of [".eyebrow", "h3", ".hint"]) {
+    const tops = await cards.evaluateAll(
+      (items, selector) => items.map((item) => Math.round(item.querySelector(selector)!.getBoundingClientRect().top)),
+      part,
+    );
+    const firstRow = tops.slice(0, 3);
+    expect(new Set(firstRow).size, `${part} tops ${firstRow.join(", ")}`).toBe(1);
+  }
+});

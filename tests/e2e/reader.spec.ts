@@ -1,5 +1,5 @@
 import type { Locator, Page } from "@playwright/test";
-import { expect, learnerTest, signInFresh, t, test, waitForHydration } from "./support";
+import { expect, learnerTest, LOCALES, localePath, signInFresh, t, test, waitForHydration } from "./support";
 
 /** A word no dictionary has, so no other test's terms or ignored words touch it. */
 const inventedWord = () =>
@@ -428,5 +428,17 @@ learnerTest(
       "href",
       `https://www.merriam-webster.com/dictionary/${word}`,
     );
+  },
+);
+
+learnerTest(
+  "states the size limit of a new text as a number in every language",
+  async ({ page, javaScriptEnabled }) => {
+    for (const lng of LOCALES) {
+      await page.goto(localePath(lng, "/account/texts/new"));
+      if (javaScriptEnabled) await waitForHydration(page);
+      await expect(page.locator("#body-hint")).toHaveText(t(lng, "reading:form.limit", { bytes: 50_000 }));
+      await expect(page.locator("#body-hint")).not.toContainText("NaN");
+    }
   },
 );

@@ -1,13 +1,12 @@
 import type { Page } from "@playwright/test";
 import { forwardedFor } from "./mail";
-import { expect, signInFresh, t, test, waitForHydration } from "./support";
+import { chooseStudyLanguage, expect, signInFresh, t, test, waitForHydration } from "./support";
 
 test.use({ extraHTTPHeaders: forwardedFor() });
 
-async function study(page: Page, language: string) {
+async function study(page: Page, javaScriptEnabled: boolean, language: string) {
   await page.goto("/account/home");
-  await page.getByLabel(t("en", "learning:studyLanguage.label")).selectOption(language);
-  await page.getByRole("button", { name: t("en", "learning:studyLanguage.submit") }).click();
+  await chooseStudyLanguage(page, javaScriptEnabled, language);
   await expect(page.getByRole("status")).toContainText(t("en", "learning:toasts.studyLanguageSaved.title"));
 }
 
@@ -31,7 +30,7 @@ test("a Japanese text shows furigana over its kanji, a Chinese text pinyin, and 
   javaScriptEnabled,
 }) => {
   await signInFresh(page, javaScriptEnabled, "readings");
-  await study(page, "ja");
+  await study(page, javaScriptEnabled, "ja");
   await addText(page, javaScriptEnabled, "水", "昨日、水を飲みました。");
   // IPADIC's words, the verb with its endings as one; furigana in hiragana over the kanji only.
   await expect(page.locator(".reader-text a.word")).toHaveText(["昨日きのう", "水みず", "を", "飲のみました"]);
@@ -47,7 +46,7 @@ test("a Japanese text shows furigana over its kanji, a Chinese text pinyin, and 
   await expect(readings(page)).toHaveCount(0);
   await expect(page.locator(".reader-text a.word")).toHaveText(["昨日", "水", "を", "飲みました"]);
 
-  await study(page, "zh");
+  await study(page, javaScriptEnabled, "zh");
   await addText(page, javaScriptEnabled, "茶", "我们喜欢喝茶。");
   await expect(page.locator(".reader-text a.word")).toHaveText(["我们", "喜欢", "喝茶"]);
   await expect(readings(page)).toHaveCount(0);

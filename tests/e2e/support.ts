@@ -190,6 +190,22 @@ export async function waitForHydration(page: Page) {
   });
 }
 
+/**
+ * Chooses a study language on the open My home: with JavaScript the change submits the form, without it the form's
+ * button does. Resolves once the preference is saved.
+ */
+export async function chooseStudyLanguage(page: Page, javaScriptEnabled: boolean, option: string | { label: string }) {
+  const button = page.getByRole("button", { name: t("en", "learning:studyLanguage.submit") });
+  // With JavaScript the button goes once the form is hydrated: from then on a change submits it.
+  if (javaScriptEnabled) await expect(button).toHaveCount(0);
+  const saved = page.waitForResponse(
+    (response) => response.request().method() === "POST" && new URL(response.url()).pathname.startsWith("/preferences"),
+  );
+  await page.getByLabel(t("en", "learning:studyLanguage.label")).selectOption(option);
+  if (!javaScriptEnabled) await page.getByRole("button", { name: t("en", "learning:studyLanguage.submit") }).click();
+  await saved;
+}
+
 /** The layout wrapper, with the header and footer that layout has. */
 export async function expectLayout(page: Page, layout: Layout) {
   await expect(page.locator(`.layout.layout-${layout}`)).toHaveCount(1);

@@ -21,6 +21,16 @@ describe("payments not configured", () => {
     expect(textOf(html)).not.toContain("Choose Supporter");
   });
 
+  it("shows the Supporter plan's price, and beside it why it cannot be bought today", async () => {
+    const { html } = await app.browser().page("/subscription");
+    const card = textOf(html.slice(html.indexOf("Supporter</h2>")));
+    expect(card).toContain("€4.00 per month");
+    expect(card).toContain("or €40.00 per year");
+    expect(card).toContain("Payments are not open yet: no plan can be bought today, and nothing is charged.");
+    const german = textOf((await app.browser().page("/de/subscription")).html);
+    expect(german).toContain("4,00 €");
+  });
+
   it("says the campaign has not started and takes no pledge", async () => {
     const { html } = await app.browser().page("/crowdfunding-campaign");
     expect(textOf(html)).toContain("The campaign has not started yet");

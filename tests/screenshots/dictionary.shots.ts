@@ -5,7 +5,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { forwardedFor } from "../e2e/mail";
-import { expect, signInFresh, t, test, waitForHydration } from "../e2e/support";
+import { chooseStudyLanguage, expect, signInFresh, t, test, waitForHydration } from "../e2e/support";
 
 test.use({ extraHTTPHeaders: forwardedFor() });
 
@@ -13,8 +13,7 @@ test("instant meanings in the reader and the sources page", async ({ page, javaS
   const dir = path.resolve("screenshots", `dictionary-${javaScriptEnabled ? "js" : "nojs"}`);
   mkdirSync(dir, { recursive: true });
   await signInFresh(page, javaScriptEnabled, "dictionary-shots");
-  await page.getByLabel(t("en", "learning:studyLanguage.label")).selectOption({ label: "German" });
-  await page.getByRole("button", { name: t("en", "learning:studyLanguage.submit") }).click();
+  await chooseStudyLanguage(page, javaScriptEnabled, { label: "German" });
   await page.goto("/account/texts/new");
   if (javaScriptEnabled) await waitForHydration(page);
   await page.getByLabel(t("en", "reading:form.title"), { exact: true }).fill("Im Haus");

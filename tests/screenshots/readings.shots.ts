@@ -6,7 +6,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Page } from "@playwright/test";
-import { expect, signInFresh, t, test, waitForHydration } from "../e2e/support";
+import { chooseStudyLanguage, expect, signInFresh, t, test, waitForHydration } from "../e2e/support";
 
 const OUT = path.resolve("screenshots", "readings");
 const SCHEMES = ["light", "dark"] as const;
@@ -37,8 +37,7 @@ test("the reader with furigana and pinyin, shown and hidden", async ({ page, jav
   await signInFresh(page, javaScriptEnabled, "readings-shots");
   for (const [language, body] of Object.entries(TEXTS)) {
     await page.goto("/account/home");
-    await page.getByLabel(t("en", "learning:studyLanguage.label")).selectOption(language);
-    await page.getByRole("button", { name: t("en", "learning:studyLanguage.submit") }).click();
+    await chooseStudyLanguage(page, javaScriptEnabled, language);
     await page.goto("/account/texts/new");
     if (javaScriptEnabled) await waitForHydration(page);
     await page.getByLabel(t("en", "reading:form.title"), { exact: true }).fill(`Readings ${language}`);

@@ -30,6 +30,20 @@ const linear = (c: number) => (c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) 
 const toLinear = (hex: string): Rgb => channels(hex).map(linear) as Rgb;
 
 /** WCAG 2.x contrast ratio. */
+/** How far apart two colours' hues are on the colour wheel, in degrees (0 to 180). */
+function hueDistance(a: string, b: string): number {
+  const hue = (hex: string) => {
+    const [r, g, bl] = channels(hex);
+    const max = Math.max(r, g, bl);
+    const span = max - Math.min(r, g, bl);
+    if (span === 0) return 0;
+    const h = max === r ? ((g - bl) / span) % 6 : max === g ? (bl - r) / span + 2 : (r - g) / span + 4;
+    return (h * 60 + 360) % 360;
+  };
+  const d = Math.abs(hue(a) - hue(b));
+  return Math.min(d, 360 - d);
+}
+
 function contrast(a: string, b: string): number {
   const luminance = (hex: string) => {
     const [r, g, bl] = toLinear(hex);
@@ -191,6 +205,17 @@ for (const theme of THEMES) {
           expect(ratio, `--stage-${stage} on ${ground}`).toBeGreaterThanOrEqual(3);
         }
       }
+    });
+
+    it("draws the focus ring apart from the indigo buttons, and not in the colours of an error", () => {
+      // The ring lies on a band of --focus-gap around the control: the band sets it off from an indigo button.
+      expect(contrast(token("focus", theme), token("focus-gap", theme)), "focus on its gap").toBeGreaterThanOrEqual(3);
+      expect(contrast(token("focus-gap", theme), token("accent", theme)), "gap on accent").toBeGreaterThanOrEqual(3);
+      for (const warning of ["danger", "brand-warm"])
+        expect(
+          hueDistance(token("focus", theme), token(warning, theme)),
+          `focus hue from ${warning}`,
+        ).toBeGreaterThanOrEqual(60);
     });
 
     it("keeps links, buttons and the focus ring readable", () => {

@@ -50,6 +50,8 @@ const FORBIDDEN: Partial<Record<string, Rule[]>> = {
     { name: "Begriff (Vokabel)", pattern: word("begriff\\p{L}*") },
     { name: "Leser (a person; Leseansicht)", pattern: word("lesers?") },
     { name: "In Arbeit (Wird gelernt)", pattern: word("in arbeit") },
+    { name: "a gender mid-dot or colon (a neutral phrasing)", pattern: /\p{L}[·:*]in(?:nen)?(?!\p{L})/u },
+    { name: "Mail alone (E-Mail)", pattern: word("mail\\p{L}*", "u") },
     { name: "straight quotes („…“)", pattern: /"/ },
   ],
   es: [
@@ -58,6 +60,8 @@ const FORBIDDEN: Partial<Record<string, Rule[]>> = {
     { name: "enlace de inicio de sesión (enlace de acceso)", pattern: word("enlaces? de inicio de sesión") },
     { name: "valoración (calificación)", pattern: word("valoracion(?:es)?|valoración") },
     { name: "pago pendiente for an overdue payment (pago vencido)", pattern: word("pago pendiente") },
+    { name: "tú mismo/misma (gender of the learner)", pattern: word("tú mism[oa]s?|ti mism[oa]") },
+    { name: "qué tan (peninsular: cuán, lo bien que)", pattern: word("qué tan") },
   ],
   fr: [
     { name: "vous (tu throughout)", pattern: word("vous|votre|vos") },
@@ -69,6 +73,10 @@ const FORBIDDEN: Partial<Record<string, Rule[]>> = {
     { name: "courriel (e-mail)", pattern: word("courriels?") },
     { name: "Signification (Sens)", pattern: word("signification") },
     { name: "nature grammaticale (classe grammaticale)", pattern: word("natures? grammaticales?") },
+    {
+      name: "connecté·e of the learner (the session, not the person)",
+      pattern: word("(?:rester|es|être|restes) connectée?"),
+    },
     { name: "a straight apostrophe (’)", pattern: /'/ },
     { name: "a breaking space before : ; ? ! » (U+202F)", pattern: /[ \u00a0][:;?!»]|«[ \u00a0]/ },
   ],
@@ -76,6 +84,7 @@ const FORBIDDEN: Partial<Record<string, Rule[]>> = {
     { name: "siz (sen throughout)", pattern: word("siz|size|sizin|\\p{L}+[iıuü]n[iıuü]z") },
     { name: "imperative with siz", pattern: word("(?:yap|ed|gir|dene|seç|yenile|güncelle|dön|kontrol ed)[iıuü]n") },
     { name: "terim (kelime)", pattern: word("terim\\p{L}*") },
+    { name: "okuma ekranı (okuma görünümü)", pattern: word("okuma ekran\\p{L}*") },
     { name: "a suffix glued to {{language}} or {{plan}}", pattern: /\}\}(?:’|')?\p{Ll}/u },
     { name: "a straight apostrophe (’)", pattern: /'/ },
   ],
@@ -84,6 +93,11 @@ const FORBIDDEN: Partial<Record<string, Rule[]>> = {
     { name: "imperative with ви", pattern: word("\\p{L}+(?:іть|йте|ьте)") },
     { name: "термін (слово)", pattern: word("термін\\p{L}*") },
     { name: "наголос (stress, not diacritics)", pattern: word("наголос\\p{L}*") },
+    {
+      name: "a gendered past tense next to ти",
+      pattern: word("(?:\\p{L}+(?:в|ла) не ти)|(?:ти (?:\\p{L}+)(?:в|ла))(?=[ ,.])"),
+    },
+    { name: "e-mail in Latin letters (електронна пошта)", pattern: word("e-mail") },
     { name: "мовою {{language}} (inflects a nominative)", pattern: /мовою «?\{\{language/ },
   ],
   zh: [
@@ -91,6 +105,8 @@ const FORBIDDEN: Partial<Record<string, Rule[]>> = {
     { name: "词条 (单词, 生词本)", pattern: /词条/ },
     { name: "笔记 for the notes field (备注)", pattern: /笔记/ },
     { name: "重音符号 (变音符号)", pattern: /重音/ },
+    { name: "卡组 (牌组, as Anki says)", pattern: /卡组/ },
+    { name: "认识 for known words (已知)", pattern: /已认识|标为认识/ },
   ],
 };
 
