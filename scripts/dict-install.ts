@@ -17,7 +17,8 @@
  */
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
 import { parseDictd, dictdInfo, parseDictdIndex, unpackDictdData } from "../app/dictionary/dictd.ts";
@@ -26,6 +27,7 @@ import { DictionaryFormatError, parseCedict, type Parsed } from "../app/dictiona
 import { cedictFile } from "./support/cedict.ts";
 import {
   DEFAULT_SET,
+  HUNSPELL,
   debianPackage,
   dictdFiles,
   freeDictSource,
@@ -36,7 +38,7 @@ import { installForms } from "./support/dictionary-forms.ts";
 import { openScriptDatabase } from "./support/script-database.ts";
 
 /** Changes when the readers change, so that a newer reader loads unchanged files again. */
-const READER_VERSION = "dictd-1";
+const READER_VERSION = "dictd-2";
 
 function usage(message: string): never {
   console.error(
@@ -61,8 +63,13 @@ try {
   usage(error instanceof Error ? error.message : String(error));
 }
 const { values, positionals } = parsed;
-const dictdDir = values["dictd-dir"] ?? process.env.DICTD_DIR ?? "/usr/share/dictd";
-const hunspellDir = values["hunspell-dir"] ?? process.env.HUNSPELL_DIR ?? "/usr/share/hunspell";
+// In the image the files lie in the dictionaries' directory (READINGS_DIR, ADR 063); elsewhere where Debian puts them.
+const readings = (name: string) => {
+  const dir = process.env.READINGS_DIR && path.join(process.env.READINGS_DIR, name);
+  return dir && existsSync(dir) ? dir : undefined;
+};
+const dictdDir = values["dictd-dir"] ?? readings("dictd") ?? "/usr/share/dictd";
+const hunspellDir = values["hunspell-dir"] ?? readings("hunspell") ?? "/usr/share/hunspell";
 // A pair of the default set names both its directions ("eng-spa": English → Spanish and Spanish → English).
 const named = (pair: string): FreeDictSource[] => {
   const known = DEFAULT_SET.filter((source) => source.pair === pair);
@@ -77,8 +84,11 @@ const withCedict = !only;
 const missing = [...new Map(sources.map((source) => [source.pair, source])).values()].filter(
   (source) => !isPresent(dictdDir, source),
 );
-if (missing.length > 0) {
-  const packages = missing.map(debianPackage);
+const missingHunspell = values["no-forms"]
+  ? []
+  : Object.values(HUNSPELL).filter((entry) => !existsSync(path.join(hunspellDir, `${entry.file}.dic`)));
+if (missing.length + missingHunspell.length > 0) {
+  const packages = [...missing.map(debianPackage), ...missingHunspell.map((entry) => entry.package)];
   const canInstall = dictdDir === "/usr/share/dictd" && process.getuid?.() === 0 && hasAptGet();
   if (canInstall) {
     console.log(`dict-install: installing ${packages.length} packages from Debian's repositories`);
@@ -91,9 +101,10 @@ if (missing.length > 0) {
     if (apt.status !== 0) console.error("dict-install: apt-get failed; loading the dictionaries that are there");
   } else {
     console.error(
-      `dict-install: ${packages.length} dictionaries are not in ${dictdDir}. On Debian or Ubuntu install them with:\n` +
+      `dict-install: ${packages.length} dictionaries are not in ${dictdDir} or ${hunspellDir}. On Debian or Ubuntu ` +
+        `install them with:\n` +
         `  sudo apt-get install -y ${packages.join(" ")}\n` +
-        "(or point --dictd-dir at a folder with their .index and .dict.dz files); loading the ones that are there.",
+        "(or point --dictd-dir and --hunspell-dir at folders with their files); loading the ones that are there.",
     );
   }
 }

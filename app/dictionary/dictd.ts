@@ -142,7 +142,7 @@ export function parseDictd(indexText: string, packed: Buffer, options: { reverse
         addReversed(byHeadword, gloss.trim(), headwords[0]!, entry.partOfSpeech);
       continue;
     }
-    formsNamedIn(see, forms);
+    formsNamedIn(see, forms, headwords[0]!);
     for (const headword of headwords) {
       // One entry per headword: a dictionary with a record per sense ("schlafen" has three) gets them merged.
       const existing = byHeadword.get(headword);
@@ -166,15 +166,19 @@ export function parseDictd(indexText: string, packed: Buffer, options: { reverse
 }
 
 /** German verb forms with their pronoun, as Ding's references list them: "er/sie schläft", "ich/er/sie schlief". */
+const PARTICIPLE = /^\p{Ll}*ge\p{Ll}{2,}(?:t|en)$|^(?:über|unter|be|ver|er|zer|ent|emp)\p{Ll}{2,}(?:t|en)$/u;
 const PRONOUN_FORM = /^(?:ich|du|er\/sie|ich\/er\/sie|wir|ihr|wir\/sie|sie) (\p{L}+)$/u;
 
 /**
  * The forms an entry's references name with their pronoun belong to its first reference, the verb (the entry of
- * "geschlafen" refers to "schlafen", then "du schläfst", "er/sie schläft", "ich/er/sie schlief").
+ * "geschlafen" refers to "schlafen", then "du schläfst", "er/sie schläft", "ich/er/sie schlief"), and so does the
+ * entry's own headword when it is a participle.
  */
-function formsNamedIn(see: readonly string[], forms: Map<string, string>) {
+function formsNamedIn(see: readonly string[], forms: Map<string, string>, headword: string) {
   const verb = see[0];
   if (!verb || !/^\p{L}+n$/u.test(verb)) return;
+  // The entry of a participle ("gemacht", "übernommen", "vorbeigekommen") refers to its verb first.
+  if (PARTICIPLE.test(headword) && !forms.has(headword)) forms.set(headword, verb);
   for (const reference of see) {
     const form = PRONOUN_FORM.exec(reference)?.[1];
     if (form && !forms.has(form)) forms.set(form, verb);

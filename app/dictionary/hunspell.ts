@@ -140,15 +140,15 @@ export function formsOf(stem: string, flags: readonly string[], aff: Affixes): S
 }
 
 /**
- * Calls `found(form, stem)` for every inflected form of a `.dic` whose stem `wanted` accepts (e.g. stems that are a
- * dictionary's headwords), with the stem a line names ("st:avoir") where it names one. A line that is not
- * "word[/flags] [fields]" is refused with its line number.
+ * Calls `found(form, lemma)` for every inflected form of a `.dic` whose stem `lemmaOf` gives a dictionary form for
+ * (the stem itself when it is a headword, another word for a stem that is itself a form, or null to skip it), with the
+ * stem a line names ("st:avoir") where it names one. A file without its count of words on line 1 is refused.
  */
 export function eachForm(
   dic: string,
   aff: Affixes,
-  wanted: (stem: string) => boolean,
-  found: (form: string, stem: string) => void,
+  lemmaOf: (stem: string) => string | null,
+  found: (form: string, lemma: string) => void,
 ): void {
   const lines = dic.split(/\r?\n/);
   if (!/^\d+\s*$/.test(lines[0] ?? "")) throw new DictionaryFormatError(1, "a .dic starts with its number of words");
@@ -165,10 +165,10 @@ export function eachForm(
         ? (aff.aliases[Number(flagText) - 1] ?? [])
         : aff.splitFlags(flagText);
     const named = fields.find((field) => field.startsWith("st:"))?.slice(3);
-    const stem = named || word;
-    if (!wanted(stem)) continue;
-    if (named && named !== word) found(word, named);
+    const lemma = lemmaOf(named || word);
+    if (lemma === null) continue;
+    if (lemma !== word) found(word, lemma);
     if (flags.length === 0) continue;
-    for (const form of formsOf(word, flags, aff)) if (form !== stem) found(form, stem);
+    for (const form of formsOf(word, flags, aff)) if (form !== lemma) found(form, lemma);
   }
 }

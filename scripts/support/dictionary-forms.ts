@@ -11,20 +11,10 @@ import { sql } from "drizzle-orm";
 import type { Database } from "../../app/db/open.server.ts";
 import { dictionaryKey, storedDigests } from "../../app/dictionary/entries.server.ts";
 import { eachForm, parseAffixes } from "../../app/dictionary/hunspell.ts";
-
-/** Our language → the Hunspell dictionary Debian installs for it, and its licence (from the package's copyright). */
-export const HUNSPELL: Record<string, { file: string; package: string; licence: string }> = {
-  de: { file: "de_DE", package: "hunspell-de-de", licence: "GPL-2.0 or GPL-3.0 (igerman98)" },
-  fr: { file: "fr", package: "hunspell-fr", licence: "MPL-2.0 (Dicollecte)" },
-  es: { file: "es_ES", package: "hunspell-es", licence: "GPL-3.0, LGPL-3.0 or MPL-1.1 (RLA-ES)" },
-  it: { file: "it_IT", package: "hunspell-it", licence: "GPL-3.0 (Italian Writing Aids)" },
-  pt: { file: "pt_PT", package: "hunspell-pt-pt", licence: "GPL-2.0, LGPL-2.1 or MPL-1.1" },
-  ru: { file: "ru_RU", package: "hunspell-ru", licence: "BSD-style (AOT, Alexander Lebedev)" },
-  uk: { file: "uk_UA", package: "hunspell-uk", licence: "MPL-1.1, GPL-2.0 or LGPL-2.1 (dict_uk)" },
-};
+import { HUNSPELL } from "./dictionary-set.ts";
 
 const BATCH = 20_000;
-const READER_VERSION = "hunspell-1";
+const READER_VERSION = "hunspell-2";
 
 type Options = { log: (line: string) => void; size: () => Promise<number> };
 
@@ -56,7 +46,7 @@ export async function installForms(db: Database, dir: string, { log, size }: Opt
     eachForm(
       dicText,
       parseAffixes(affText),
-      (stem) => headwords.has(key(stem)),
+      (stem) => (headwords.has(key(stem)) ? stem : guessedLemma(language, stem, (text) => headwords.has(key(text)))),
       (form, stem) => {
         const formKey = key(form);
         const lemmaKey = key(stem);
@@ -103,4 +93,30 @@ async function headwordKeys(db: Database, language: string): Promise<Set<string>
     sql`select distinct headword_key as k from dictionary_entries where from_language = ${language}`,
   );
   return new Set((result as unknown as { rows: { k: string }[] }).rows.map((row) => row.k));
+}
+
+/** Endings a stem of the Hunspell dictionary may still carry when it is itself a form ("Mitglieder", "Gläser"). */
+const STEM_ENDINGS: Record<string, string[]> = { de: ["er", "e", "en", "n", "s", "es"] };
+const UMLAUTS: [RegExp, string][] = [
+  [/äu(?=[^aeiouäöü]*$)/, "au"],
+  [/ä(?=[^aeiouäöü]*$)/, "a"],
+  [/ö(?=[^aeiouäöü]*$)/, "o"],
+  [/ü(?=[^aeiouäöü]*$)/, "u"],
+];
+
+/**
+ * igerman98 lists some inflected stems as words of their own ("Mitglieder/hij", "Gläser/hij"): such a stem, not a
+ * headword, belongs to the headword it gives without its ending (and, in German, without the umlaut its plural added).
+ */
+export function guessedLemma(language: string, stem: string, isHeadword: (text: string) => boolean): string | null {
+  for (const ending of STEM_ENDINGS[language] ?? []) {
+    if (!stem.endsWith(ending) || stem.length - ending.length < 3) continue;
+    const base = stem.slice(0, -ending.length);
+    if (isHeadword(base)) return base;
+    for (const [umlaut, vowel] of UMLAUTS) {
+      const plain = base.replace(umlaut, vowel);
+      if (plain !== base && isHeadword(plain)) return plain;
+    }
+  }
+  return null;
 }

@@ -85,3 +85,19 @@ export const isPresent = (dir: string, source: FreeDictSource) => {
   const files = dictdFiles(dir, source);
   return existsSync(files.index) && existsSync(files.data);
 };
+
+/** Our language → the Hunspell dictionary Debian installs for it, and its licence (from the package's copyright). */
+export const HUNSPELL: Record<string, { file: string; package: string; licence: string }> = {
+  de: { file: "de_DE", package: "hunspell-de-de", licence: "GPL-2.0 or GPL-3.0 (igerman98)" },
+  fr: { file: "fr", package: "hunspell-fr", licence: "MPL-2.0 (Dicollecte)" },
+  es: { file: "es_ES", package: "hunspell-es", licence: "GPL-3.0, LGPL-3.0 or MPL-1.1 (RLA-ES)" },
+  it: { file: "it_IT", package: "hunspell-it", licence: "GPL-3.0 (Italian Writing Aids)" },
+  pt: { file: "pt_PT", package: "hunspell-pt-pt", licence: "GPL-2.0, LGPL-2.1 or MPL-1.1" },
+  ru: { file: "ru_RU", package: "hunspell-ru", licence: "BSD-style (AOT, Alexander Lebedev)" },
+  uk: { file: "uk_UA", package: "hunspell-uk", licence: "MPL-1.1, GPL-2.0 or LGPL-2.1 (dict_uk)" },
+};
+
+/** The Debian packages of the default set: its FreeDict dictionaries and the Hunspell dictionaries of its forms. */
+export const packages = (sources: readonly FreeDictSource[] = DEFAULT_SET) => [
+  ...new Set([...sources.map(debianPackage), ...Object.values(HUNSPELL).map((entry) => entry.package)]),
+];
