@@ -15,7 +15,7 @@ import { loadListGlosses } from "./dictionary/builtin.server";
 import { createLoadContext } from "./server/client-ip.server";
 import { checkedUserContext, checkedUserOf } from "./auth/session.server";
 import { learnerChangesOf } from "./db/learner-changes";
-import { checkHealth, onHealthCheck, shutdown } from "./server/lifecycle.server";
+import { checkHealth, noteStarted, onHealthCheck, shutdown } from "./server/lifecycle.server";
 import { log, setLogSink } from "./server/log.server";
 import { holdsBearerToken, metrics, requestDuration, requestsInFlight } from "./server/metrics.server";
 import { requestLogFields, routePatterns } from "./server/request-log.server";
@@ -51,6 +51,7 @@ function startApp(): Promise<Database> {
     scheduleHousekeeping(db, background.kind === "pglite" ? { vacuum: background.run } : {});
     // Data changes too large for the start-up migrations run after start, by one instance at a time (ADR 046).
     scheduleBackgroundMigrations(db, background.run, background.kind);
+    noteStarted();
     return db;
   })();
   return started;

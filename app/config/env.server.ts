@@ -68,6 +68,11 @@ const schema = z
       message: "holds no embedded database (pglite/PG_VERSION): make one with `node scripts/data-template.ts DIR`",
     }),
     DATABASE_URL: optionalUrl,
+    /**
+     * PostgreSQL itself when DATABASE_URL is a pooler in transaction mode: migrations, `LISTEN` and background
+     * statements, which need a session, go here. Unset: DATABASE_URL is PostgreSQL itself (or a session-mode pooler).
+     */
+    DATABASE_DIRECT_URL: optionalUrl,
     /** Where the Japanese and Chinese analysers' dictionaries lie (`ipadic/`, `jieba/dict.txt`); none: their packages. */
     READINGS_DIR: optionalString,
     SMTP_URL: optionalUrl,
@@ -146,6 +151,13 @@ const schema = z
         message: "POSTHOG_PERSONAL_API_KEY and POSTHOG_PROJECT_ID go together (deleting a learner's analytics data)",
       });
     }
+    if (env.DATABASE_DIRECT_URL && !env.DATABASE_URL) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["DATABASE_DIRECT_URL"],
+        message: "goes with DATABASE_URL (the pooler the app's requests go through); set DATABASE_URL too",
+      });
+    }
     if (env.AUTH_PROVIDER === "supabase" && (!env.SUPABASE_URL || !env.SUPABASE_ANON_KEY)) {
       ctx.addIssue({
         code: "custom",
@@ -168,6 +180,7 @@ function checkKnownSecrets(
       | "STRIPE_WEBHOOK_SECRET"
       | "SUPABASE_ANON_KEY"
       | "DATABASE_URL"
+      | "DATABASE_DIRECT_URL"
       | "SMTP_URL"
       | "METRICS_TOKEN",
       string
@@ -187,13 +200,15 @@ function checkKnownSecrets(
   }
   const anonKey = env.SUPABASE_ANON_KEY ? secretProblem(env.SUPABASE_ANON_KEY, "credential") : null;
   if (anonKey) issue("SUPABASE_ANON_KEY", `${anonKey}; use your Supabase project's anon key`);
-  const databasePassword = passwordOf(env.DATABASE_URL);
-  const database = databasePassword === null ? null : secretProblem(databasePassword, "credential");
-  if (database) {
-    issue(
-      "DATABASE_URL",
-      `its password ${database}: set the database's own password (with compose.yaml, POSTGRES_PASSWORD in .env before the database's first start); ${GENERATE_PASSWORD}`,
-    );
+  for (const name of ["DATABASE_URL", "DATABASE_DIRECT_URL"] as const) {
+    const databasePassword = passwordOf(env[name]);
+    const database = databasePassword === null ? null : secretProblem(databasePassword, "credential");
+    if (database) {
+      issue(
+        name,
+        `its password ${database}: set the database's own password (with compose.yaml, POSTGRES_PASSWORD in .env before the database's first start); ${GENERATE_PASSWORD}`,
+      );
+    }
   }
   const metricsToken = env.METRICS_TOKEN;
   const metrics = metricsToken

@@ -14,6 +14,7 @@ function open(): Promise<Handle> {
     const started = Date.now();
     const handle = await openDatabase({
       databaseUrl: env.DATABASE_URL,
+      directUrl: env.DATABASE_DIRECT_URL,
       dataDir: env.DATA_DIR,
       templateDir: env.DATA_TEMPLATE_DIR,
       // The embedded database answers from a thread of its own: its queries do not hold the event loop.
@@ -68,7 +69,8 @@ export async function backgroundStatements(): Promise<{
     const client = handle.client as unknown as PgliteLike;
     return { kind: handle.kind, run: (statement) => client.query(statement) };
   }
-  const pool = handle.client as unknown as PoolLike;
+  // A session of its own (PostgreSQL itself, not a transaction pooler): the deadline is lifted for it alone.
+  const pool = (handle.sessions ?? handle.client) as unknown as PoolLike;
   return {
     kind: handle.kind,
     run: async (statement) => {

@@ -13,6 +13,8 @@ export type DatabaseHandle = {
   kind: "postgresql" | "pglite";
   /** The driver's client drizzle queries through (a pg Pool or PGlite), for the app's metrics. */
   client: { query: (...args: never[]) => unknown };
+  /** PostgreSQL: connections with a session of their own (PostgreSQL itself, not a transaction pooler). */
+  sessions?: { connect: () => Promise<unknown> };
   ping: () => Promise<void>;
   close: () => Promise<void>;
 };
@@ -20,6 +22,11 @@ export type DatabaseHandle = {
 export type OpenOptions = {
   /** PostgreSQL; when set, PGlite is not used. */
   databaseUrl?: string;
+  /**
+   * PostgreSQL itself, when `databaseUrl` is a pooler in transaction mode: migrations, their lock, `LISTEN` and
+   * statements that need a session of their own go there. Unset or the same: `databaseUrl` is PostgreSQL itself.
+   */
+  directUrl?: string;
   /** The embedded database's directory (PGlite), locked for this process. */
   dataDir: string;
   /** A data directory with an initialised database, copied into an empty `dataDir` (PGlite). */
@@ -54,15 +61,19 @@ const MIGRATION_WAIT_MS = 120_000;
 const POOL_DEADLINES = {
   max: 10,
   connectionTimeoutMillis: 5_000,
-  statement_timeout: 10_000,
   query_timeout: 12_000,
-  idle_in_transaction_session_timeout: 15_000,
   idleTimeoutMillis: 30_000,
   keepAlive: true,
 } as const;
+/** The server-side deadlines: startup parameters on PostgreSQL itself, `set local` in each transaction via a pooler. */
+const SERVER_DEADLINES = { statement_timeout: 10_000, idle_in_transaction_session_timeout: 15_000 } as const;
+/** Connections to PostgreSQL itself beside a pooler: migrations, then now and then a background statement. */
+const SESSIONS_MAX = 2;
+
+type PostgresUrls = { url: string; directUrl: string };
 
 async function openPostgres(
-  url: string,
+  { url, directUrl }: PostgresUrls,
   migrationsFolder: string,
   onError: (error: Error) => void,
   listen: boolean,
@@ -72,15 +83,28 @@ async function openPostgres(
   const { migrate } = await import("drizzle-orm/node-postgres/migrator");
   const { listenForLearnerChanges } = await import("./postgres-listener.server.ts");
   const { namingClient } = await import("./postgres-statements.server.ts");
-  // Repeated statements keep their parse and plan on each connection (decision 079).
-  const pool = new pg.Pool({ connectionString: url, ...POOL_DEADLINES, Client: namingClient(pg.Client) });
+  const { transactionPoolerClient } = await import("./postgres-pooler.server.ts");
+  const pooled = directUrl !== url;
+  // Directly, repeated statements keep their parse and plan on each connection (decision 079); through a pooler in
+  // transaction mode they go unnamed, and the server-side deadlines are set in each transaction (decision 102).
+  const pool = new pg.Pool({
+    connectionString: url,
+    ...POOL_DEADLINES,
+    ...(pooled ? {} : SERVER_DEADLINES),
+    Client: pooled ? transactionPoolerClient(pg.Client, SERVER_DEADLINES) : namingClient(pg.Client),
+  });
+  const sessions = pooled
+    ? new pg.Pool({ connectionString: directUrl, ...POOL_DEADLINES, ...SERVER_DEADLINES, max: SESSIONS_MAX })
+    : pool;
   // Broken connections are reported through the pool when idle, and through the client when checked out between two
   // queries of a transaction (unhandled, that would end the process); the request that used it gets a failed query.
-  pool.on("error", onError);
-  pool.on("connect", (client) => client.on("error", onError));
+  for (const each of new Set([pool, sessions])) {
+    each.on("error", onError);
+    each.on("connect", (client) => client.on("error", onError));
+  }
   const db = drizzle(pool);
   // Instances starting together would race on the migrations: one at a time, on one connection holding a lock.
-  const client = await pool.connect();
+  const client = await sessions.connect();
   try {
     // Waiting for another instance's migrations and running long ones are not ordinary statements: no deadline.
     await client.query("set statement_timeout = 0");
@@ -97,7 +121,7 @@ async function openPostgres(
     const changes = new LearnerChanges(false);
     const listener = listenForLearnerChanges(
       (config) => new pg.Client(config),
-      { connectionString: url, connectionTimeoutMillis: POOL_DEADLINES.connectionTimeoutMillis, keepAlive: true },
+      { connectionString: directUrl, connectionTimeoutMillis: POOL_DEADLINES.connectionTimeoutMillis, keepAlive: true },
       changes,
       onError,
     );
@@ -108,10 +132,12 @@ async function openPostgres(
     db: db as unknown as Database,
     kind: "postgresql",
     client: pool,
+    sessions,
     ping: async () => void (await pool.query("select 1")),
     close: async () => {
       await stopListening();
       await pool.end();
+      if (sessions !== pool) await sessions.end();
     },
   };
 }
@@ -211,7 +237,7 @@ export function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
   const migrationsFolder = options.migrationsFolder ?? path.resolve(process.cwd(), "drizzle");
   if (options.databaseUrl)
     return openPostgres(
-      options.databaseUrl,
+      { url: options.databaseUrl, directUrl: options.directUrl || options.databaseUrl },
       migrationsFolder,
       options.onConnectionError ?? (() => {}),
       options.listen ?? false,

@@ -14,7 +14,7 @@ import type { ViteDevServer } from "vite";
 import { env } from "../config/env.server";
 import { learnTranslationFiles } from "../i18n/translation-files.server";
 import { bodyLimitFor } from "../http/request-body.server";
-import { checkHealth } from "../server/lifecycle.server";
+import { checkHealth, hasStarted } from "../server/lifecycle.server";
 import { log } from "../server/log.server";
 import { holdsBearerToken, metrics, requestDuration, requestsInFlight } from "../server/metrics.server";
 import { requestLogFields, routePatterns } from "../server/request-log.server";
@@ -229,9 +229,12 @@ export function createEdge({ build, loaded, vite, server, clientDir, stopping, r
 
   // Liveness: the process serves requests. It never touches the database, so a database outage does not make the
   // proxy or the container runtime give up on an instance that still answers kept pages and the translated 503 page.
+  // Until the app has started once it answers 503: an instance starting (restarted after a crash) has nothing to
+  // answer from memory, and the proxy sends its visitors to the others meanwhile.
   app.get("/healthz", (req, res) => {
     ownRoute.set(req, "/healthz");
     res.setHeader("Cache-Control", "no-store");
+    if (!hasStarted()) return void res.status(503).type("text/plain").send("starting");
     res.status(200).type("text/plain").send("ok");
   });
 

@@ -3,6 +3,13 @@ type Closer = () => Promise<void>;
 
 const healthChecks: HealthCheck[] = [];
 const closers: Closer[] = [];
+let startedOnce = false;
+
+/** The app has started once: its database opened and the shipped data loaded (`GET /healthz` answers 200 from now on). */
+export function noteStarted(): void {
+  startedOnce = true;
+}
+export const hasStarted = (): boolean => startedOnce;
 
 /** Capabilities that hold resources (the database, analytics queues) register how to check and release them. */
 export function onHealthCheck(check: HealthCheck) {

@@ -11,6 +11,7 @@ import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
+import { startPgBouncer } from "../support/pgbouncer.ts";
 import { findPostgresBin, type PostgresServer } from "../support/postgres.ts";
 import { signIn } from "./account-pages.ts";
 import { get, startServer, stopChild } from "./public-pages.ts";
@@ -218,8 +219,17 @@ export async function learnerServer(
 ): Promise<{ baseUrl: string; learners: Learner[]; child: ChildProcess }> {
   const env: Record<string, string> = {};
   if (database === "postgresql") {
-    env.DATABASE_URL = await (await postgres()).createDatabase("polyglot_learner_bench");
+    const server = await postgres();
+    env.DATABASE_URL = await server.createDatabase("polyglot_learner_bench");
     await seedPostgres(env.DATABASE_URL, log);
+    // BENCH_POOLER=1: the server's requests go through PgBouncer in transaction mode, as on a managed host.
+    if (process.env.BENCH_POOLER === "1") {
+      const pooler = await startPgBouncer(server.port);
+      onCleanup("PgBouncer", () => pooler.stop());
+      env.DATABASE_DIRECT_URL = env.DATABASE_URL;
+      env.DATABASE_URL = pooler.pooled(env.DATABASE_URL);
+      log(`PostgreSQL: requests through PgBouncer (transaction mode) on port ${pooler.port}`);
+    }
   } else {
     env.DATA_DIR = path.join(tmp, "data");
     await seedPglite(env.DATA_DIR, log);

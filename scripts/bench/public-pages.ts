@@ -102,7 +102,15 @@ export async function startServer(
     HOST: "127.0.0.1",
     APP_URL: baseUrl,
   };
-  for (const name of ["DATABASE_URL", "SMTP_URL", "SUPABASE_URL", "POSTHOG_KEY", "WEB_ANALYTICS_SRC", "TRUST_PROXY"])
+  for (const name of [
+    "DATABASE_URL",
+    "DATABASE_DIRECT_URL",
+    "SMTP_URL",
+    "SUPABASE_URL",
+    "POSTHOG_KEY",
+    "WEB_ANALYTICS_SRC",
+    "TRUST_PROXY",
+  ])
     delete env[name];
   Object.assign(env, {
     SESSION_SECRET: randomBytes(24).toString("hex"),

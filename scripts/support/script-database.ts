@@ -11,7 +11,8 @@ export async function openScriptDatabase(
   script: string,
   instead: { running: string; failed: string },
 ): Promise<{ handle: DatabaseHandle; databaseUrl: string | undefined; dataDir: string }> {
-  const databaseUrl = process.env.DATABASE_URL || undefined;
+  // A script's statements need no pooler: PostgreSQL itself when DATABASE_URL is a pooler (DATABASE_DIRECT_URL).
+  const databaseUrl = process.env.DATABASE_DIRECT_URL || process.env.DATABASE_URL || undefined;
   const dataDir = process.env.DATA_DIR || "./data";
   try {
     const handle = await openDatabase({

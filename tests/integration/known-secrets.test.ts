@@ -27,7 +27,8 @@ function exampleFile(): Record<string, string> {
 const composeEnvironment = (file: Record<string, string>) => ({
   APP_STAGE: "production",
   TRUST_PROXY: "1",
-  DATABASE_URL: `postgres://polyglot:${file.POSTGRES_PASSWORD}@db:5432/polyglot`,
+  DATABASE_URL: `postgres://polyglot:${file.POSTGRES_PASSWORD}@pooler:5432/polyglot`,
+  DATABASE_DIRECT_URL: `postgres://polyglot:${file.POSTGRES_PASSWORD}@db:5432/polyglot`,
 });
 
 describe("the example configuration in production", () => {
@@ -48,6 +49,7 @@ describe("the example configuration in production", () => {
     expect(output).toMatch(/SESSION_SECRET: the key looks like a placeholder/);
     expect(output).toMatch(/openssl rand -base64 48/);
     expect(output).toMatch(/DATABASE_URL: its password looks like a placeholder/);
+    expect(output).toMatch(/DATABASE_DIRECT_URL: its password looks like a placeholder/);
     expect(output).toMatch(/POSTGRES_PASSWORD in \.env/);
     expect(output).toMatch(/SMTP_URL: its password/);
     for (const name of ["SESSION_SECRET", "POSTGRES_PASSWORD"]) expect(output).not.toContain(file[name]);
@@ -55,12 +57,14 @@ describe("the example configuration in production", () => {
 
   it("starts once the secrets are replaced (the control)", { timeout: 60_000 }, async () => {
     const file = exampleFile();
+    const database = await createDatabase(inject("pgUrl"), `known_secrets_${process.pid}_${Date.now()}`);
     const server = await startServer({
       env: {
         ...file,
         ...composeEnvironment(file),
         // The test run's PostgreSQL (trust on loopback, no password in the URL) stands in for compose's.
-        DATABASE_URL: await createDatabase(inject("pgUrl"), `known_secrets_${process.pid}_${Date.now()}`),
+        DATABASE_URL: database,
+        DATABASE_DIRECT_URL: database,
         SESSION_SECRET: randomBytes(48).toString("base64"),
         SMTP_URL: `smtp://user:${randomBytes(16).toString("hex")}@127.0.0.1:9`,
       },
