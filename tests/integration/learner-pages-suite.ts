@@ -424,8 +424,8 @@ const dataVersionsMoved = () =>
        where action_statement like '%data_changed%'`,
       );
       // Pledges (the campaign's, kept after an account ends) show on no kept page; the statistics aggregates are written
-      // only by the triggers of terms, review logs and known words, which move the version. Sessions move it when they begin or end
-      // (the profile lists them), not when "last seen" moves as the learner browses.
+      // only by the triggers of terms, review logs and known words, which move the version. Sessions move it when they
+      // begin or end (the profile lists them), not when "last seen" moves as the learner browses.
       const exempt = new Set([
         "sessions",
         "pledges",
