@@ -1,33 +1,24 @@
 import { NOTES_MAX_LENGTH } from "../learning/term-form";
 import { isPartOfSpeech, type OptionalPartOfSpeech, type PartOfSpeech } from "../learning/vocabulary";
 import { fromSpreadsheetSafe } from "./csv-cells";
+import { mappingOfNames } from "./field-names";
 import { htmlToText, type ImportTable } from "./import-file.server";
 import type { RowProblem, RowReason, Target } from "./targets";
 
-/** Column names other tools use, by target (Anki's Front/Back, LingQ's term/hint/fragment, our own CSV export). */
-const SYNONYMS: [RegExp, Target][] = [
-  [/^(text|term|word|front|expression|vocab(ulary)?)$/i, "text"],
-  [/^(meaning|hint|translation|definition|back|gloss)$/i, "meaning"],
-  [/^(part[ _]?of[ _]?speech|pos|word[ _]?class)$/i, "partOfSpeech"],
-  [/^(notes?|comment|remarks?)$/i, "notes"],
-  [/^(examples?|sentence|fragment|context|phrase)$/i, "example"],
-];
-
-/** The mapping guessed from the header; without one, the first column is the term and the second its meaning. */
+/**
+ * The mapping guessed from the header (names as learners and shared decks write them, see field-names.ts); without
+ * one, the first column is the term and the second its meaning.
+ */
 export function guessMapping(table: ImportTable): Target[] {
   const widest = Math.max(table.headers.length, ...table.rows.slice(0, 50).map((row) => row.cells.length), 1);
   // The preview offers a choice per column; beyond 50 columns the rest are ignored.
   const width = Math.min(widest, 50);
-  if (table.headers.length === 0)
-    return Array.from({ length: width }, (_, i) => (["text", "meaning"][i] ?? "ignore") as Target);
-  const used = new Set<Target>();
-  return Array.from({ length: width }, (_, i) => {
-    const name = (table.headers[i] ?? "").trim();
-    const target = SYNONYMS.find(([pattern]) => pattern.test(name))?.[1];
-    if (!target || used.has(target)) return "ignore";
-    used.add(target);
-    return target;
-  });
+  // A column whose first cells are only media references (`[sound:…]`, `<img …>`) is never the term or the meaning.
+  const sample = table.rows.slice(0, 20);
+  const looksLikeMedia = (column: number) =>
+    sample.some((row) => row.cells[column]) &&
+    sample.every((row) => /^\s*((\[sound:[^\]]*\]|<img\b[^>]*>)\s*)*$/i.test(row.cells[column] ?? ""));
+  return mappingOfNames(table.headers, width, looksLikeMedia);
 }
 
 const POS_ALIASES: Record<string, PartOfSpeech> = {
