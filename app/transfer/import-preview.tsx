@@ -15,7 +15,8 @@ export type PreviewData = {
   toImport: number;
   duplicates: number;
   problemCount: number;
-  problems: RowProblem[];
+  /** One line per kind of problem: how many rows have it, and the first of them. */
+  problems: (RowProblem & { count: number })[];
   /** Graded reviews an Anki package brings along for the terms to import. */
   reviewCount: number;
   /** Older reviews of an Anki package's notes left out: each note keeps its newest `reviewsPerNote`. */
@@ -59,6 +60,7 @@ export function ImportPreview({
 }) {
   const { t } = useTranslation("learning");
   const json = preview.kind === "json";
+  const listed = preview.problems.reduce((sum, problem) => sum + problem.count, 0);
   return (
     <>
       <p className="lead">
@@ -163,15 +165,15 @@ export function ImportPreview({
               <ul className="import-problems">
                 {preview.problems.map((problem) => (
                   <li key={problem.line}>
-                    {t(json ? "import.entry" : "import.atLine", { line: problem.line })}{" "}
+                    {problem.count > 1
+                      ? t(json ? "import.entriesAt" : "import.rowsAt", { count: problem.count, first: problem.line })
+                      : t(json ? "import.entry" : "import.atLine", { line: problem.line })}{" "}
                     {t(`import.reasons.${problem.reason}`, { value: problem.value ?? "" })}
                   </li>
                 ))}
               </ul>
-              {preview.problemCount > preview.problems.length ? (
-                <p className="hint">
-                  {t("import.moreProblems", { count: preview.problemCount - preview.problems.length })}
-                </p>
+              {preview.problemCount > listed ? (
+                <p className="hint">{t("import.moreProblems", { count: preview.problemCount - listed })}</p>
               ) : null}
             </>
           ) : null}

@@ -76,3 +76,29 @@ for (const deck of DECKS)
     await page.getByRole("button", { name: `Import ${count} terms` }).click();
     await expect(page.locator(".toast")).toContainText(`${count} terms added`);
   });
+
+test("lists a problem shared by many rows once, with how many rows have it", async ({ page, javaScriptEnabled }) => {
+  await signInFresh(page, javaScriptEnabled, "decks");
+  await open(page, "/account/import", javaScriptEnabled);
+  // Terms that are only pictures: nothing of them is text.
+  const notes = [
+    ...Array.from({ length: 186 }, (_, i) => [`<img src="${i}.jpg">`, `picture ${i}`]),
+    ["le pain", "the bread"],
+    ["x".repeat(201), "too long"],
+  ];
+  await page.getByLabel(t("en", "learning:import.file")).setInputFiles({
+    name: "pictures.apkg",
+    mimeType: "application/octet-stream",
+    buffer: packageOf(noteTypeDeck(["Front", "Back"], notes)),
+  });
+  await page.getByRole("button", { name: t("en", "learning:import.preview") }).click();
+  await expect(page).toHaveURL(/\/account\/import\?draft=/);
+  await expect(page.locator(".import-summary")).toContainText("187 rows with problems skipped");
+  const problems = page.locator(".import-problems li");
+  await expect(problems).toHaveText([
+    "186 rows (first: line 1): the term is empty.",
+    "Line 188: the term is longer than 200 characters.",
+  ]);
+  await expect(page.locator(".import-sample tbody tr")).toHaveCount(1);
+  await expect(page.locator(".import-sample tbody")).toContainText("the bread");
+});
