@@ -99,6 +99,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
           line,
           language,
           text: echoed(term.text),
+          reading: echoed(term.reading),
           meaning: echoed(term.meaning),
           partOfSpeech: term.partOfSpeech,
           notes: echoed(term.notes),

@@ -1,8 +1,5 @@
 import type { Target } from "./targets";
 
-/** A reading field: recognised, so never guessed as the meaning. */
-const READING = "reading" as const;
-
 /**
  * Column and field names as learners and shared decks write them, in the seven interface languages and the common
  * shared-deck layouts (Front/Back, Question/Answer, Expression/Reading/Meaning, Core's Vocabulary-Kanji / -Kana /
@@ -12,7 +9,7 @@ const READING = "reading" as const;
  * The rules are tried in order, each over every column still free: an earlier rule wins a target (Core's
  * Vocabulary-Kana is the reading before its sentence's Reading field is looked at).
  */
-type Guess = Target | "sentenceMeaning" | typeof READING;
+type Guess = Target | "sentenceMeaning";
 const RULES: [RegExp, Guess][] = [
   // A deck's own vocabulary fields come before its generic ones (Core: Vocabulary-Kanji, then Expression).
   [/^(vocab(ulary)? (kanji|hanzi|word|expression)|word kanji|kanji|hanzi|simplified|target word)$/, "text"],
@@ -31,10 +28,10 @@ const RULES: [RegExp, Guess][] = [
     "text",
   ],
   // Readings are recognised before a sentence's Reading: Core's Vocabulary-Kana is the term's.
-  [/^(vocab(ulary)? (kana|reading|pinyin)|word reading)$/, READING],
+  [/^(vocab(ulary)? (kana|reading|pinyin)|word reading)$/, "reading"],
   [
     /^(reading|kana|hiragana|pinyin|zhuyin|bopomofo|jyutping|romaji|romanization|romanisation|transliteration|pronunciation|ipa|furigana|lecture|prononciation|translitteration|lesung|aussprache|lautschrift|umschrift|lectura|pronunciacion|transliteracion|okunus|telaffuz|читання|вимова|транслітерація|транскрипція|读音|拼音|注音|发音)$/,
-    READING,
+    "reading",
   ],
   [/^(vocab(ulary)? (english|meaning|translation|definition)|word (english|meaning))$/, "meaning"],
   [
@@ -101,7 +98,5 @@ export function mappingOfNames(names: string[], width: number, looksLikeMedia: (
     const column = guesses.findIndex((_, i) => i > text && free(i));
     if (column !== -1) guesses[column] = "meaning";
   }
-  return guesses.map((guess) =>
-    guess === null || guess === "sentenceMeaning" || guess === READING ? "ignore" : guess,
-  );
+  return guesses.map((guess) => (guess === null || guess === "sentenceMeaning" ? "ignore" : guess));
 }

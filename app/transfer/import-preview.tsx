@@ -28,6 +28,7 @@ export type PreviewData = {
     line: number;
     language: string;
     text: string;
+    reading: string;
     meaning: string;
     partOfSpeech: string;
     notes: string;
@@ -60,6 +61,7 @@ export function ImportPreview({
 }) {
   const { t } = useTranslation("learning");
   const json = preview.kind === "json";
+  const hasReadings = preview.sample.some((row) => row.reading);
   const listed = preview.problems.reduce((sum, problem) => sum + problem.count, 0);
   return (
     <>
@@ -132,6 +134,7 @@ export function ImportPreview({
                   <tr>
                     <th scope="col">{t("import.line")}</th>
                     <th scope="col">{t("import.targets.text")}</th>
+                    {hasReadings ? <th scope="col">{t("import.targets.reading")}</th> : null}
                     <th scope="col">{t("import.targets.meaning")}</th>
                     <th scope="col">{t("import.targets.partOfSpeech")}</th>
                     <th scope="col">{t("import.targets.notes")}</th>
@@ -145,6 +148,11 @@ export function ImportPreview({
                       <td data-label={t("import.targets.text")} lang={row.language}>
                         {row.text}
                       </td>
+                      {hasReadings ? (
+                        <td data-label={t("import.targets.reading")} lang={row.language}>
+                          {row.reading}
+                        </td>
+                      ) : null}
                       <td data-label={t("import.targets.meaning")}>{row.meaning}</td>
                       <td data-label={t("import.targets.partOfSpeech")}>
                         {row.partOfSpeech ? t(`lists:partsOfSpeech.${row.partOfSpeech}`) : ""}

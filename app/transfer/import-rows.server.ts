@@ -3,6 +3,7 @@ import { isPartOfSpeech, type OptionalPartOfSpeech, type PartOfSpeech } from "..
 import { fromSpreadsheetSafe } from "./csv-cells";
 import { mappingOfNames } from "./field-names";
 import { htmlToText, type ImportTable } from "./import-file.server";
+import { readingApart } from "./readings";
 import type { RowProblem, RowReason, Target } from "./targets";
 
 /**
@@ -40,6 +41,7 @@ export type ImportedExample = { sentence: string; translation: string };
 export type ImportRow = {
   line: number;
   text: string;
+  reading: string;
   meaning: string;
   partOfSpeech: OptionalPartOfSpeech;
   notes: string;
@@ -71,6 +73,7 @@ export const RAW_CELL_LIMIT = 20_000;
 /** Which problem a cell longer than RAW_CELL_LIMIT is, by the column it is mapped to. */
 const TOO_LONG: [Target, RowReason][] = [
   ["text", "textTooLong"],
+  ["reading", "readingTooLong"],
   ["meaning", "meaningTooLong"],
   ["notes", "notesTooLong"],
   ["example", "sentenceTooLong"],
@@ -96,7 +99,11 @@ export function mapRows(table: ImportTable, mapping: Target[], defaultPartOfSpee
     }
     const field = (target: Target) => clean(cells[mapping.indexOf(target)]);
     const text = field("text").replace(/\s+/g, " ");
-    const meaning = field("meaning");
+    // Without a reading column, a deck's meaning may hold the reading in an element of its own.
+    const split =
+      table.html && !mapping.includes("reading") ? readingApart(text, cells[mapping.indexOf("meaning")] ?? "") : null;
+    const reading = (split ? clean(split.reading) : field("reading")).replace(/\s+/g, " ");
+    const meaning = split ? clean(split.meaning) : field("meaning");
     const notes = field("notes");
     const posCell = mapping.includes("partOfSpeech") ? field("partOfSpeech").toLowerCase().replace(/[ -]/g, "_") : "";
     const partOfSpeech: OptionalPartOfSpeech | undefined = !posCell
@@ -108,12 +115,13 @@ export function mapRows(table: ImportTable, mapping: Target[], defaultPartOfSpee
     let problem: RowReason | null = null;
     if (!text) problem = "textRequired";
     else if (text.length > 200) problem = "textTooLong";
+    else if (reading.length > 200) problem = "readingTooLong";
     else if (meaning.length > 500) problem = "meaningTooLong";
     else if (notes.length > NOTES_MAX_LENGTH) problem = "notesTooLong";
     else if (partOfSpeech === undefined) problem = "partOfSpeech";
     else if (examples.some((e) => e.sentence.length > 500 || e.translation.length > 500)) problem = "sentenceTooLong";
     if (problem) problems.push({ line, reason: problem, ...(problem === "partOfSpeech" ? { value: posCell } : {}) });
-    else rows.push({ line, text, meaning, partOfSpeech: partOfSpeech!, notes, examples });
+    else rows.push({ line, text, reading, meaning, partOfSpeech: partOfSpeech!, notes, examples });
   }
   return { rows, problems };
 }

@@ -14,8 +14,8 @@ const DECKS = [
       ["先週", "せんしゅう", "last week"],
       ["<span>猫</span>", "ねこ", "cat"],
     ],
-    mapping: ["text", "ignore", "meaning"],
-    first: { text: "先週", meaning: "last week" },
+    mapping: ["text", "reading", "meaning"],
+    first: { text: "先週", reading: "せんしゅう", meaning: "last week" },
   },
   {
     name: "Chinese_HSK1.apkg",
@@ -24,8 +24,8 @@ const DECKS = [
       ["你好", "nǐ hǎo", "hello"],
       ["谢谢", "xiè xie", "thank you"],
     ],
-    mapping: ["text", "ignore", "meaning"],
-    first: { text: "你好", meaning: "hello" },
+    mapping: ["text", "reading", "meaning"],
+    first: { text: "你好", reading: "nǐ hǎo", meaning: "hello" },
   },
   {
     name: "French_Basics.apkg",
@@ -72,7 +72,9 @@ for (const deck of DECKS)
     await expect(page.locator(".import-summary")).toContainText(`${count} new terms will be added`);
     const first = page.locator(".import-sample tbody tr").first();
     await expect(first.locator("td").nth(1)).toHaveText(deck.first.text);
-    await expect(first.locator("td").nth(2)).toHaveText(deck.first.meaning);
+    const reading = "reading" in deck.first ? 1 : 0;
+    if (reading) await expect(first.locator("td").nth(2)).toHaveText(deck.first.reading!);
+    await expect(first.locator("td").nth(2 + reading)).toHaveText(deck.first.meaning);
     await page.getByRole("button", { name: `Import ${count} terms` }).click();
     await expect(page.locator(".toast")).toContainText(`${count} terms added`);
   });
@@ -101,4 +103,75 @@ test("lists a problem shared by many rows once, with how many rows have it", asy
   ]);
   await expect(page.locator(".import-sample tbody tr")).toHaveCount(1);
   await expect(page.locator(".import-sample tbody")).toContainText("the bread");
+});
+
+test("keeps a deck's reading apart from its meaning: on the term page, editable, and on the answer side", async ({
+  page,
+  javaScriptEnabled,
+}) => {
+  await signInFresh(page, javaScriptEnabled, "decks");
+  await open(page, "/account/import", javaScriptEnabled);
+  const notes = [["先週", '<span class="reading">せんしゅう</span> la semaine dernière', ""]];
+  await page.getByLabel(t("en", "learning:import.file")).setInputFiles({
+    name: "Japonais.apkg",
+    mimeType: "application/octet-stream",
+    buffer: packageOf(noteTypeDeck(["Question", "Answer", "Precision"], notes)),
+  });
+  await page.getByRole("button", { name: t("en", "learning:import.preview") }).click();
+  await expect(page).toHaveURL(/\/account\/import\?draft=/);
+  await expect(page.locator(".import-sample tbody td")).toHaveText([
+    "1",
+    "先週",
+    "せんしゅう",
+    "la semaine dernière",
+    "",
+    "",
+    "",
+  ]);
+  await page.getByRole("button", { name: "Import 1 term" }).click();
+  await expect(page.locator(".toast")).toContainText("1 term added");
+  await page.getByRole("link", { name: "先週" }).first().click();
+  await expect(page.locator(".term-reading")).toHaveText("せんしゅう");
+  await expect(page.locator(".lead")).toHaveText("la semaine dernière");
+  if (javaScriptEnabled) await waitForHydration(page);
+  const field = page.getByLabel(t("en", "learning:term.reading"));
+  await expect(field).toHaveValue("せんしゅう");
+  await field.fill("せん しゅう");
+  await page.getByRole("button", { name: t("en", "learning:term.save") }).click();
+  await expect(page.locator(".term-reading")).toHaveText("せん しゅう");
+
+  await open(page, "/account/review", javaScriptEnabled);
+  await expect(page.locator(".review-term")).toHaveText("先週");
+  await expect(page.locator("main")).not.toContainText("せん しゅう");
+  await page.getByRole("button", { name: t("en", "learning:review.show") }).click();
+  await expect(page.locator(".review-reading")).toHaveText("せん しゅう");
+  await expect(page.getByText("la semaine dernière")).toBeVisible();
+});
+
+test("a Japanese word added from the reader takes the reading the reader shows", async ({
+  page,
+  javaScriptEnabled,
+}) => {
+  await signInFresh(page, javaScriptEnabled, "decks");
+  await page.goto("/account/home");
+  await page.getByLabel(t("en", "learning:studyLanguage.label")).selectOption("ja");
+  await page.getByRole("button", { name: t("en", "learning:studyLanguage.submit") }).click();
+  await expect(page.getByRole("status")).toContainText(t("en", "learning:toasts.studyLanguageSaved.title"));
+  await open(page, "/account/texts/new", javaScriptEnabled);
+  await page.getByLabel(t("en", "reading:form.title"), { exact: true }).fill("水");
+  await page.getByLabel(t("en", "reading:form.body"), { exact: true }).fill("昨日、水を飲みました。");
+  await page.getByRole("button", { name: t("en", "reading:form.create") }).click();
+  // The first text of a language in the server's life waits for its analyser to load.
+  await expect(page.locator("h1")).toHaveText("水", { timeout: 20_000 });
+  if (javaScriptEnabled) await waitForHydration(page);
+  await page.locator(".reader-text a.word").nth(1).click();
+  await expect(page.getByLabel(t("en", "learning:term.text"), { exact: true })).toHaveValue("水");
+  await expect(page.getByLabel(t("en", "learning:term.reading"))).toHaveValue("みず");
+  await page.getByLabel(t("en", "learning:term.meaning"), { exact: true }).fill("water");
+  await page
+    .locator(".word-panel")
+    .getByRole("button", { name: t("en", "reading:panel.addTerm") })
+    .click();
+  await expect(page.getByRole("status")).toContainText(t("en", "learning:toasts.created.title"));
+  await expect(page.locator(".word-panel")).toContainText("水 (みず) — water");
 });

@@ -10,8 +10,8 @@ describe("guessing what a deck's fields are", () => {
   it("maps the common shared-deck layouts as a learner would", () => {
     expect(guess(["Front", "Back"])).toEqual(["text", "meaning"]);
     expect(guess(["Question", "Answer", "Precision"])).toEqual(["text", "meaning", "notes"]);
-    expect(guess(["Expression", "Reading", "Meaning"])).toEqual(["text", "ignore", "meaning"]);
-    expect(guess(["Hanzi", "Pinyin", "English"])).toEqual(["text", "ignore", "meaning"]);
+    expect(guess(["Expression", "Reading", "Meaning"])).toEqual(["text", "reading", "meaning"]);
+    expect(guess(["Hanzi", "Pinyin", "English"])).toEqual(["text", "reading", "meaning"]);
     expect(guess(["Word", "Definition", "Example"])).toEqual(["text", "meaning", "example"]);
     expect(
       guess([
@@ -31,7 +31,7 @@ describe("guessing what a deck's fields are", () => {
     ).toEqual([
       "text",
       "ignore",
-      "ignore",
+      "reading",
       "meaning",
       "ignore",
       "partOfSpeech",
