@@ -144,7 +144,15 @@ export async function action({ request, context }: Route.ActionArgs) {
       const read = await readAnkiPackage(where, MAX_ROWS);
       if ("content" in read) return { content: read.content };
       if (read.error === "notPackage") return looksLike(read.looksLike ?? "zip");
-      const status = { zipBomb: 413, tooLarge: 413, tooManyNotes: 400, newerAnki: 422, unreadable: 422, notAnki: 422 };
+      const status = {
+        zipBomb: 413,
+        tooLarge: 413,
+        tooManyNotes: 400,
+        tooManyFields: 422,
+        newerAnki: 422,
+        unreadable: 422,
+        notAnki: 422,
+      };
       return {
         message: t(`learning:import.packageErrors.${read.error}`),
         status: status[read.error],

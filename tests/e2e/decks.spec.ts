@@ -175,3 +175,28 @@ test("a Japanese word added from the reader takes the reading the reader shows",
   await expect(page.getByRole("status")).toContainText(t("en", "learning:toasts.created.title"));
   await expect(page.locator(".word-panel")).toContainText("水 (みず) — water");
 });
+
+test("refuses a note type with more fields than the import maps, saying so, and imports nothing", async ({
+  page,
+  javaScriptEnabled,
+  consoleGuard,
+}) => {
+  // The refusal is a 422, which the browser reports on its console.
+  consoleGuard.allow(/status of 422 \(Unprocessable (Entity|Content)\) \(http:\/\/[^)]+\/account\/import(\.data)?\)$/);
+  await signInFresh(page, javaScriptEnabled, "decks");
+  await open(page, "/account/import", javaScriptEnabled);
+  const fields = Array.from({ length: 51 }, (_, i) => `Field ${i + 1}`);
+  const notes = [fields.map((_, i) => (i === 0 ? "chien" : `valeur ${i}`))];
+  await page.getByLabel(t("en", "learning:import.file")).setInputFiles({
+    name: "wide.apkg",
+    mimeType: "application/octet-stream",
+    buffer: packageOf(noteTypeDeck(fields, notes)),
+  });
+  await page.getByRole("button", { name: t("en", "learning:import.preview") }).click();
+  await expect(page.getByRole("alert")).toHaveText(
+    t("en", "learning:import.packageErrors.tooManyFields", { maxAnkiFields: "50" }),
+  );
+  await expect(page).not.toHaveURL(/draft=/);
+  await open(page, "/account/explore/member", javaScriptEnabled);
+  await expect(page.locator("main")).not.toContainText("chien");
+});
