@@ -15,4 +15,5 @@ export const NUMBER_VARIABLES = {
   maxTexts: 1_000,
   maxTerms: 50_000,
   maxPackageEntries: 50_000,
+  maxAnkiFields: 50,
 } as const;

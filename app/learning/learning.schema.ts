@@ -29,6 +29,8 @@ export const terms = pgTable(
     language: text("language").notNull(),
     text: text("text").notNull(),
     meaning: text("meaning").notNull().default(""),
+    /** How the term is read or said, apart from its meaning: kana, pinyin, a pronunciation ("" when none). */
+    reading: text("reading").notNull().default(""),
     /**
      * The term's lemma when it is a form of another term ("Hunde" → "Hund"): same learner, same language, one level
      * deep (a parent has no parent; drizzle/0017's trigger holds that). Deleting the parent leaves its forms unlinked.

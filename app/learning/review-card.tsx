@@ -142,6 +142,11 @@ export function ReviewAnswer({ card }: { card: ReviewCard }) {
           {answer.text}
         </p>
       ) : null}
+      {answer.reading ? (
+        <p className="review-reading" lang={card.language}>
+          {answer.reading}
+        </p>
+      ) : null}
       {answer.typed ? (
         <>
           <p className={`answer-check answer-${answer.typed.check}`}>

@@ -53,6 +53,8 @@ export type ReviewCard = {
   /** Only once revealed. */
   answer: {
     text: string;
+    /** Furigana, pinyin or a pronunciation ("" when none). */
+    reading: string;
     /** What fills the gap: the form the sentence uses ("Hunde" for "der Hund"). */
     gapAnswer: string | null;
     meaning: string;
@@ -232,6 +234,7 @@ export function reviewCard(
     answer: view.revealed
       ? {
           text: term.text,
+          reading: term.reading,
           gapAnswer: chosen ? chosen.cloze.answer : null,
           meaning: term.meaning,
           notes: term.notes,

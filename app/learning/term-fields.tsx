@@ -2,9 +2,10 @@ import type { ReactNode } from "react";
 import { useTranslation } from "../i18n/use-translation";
 import type { FieldErrors } from "./term-form";
 import { FieldError } from "./ui";
+import { READING_LANGUAGES } from "../reading/readings";
 import { OFFERED_PARTS_OF_SPEECH, PARTS_OF_SPEECH } from "./vocabulary";
 
-export type TermValues = { text: string; meaning: string; partOfSpeech: string; notes: string };
+export type TermValues = { text: string; reading: string; meaning: string; partOfSpeech: string; notes: string };
 
 /**
  * The labelled inputs of a term, with their server-side errors. With `more`, only the term and its meaning show at
@@ -23,8 +24,26 @@ export function TermFields({
 }) {
   const { t } = useTranslation("learning");
   const described = (name: keyof FieldErrors) => (errors?.[name] ? `${name}-error` : undefined);
+  const readingField = (
+    <>
+      <label htmlFor="reading">{t("term.reading")}</label>
+      <input
+        id="reading"
+        name="reading"
+        lang={language}
+        maxLength={200}
+        defaultValue={values?.reading}
+        aria-invalid={!!errors?.reading}
+        aria-describedby={described("reading")}
+      />
+      <FieldError id="reading-error" error={errors?.reading} />
+    </>
+  );
+  // Japanese and Chinese terms (and any term that has one) show their reading beside the term; others behind "More".
+  const readingFirst = more === undefined || READING_LANGUAGES.has(language) || !!values?.reading;
   const optional = (
     <>
+      {readingFirst ? null : readingField}
       <label htmlFor="partOfSpeech">{t("term.partOfSpeech")}</label>
       <select
         id="partOfSpeech"
@@ -70,6 +89,7 @@ export function TermFields({
         aria-describedby={described("text")}
       />
       <FieldError id="text-error" error={errors?.text} />
+      {readingFirst ? readingField : null}
       <label htmlFor="meaning">{t("term.meaning")}</label>
       <input
         id="meaning"
@@ -85,7 +105,7 @@ export function TermFields({
       ) : (
         <details
           className="more-fields"
-          open={!!(errors?.partOfSpeech || errors?.notes || errors?.sentence || errors?.translation)}
+          open={!!(errors?.reading || errors?.notes || errors?.sentence || errors?.translation)}
         >
           <summary>{t("term.more")}</summary>
           <div className="stack">

@@ -7,16 +7,26 @@ export const NOTES_MAX_LENGTH = 2000;
 
 /** Field errors as translation keys in the `learning` namespace. */
 export type FieldErrors = Partial<
-  Record<"text" | "meaning" | "partOfSpeech" | "notes" | "sentence" | "translation", string>
+  Record<"text" | "reading" | "meaning" | "partOfSpeech" | "notes" | "sentence" | "translation", string>
 >;
 
-export type ParsedTerm = { text: string; meaning: string; partOfSpeech: OptionalPartOfSpeech; notes: string };
+export type ParsedTerm = {
+  text: string;
+  reading: string;
+  meaning: string;
+  partOfSpeech: OptionalPartOfSpeech;
+  notes: string;
+};
 
 /** The term fields of a form (messages are keys of the `learning` namespace). */
 export const termFieldsSchema = {
   text: trimmed()
     .transform((value) => value.replace(/\s+/g, " "))
     .pipe(z.string().min(1, "errors.textRequired").max(200, "errors.textTooLong")),
+  /** Furigana, pinyin or a pronunciation, apart from the meaning. */
+  reading: trimmed()
+    .transform((value) => value.replace(/\s+/g, " "))
+    .pipe(z.string().max(200, "errors.readingTooLong")),
   meaning: trimmed().pipe(z.string().max(500, "errors.meaningTooLong")),
   // Optional: "" when not given; anything else must come from the list.
   partOfSpeech: trimmed().pipe(

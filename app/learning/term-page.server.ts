@@ -59,6 +59,7 @@ export async function termPageData(request: Request, context: Context, id: strin
     term: {
       id: term.id,
       text: term.text,
+      reading: term.reading,
       meaning: term.meaning,
       partOfSpeech: term.partOfSpeech,
       notes: term.notes,

@@ -18,7 +18,14 @@ import { STAGES, type OptionalPartOfSpeech, type PartOfSpeech, type Sort, type S
 
 export type Term = typeof terms.$inferSelect;
 export type TermExample = typeof termExamples.$inferSelect;
-export type TermInput = { text: string; meaning: string; partOfSpeech: OptionalPartOfSpeech; notes: string };
+export type TermInput = {
+  text: string;
+  /** Left as it is when not given. */
+  reading?: string;
+  meaning: string;
+  partOfSpeech: OptionalPartOfSpeech;
+  notes: string;
+};
 export type Owner = { userId: string; language: string };
 type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 

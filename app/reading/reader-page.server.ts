@@ -102,6 +102,7 @@ export async function readerPageData(request: Request, context: Context, id: str
       term: term && {
         id: term.id,
         text: term.text,
+        reading: term.reading,
         meaning: term.meaning,
         partOfSpeech: term.partOfSpeech,
         stage: stageOf(term, now),

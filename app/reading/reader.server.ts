@@ -1,6 +1,6 @@
 import { matchWords, statsOf, type TextStats, type VocabularyEntry, type WordMatch } from "./match";
 import { pagesOf, segmenterOf, segmentText, type Segmented } from "./segment";
-import { packRuby, rubyOf, type Ruby } from "./readings";
+import { packRuby, READING_LANGUAGES, rubyOf, toHiragana, type Ruby } from "./readings";
 import type { ReaderView, SelectedWord, ViewPiece, ViewWord } from "./view";
 
 // The shipped samples, segmented once. A learner's texts are segmented when written (text-summaries.server.ts).
@@ -78,6 +78,7 @@ export function readerView(
       text: unitText(sentence.pieces, matches, match.start),
       sentence: sentence.text.slice(0, 500),
       stage: match.stage,
+      reading: readingOfUnit(language, sentence.pieces, match, text.readings),
     };
     termId = match.termId;
   }
@@ -86,6 +87,29 @@ export function readerView(
     selected,
     termId,
   };
+}
+
+/**
+ * A word's (or a multi-word unit's) reading from the text's readings, as a new term takes it: kana in hiragana for
+ * Japanese (a word in kana is its own reading), pinyin syllables for Chinese; "" when the text has none for it.
+ */
+function readingOfUnit(
+  language: string,
+  pieces: Segmented["paragraphs"][0][0]["pieces"],
+  match: WordMatch,
+  readings: (string | null)[] | null | undefined,
+): string {
+  if (!readings || !READING_LANGUAGES.has(language)) return "";
+  const words = pieces.filter(
+    (piece) => typeof piece !== "string" && piece.word >= match.start && piece.word < match.start + match.length,
+  ) as { text: string; word: number }[];
+  if (!words.some((word) => readings[word.word])) return "";
+  return language === "ja"
+    ? words.map((word) => toHiragana(readings[word.word] ?? word.text)).join("")
+    : words
+        .map((word) => readings[word.word] ?? "")
+        .filter(Boolean)
+        .join(" ");
 }
 
 /**

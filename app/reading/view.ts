@@ -14,7 +14,16 @@ export type SelectedWord = {
   text: string;
   sentence: string;
   stage: WordStage;
-  term: { id: string; text: string; meaning: string; partOfSpeech: string; stage: Stage } | null;
+  /** The word's reading in the text (kana, pinyin), which a new term takes; "" when it has none. */
+  reading?: string;
+  term: {
+    id: string;
+    text: string;
+    reading?: string;
+    meaning: string;
+    partOfSpeech: string;
+    stage: Stage;
+  } | null;
   /** Its word family (ADR 061): parent, forms or proposed parents; none on pages that do not offer it. */
   family?: WordFamily | null;
 };

@@ -110,6 +110,7 @@ export function WordPanel({
             <Link to={to(termPath(term.id))} lang={language}>
               {term.text}
             </Link>
+            {term.reading ? <span lang={language}> ({term.reading})</span> : null}
             {term.meaning ? ` — ${term.meaning}` : null}
           </p>
           <Form method="post" action={action} preventScrollReset className="stage-buttons">
@@ -143,7 +144,7 @@ export function WordPanel({
             <h3>{t("panel.addTerm")}</h3>
             <TermFields
               key={prefill?.meaning}
-              values={{ text: selected.text, ...prefill }}
+              values={{ text: selected.text, reading: selected.reading, ...prefill }}
               errors={errors}
               language={language}
               more={<ExampleFields values={{ sentence: selected.sentence }} errors={errors} language={language} />}

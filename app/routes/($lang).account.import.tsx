@@ -19,6 +19,7 @@ import { binaryKind, isZip, MAX_REVIEWS_PER_NOTE, readAnkiPackage } from "../tra
 import { commitImport, deleteDraft, findDraft, MAX_ROWS, previewImport, saveDraft } from "../transfer/import.server";
 import { redirectWithToast, translatedToast } from "../toasts/toast.server";
 import type { StalenessHandle } from "../edge/staleness";
+import type { RowProblem } from "../transfer/targets";
 import type { PageHandle } from "../ui/seo";
 
 /** Kept in memory for the learner until their next write: the page and its preview of a file show the learner's drafts and terms, nothing that moves by itself. */
@@ -27,7 +28,7 @@ export const handle: PageHandle & StalenessHandle = {
   staleness: { dependsOn: ["learner"], keptForLearner: true },
 };
 
-/** Rows of the preview table and problems listed on the page (the counts cover all of them). */
+/** Rows of the preview table and lines of problems listed on the page (the counts cover all of them). */
 const SAMPLE_ROWS = 5;
 const LISTED_PROBLEMS = 100;
 /** The characters of an uploaded cell the preview shows: a longer one is cut, with an ellipsis. */
@@ -38,6 +39,21 @@ function echoed(cell: string): string {
   if (cell.length <= ECHOED_CELL) return cell;
   const cut = cell.slice(0, ECHOED_CELL - 1);
   return `${/[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut}…`;
+}
+
+/**
+ * The problems as the preview lists them: one line per reason (and offending value), with how many rows have it and
+ * the first of them, in the order they first occur. 186 empty terms are one line, not 186.
+ */
+function groupedProblems(problems: RowProblem[]): (RowProblem & { count: number })[] {
+  const groups = new Map<string, RowProblem & { count: number }>();
+  for (const problem of problems) {
+    const key = `${problem.reason}\u0000${problem.value ?? ""}`;
+    const group = groups.get(key);
+    if (group) group.count++;
+    else groups.set(key, { ...problem, count: 1 });
+  }
+  return [...groups.values()];
 }
 
 /** Without `?draft=` the upload form; with it, the preview of that upload under the chosen column mapping. */
@@ -68,7 +84,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       toImport: preview.fresh.length,
       duplicates: preview.duplicates,
       problemCount: preview.problems.length,
-      problems: preview.problems
+      problems: groupedProblems(preview.problems)
         .slice(0, LISTED_PROBLEMS)
         .map((problem) => (problem.value === undefined ? problem : { ...problem, value: echoed(problem.value) })),
       // Reviews an Anki package brings along (a JSON export's are part of its own summary line).
@@ -83,6 +99,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
           line,
           language,
           text: echoed(term.text),
+          reading: echoed(term.reading),
           meaning: echoed(term.meaning),
           partOfSpeech: term.partOfSpeech,
           notes: echoed(term.notes),
@@ -127,7 +144,15 @@ export async function action({ request, context }: Route.ActionArgs) {
       const read = await readAnkiPackage(where, MAX_ROWS);
       if ("content" in read) return { content: read.content };
       if (read.error === "notPackage") return looksLike(read.looksLike ?? "zip");
-      const status = { zipBomb: 413, tooLarge: 413, tooManyNotes: 400, newerAnki: 422, unreadable: 422, notAnki: 422 };
+      const status = {
+        zipBomb: 413,
+        tooLarge: 413,
+        tooManyNotes: 400,
+        tooManyFields: 422,
+        newerAnki: 422,
+        unreadable: 422,
+        notAnki: 422,
+      };
       return {
         message: t(`learning:import.packageErrors.${read.error}`),
         status: status[read.error],

@@ -40,6 +40,11 @@ export default function TermPage({ loaderData, actionData }: Route.ComponentProp
         {loaderData.languageName}
       </p>
       <h1 lang={term.language}>{term.text}</h1>
+      {term.reading ? (
+        <p className="term-reading" lang={term.language}>
+          {term.reading}
+        </p>
+      ) : null}
       <p className="lead">{term.meaning}</p>
       {term.notes ? <p>{term.notes}</p> : null}
       <p>

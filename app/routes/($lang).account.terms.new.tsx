@@ -31,6 +31,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const example = parseExample(form, false);
   const values = {
     text: String(form.get("text") ?? ""),
+    reading: String(form.get("reading") ?? ""),
     meaning: String(form.get("meaning") ?? ""),
     partOfSpeech: String(form.get("partOfSpeech") ?? ""),
     notes: String(form.get("notes") ?? ""),

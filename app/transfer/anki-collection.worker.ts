@@ -30,7 +30,7 @@ export type CollectionInput = {
   languages: string[];
 };
 
-export type CollectionError = "notAnki" | "tooManyNotes" | "tooLarge" | "unreadable";
+export type CollectionError = "notAnki" | "tooManyNotes" | "tooManyFields" | "tooLarge" | "unreadable";
 export type CollectionOutcome = { content: string; notes: number; reviewsLeftOut: number } | { error: CollectionError };
 
 export function readCollection(sqlite: Sqlite, input: CollectionInput): CollectionOutcome {
@@ -199,11 +199,14 @@ export function draftOf(
   for (const row of rows.iterate({ bytes: 4 * input.maxFields * (input.cellLimit + 2), max: input.maxNotes })) {
     const mid = String(row.mid);
     usage.set(mid, (usage.get(mid) ?? 0) + 1);
+    // A note type with more fields than the preview maps: refused, rather than imported without some of them.
+    if ((fieldNames.get(mid)?.length ?? 0) > input.maxFields) return { error: "tooManyFields" };
     // NUL never belongs in text, and PostgreSQL refuses it (as the form reader drops it from every field).
-    const cells = (row.flds instanceof Uint8Array ? utf8.decode(row.flds) : String(row.flds ?? ""))
+    const all = (row.flds instanceof Uint8Array ? utf8.decode(row.flds) : String(row.flds ?? ""))
       .replaceAll("\u0000", "")
-      .split("\x1f")
-      .slice(0, input.maxFields)
+      .split("\x1f");
+    if (all.length > input.maxFields) return { error: "tooManyFields" };
+    const cells = all
       // A cell longer than anything a field holds is still reported as too long, not cut silently.
       .map((cell) => cell.slice(0, input.cellLimit + 1));
     text += cells.reduce((sum, cell) => sum + cell.length, 0);

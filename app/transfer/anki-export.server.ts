@@ -13,8 +13,8 @@ import type { ExportDocument } from "./export.server";
  * and the `models`/`decks` JSON in `col` follow Anki's documented collection structure; fields are separated by \x1f.
  */
 
-/** The note type's fields, in order; the importer maps them back by these names. */
-export const ANKI_FIELDS = ["Term", "Meaning", "Example", "Notes"] as const;
+/** The note type's fields, in order; the importer maps them back by these names (Reading came last, later). */
+export const ANKI_FIELDS = ["Term", "Meaning", "Example", "Notes", "Reading"] as const;
 const MODEL_ID = 1_700_000_000_000;
 const DECK_BASE_ID = 1_700_000_000_001;
 const DAY_MS = 86_400_000;
@@ -77,7 +77,7 @@ function model(now: number) {
           name: "Card 1",
           ord: 0,
           qfmt: "{{Term}}",
-          afmt: '{{FrontSide}}<hr id="answer">{{Meaning}}<br><br>{{Example}}<br><br>{{Notes}}',
+          afmt: '{{FrontSide}}<hr id="answer">{{#Reading}}{{Reading}}<br>{{/Reading}}{{Meaning}}<br><br>{{Example}}<br><br>{{Notes}}',
           bqfmt: "",
           bafmt: "",
           did: null,
@@ -196,7 +196,7 @@ export async function ankiPackage(
         const example = term.examples
           .map((e) => (e.translation ? `${e.sentence} | ${e.translation}` : e.sentence))
           .join("\n");
-        const fields = [term.text, term.meaning, example, term.notes].map(toField);
+        const fields = [term.text, term.meaning, example, term.notes, term.reading].map(toField);
         const nid = noteId(created);
         insertNote.run(
           nid,

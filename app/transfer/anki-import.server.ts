@@ -238,8 +238,11 @@ export async function readAnkiPackage(file: string, maxNotes: number): Promise<P
   }
 }
 
-/** Fields of a note offered for mapping; the preview maps at most 50 columns. */
-const MAX_FIELDS = 50;
+/**
+ * Fields of a note offered for mapping (the preview maps at most 50 columns); a package whose note types have more is
+ * refused as a whole, never imported without some of its fields.
+ */
+export const MAX_FIELDS = 50;
 const EARLIEST = Date.UTC(2000, 0, 1);
 /** Graded reviews kept of one note, the newest: a history longer than any learner's is not a history. */
 export const MAX_REVIEWS_PER_NOTE = 1_000;

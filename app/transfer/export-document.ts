@@ -26,6 +26,8 @@ const text = (max: number) => z.string().max(max);
 export const exportedTerm = z.object({
   language: z.string().refine(isStudyLanguage),
   text: text(200).refine((value) => value.trim().length > 0),
+  /** Absent from exports written before terms had readings. */
+  reading: text(200).default(""),
   meaning: text(500),
   partOfSpeech: z.string().refine(isOptionalPartOfSpeech),
   notes: text(2000),

@@ -180,6 +180,7 @@ function documentTerm(
   return {
     language: term.language,
     text: term.text,
+    reading: term.reading,
     meaning: term.meaning,
     partOfSpeech: term.partOfSpeech,
     notes: term.notes,
@@ -234,6 +235,7 @@ export function termsCsv(document: ExportDocument): Promise<string[]> {
   const header = [
     "language",
     "text",
+    "reading",
     "meaning",
     "part_of_speech",
     "notes",
@@ -266,6 +268,7 @@ export function termRecord(term: DocumentTerm): unknown[] {
   return [
     term.language,
     term.text,
+    term.reading,
     term.meaning,
     term.partOfSpeech,
     term.notes,

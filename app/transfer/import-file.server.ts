@@ -1,5 +1,6 @@
 import { parse, type Options, type Parser } from "csv-parse";
 import { setImmediate as nextTurn } from "node:timers/promises";
+import { isKnownName } from "./field-names";
 
 /** A table read from an uploaded or pasted file: its header names (may be empty) and rows with their line numbers. */
 export type ImportTable = {
@@ -110,7 +111,11 @@ export async function readTable(content: string): Promise<ImportTable> {
   }
   let headers = anki.columns ?? [];
   const first = rows[0];
-  if (!anki.columns && first && first.cells.filter((cell) => HEADER_WORDS.test(cell)).length >= 2) {
+  if (
+    !anki.columns &&
+    first &&
+    first.cells.filter((cell) => HEADER_WORDS.test(cell) || isKnownName(cell)).length >= 2
+  ) {
     headers = first.cells;
     rows = rows.slice(1);
   }

@@ -15,7 +15,8 @@ export type PreviewData = {
   toImport: number;
   duplicates: number;
   problemCount: number;
-  problems: RowProblem[];
+  /** One line per kind of problem: how many rows have it, and the first of them. */
+  problems: (RowProblem & { count: number })[];
   /** Graded reviews an Anki package brings along for the terms to import. */
   reviewCount: number;
   /** Older reviews of an Anki package's notes left out: each note keeps its newest `reviewsPerNote`. */
@@ -27,6 +28,7 @@ export type PreviewData = {
     line: number;
     language: string;
     text: string;
+    reading: string;
     meaning: string;
     partOfSpeech: string;
     notes: string;
@@ -59,6 +61,8 @@ export function ImportPreview({
 }) {
   const { t } = useTranslation("learning");
   const json = preview.kind === "json";
+  const hasReadings = preview.sample.some((row) => row.reading);
+  const listed = preview.problems.reduce((sum, problem) => sum + problem.count, 0);
   return (
     <>
       <p className="lead">
@@ -130,6 +134,7 @@ export function ImportPreview({
                   <tr>
                     <th scope="col">{t("import.line")}</th>
                     <th scope="col">{t("import.targets.text")}</th>
+                    {hasReadings ? <th scope="col">{t("import.targets.reading")}</th> : null}
                     <th scope="col">{t("import.targets.meaning")}</th>
                     <th scope="col">{t("import.targets.partOfSpeech")}</th>
                     <th scope="col">{t("import.targets.notes")}</th>
@@ -143,6 +148,11 @@ export function ImportPreview({
                       <td data-label={t("import.targets.text")} lang={row.language}>
                         {row.text}
                       </td>
+                      {hasReadings ? (
+                        <td data-label={t("import.targets.reading")} lang={row.language}>
+                          {row.reading}
+                        </td>
+                      ) : null}
                       <td data-label={t("import.targets.meaning")}>{row.meaning}</td>
                       <td data-label={t("import.targets.partOfSpeech")}>
                         {row.partOfSpeech ? t(`lists:partsOfSpeech.${row.partOfSpeech}`) : ""}
@@ -163,15 +173,15 @@ export function ImportPreview({
               <ul className="import-problems">
                 {preview.problems.map((problem) => (
                   <li key={problem.line}>
-                    {t(json ? "import.entry" : "import.atLine", { line: problem.line })}{" "}
+                    {problem.count > 1
+                      ? t(json ? "import.entriesAt" : "import.rowsAt", { count: problem.count, first: problem.line })
+                      : t(json ? "import.entry" : "import.atLine", { line: problem.line })}{" "}
                     {t(`import.reasons.${problem.reason}`, { value: problem.value ?? "" })}
                   </li>
                 ))}
               </ul>
-              {preview.problemCount > preview.problems.length ? (
-                <p className="hint">
-                  {t("import.moreProblems", { count: preview.problemCount - preview.problems.length })}
-                </p>
+              {preview.problemCount > listed ? (
+                <p className="hint">{t("import.moreProblems", { count: preview.problemCount - listed })}</p>
               ) : null}
             </>
           ) : null}

@@ -1,33 +1,25 @@
 import { NOTES_MAX_LENGTH } from "../learning/term-form";
 import { isPartOfSpeech, type OptionalPartOfSpeech, type PartOfSpeech } from "../learning/vocabulary";
 import { fromSpreadsheetSafe } from "./csv-cells";
+import { mappingOfNames } from "./field-names";
 import { htmlToText, type ImportTable } from "./import-file.server";
+import { readingApart } from "./readings";
 import type { RowProblem, RowReason, Target } from "./targets";
 
-/** Column names other tools use, by target (Anki's Front/Back, LingQ's term/hint/fragment, our own CSV export). */
-const SYNONYMS: [RegExp, Target][] = [
-  [/^(text|term|word|front|expression|vocab(ulary)?)$/i, "text"],
-  [/^(meaning|hint|translation|definition|back|gloss)$/i, "meaning"],
-  [/^(part[ _]?of[ _]?speech|pos|word[ _]?class)$/i, "partOfSpeech"],
-  [/^(notes?|comment|remarks?)$/i, "notes"],
-  [/^(examples?|sentence|fragment|context|phrase)$/i, "example"],
-];
-
-/** The mapping guessed from the header; without one, the first column is the term and the second its meaning. */
+/**
+ * The mapping guessed from the header (names as learners and shared decks write them, see field-names.ts); without
+ * one, the first column is the term and the second its meaning.
+ */
 export function guessMapping(table: ImportTable): Target[] {
   const widest = Math.max(table.headers.length, ...table.rows.slice(0, 50).map((row) => row.cells.length), 1);
   // The preview offers a choice per column; beyond 50 columns the rest are ignored.
   const width = Math.min(widest, 50);
-  if (table.headers.length === 0)
-    return Array.from({ length: width }, (_, i) => (["text", "meaning"][i] ?? "ignore") as Target);
-  const used = new Set<Target>();
-  return Array.from({ length: width }, (_, i) => {
-    const name = (table.headers[i] ?? "").trim();
-    const target = SYNONYMS.find(([pattern]) => pattern.test(name))?.[1];
-    if (!target || used.has(target)) return "ignore";
-    used.add(target);
-    return target;
-  });
+  // A column whose first cells are only media references (`[sound:…]`, `<img …>`) is never the term or the meaning.
+  const sample = table.rows.slice(0, 20);
+  const looksLikeMedia = (column: number) =>
+    sample.some((row) => row.cells[column]) &&
+    sample.every((row) => /^\s*((\[sound:[^\]]*\]|<img\b[^>]*>)\s*)*$/i.test(row.cells[column] ?? ""));
+  return mappingOfNames(table.headers, width, looksLikeMedia);
 }
 
 const POS_ALIASES: Record<string, PartOfSpeech> = {
@@ -49,6 +41,7 @@ export type ImportedExample = { sentence: string; translation: string };
 export type ImportRow = {
   line: number;
   text: string;
+  reading: string;
   meaning: string;
   partOfSpeech: OptionalPartOfSpeech;
   notes: string;
@@ -80,6 +73,7 @@ export const RAW_CELL_LIMIT = 20_000;
 /** Which problem a cell longer than RAW_CELL_LIMIT is, by the column it is mapped to. */
 const TOO_LONG: [Target, RowReason][] = [
   ["text", "textTooLong"],
+  ["reading", "readingTooLong"],
   ["meaning", "meaningTooLong"],
   ["notes", "notesTooLong"],
   ["example", "sentenceTooLong"],
@@ -105,7 +99,11 @@ export function mapRows(table: ImportTable, mapping: Target[], defaultPartOfSpee
     }
     const field = (target: Target) => clean(cells[mapping.indexOf(target)]);
     const text = field("text").replace(/\s+/g, " ");
-    const meaning = field("meaning");
+    // Without a reading column, a deck's meaning may hold the reading in an element of its own.
+    const split =
+      table.html && !mapping.includes("reading") ? readingApart(text, cells[mapping.indexOf("meaning")] ?? "") : null;
+    const reading = (split ? clean(split.reading) : field("reading")).replace(/\s+/g, " ");
+    const meaning = split ? clean(split.meaning) : field("meaning");
     const notes = field("notes");
     const posCell = mapping.includes("partOfSpeech") ? field("partOfSpeech").toLowerCase().replace(/[ -]/g, "_") : "";
     const partOfSpeech: OptionalPartOfSpeech | undefined = !posCell
@@ -117,12 +115,13 @@ export function mapRows(table: ImportTable, mapping: Target[], defaultPartOfSpee
     let problem: RowReason | null = null;
     if (!text) problem = "textRequired";
     else if (text.length > 200) problem = "textTooLong";
+    else if (reading.length > 200) problem = "readingTooLong";
     else if (meaning.length > 500) problem = "meaningTooLong";
     else if (notes.length > NOTES_MAX_LENGTH) problem = "notesTooLong";
     else if (partOfSpeech === undefined) problem = "partOfSpeech";
     else if (examples.some((e) => e.sentence.length > 500 || e.translation.length > 500)) problem = "sentenceTooLong";
     if (problem) problems.push({ line, reason: problem, ...(problem === "partOfSpeech" ? { value: posCell } : {}) });
-    else rows.push({ line, text, meaning, partOfSpeech: partOfSpeech!, notes, examples });
+    else rows.push({ line, text, reading, meaning, partOfSpeech: partOfSpeech!, notes, examples });
   }
   return { rows, problems };
 }

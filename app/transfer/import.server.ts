@@ -371,11 +371,11 @@ async function insertKnownWords(tx: Database, userId: string, words: ExportedKno
 
 async function insertTerms(tx: Database, rows: (ReturnType<typeof termValues> & { id: string })[]) {
   if (rows.length === 0) return;
-  await tx.execute(sql`insert into terms (id, user_id, language, text, meaning, part_of_speech, notes, created_at,
+  await tx.execute(sql`insert into terms (id, user_id, language, text, reading, meaning, part_of_speech, notes, created_at,
     updated_at, due, stability, difficulty, elapsed_days, scheduled_days, learning_steps, reps, lapses, state, last_review)
-    select id, user_id, language, text, meaning, part_of_speech, notes, created_at, updated_at, due, stability,
+    select id, user_id, language, text, reading, meaning, part_of_speech, notes, created_at, updated_at, due, stability,
     difficulty, elapsed_days, scheduled_days, learning_steps, reps, lapses, state, last_review
-    from jsonb_to_recordset(${json(rows)}) as x(id uuid, user_id uuid, language text, text text, meaning text,
+    from jsonb_to_recordset(${json(rows)}) as x(id uuid, user_id uuid, language text, text text, reading text, meaning text,
     part_of_speech text, notes text, created_at timestamptz, updated_at timestamptz, due timestamptz,
     stability float8, difficulty float8, elapsed_days int, scheduled_days int, learning_steps int, reps int, lapses int,
     state smallint, last_review timestamptz)`);
@@ -422,6 +422,7 @@ function termValues(userId: string, candidate: Candidate, now: Date, replayed: R
     user_id: userId,
     language: candidate.language,
     text: term.text,
+    reading: term.reading,
     meaning: term.meaning,
     part_of_speech: term.partOfSpeech,
     notes: term.notes,

@@ -1,5 +1,5 @@
 /** What a column of an imported file becomes (shared by the preview page and the importer). */
-export const TARGETS = ["ignore", "text", "meaning", "partOfSpeech", "notes", "example"] as const;
+export const TARGETS = ["ignore", "text", "reading", "meaning", "partOfSpeech", "notes", "example"] as const;
 export type Target = (typeof TARGETS)[number];
 export const isTarget = (value: unknown): value is Target =>
   typeof value === "string" && (TARGETS as readonly string[]).includes(value);
@@ -9,6 +9,7 @@ export type RowReason =
   | "invalidEntry"
   | "textRequired"
   | "textTooLong"
+  | "readingTooLong"
   | "meaningTooLong"
   | "notesTooLong"
   | "sentenceTooLong"

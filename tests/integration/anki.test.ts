@@ -110,7 +110,7 @@ describe("Anki packages", () => {
     return String(rows[0]!.user_id);
   };
 
-  it("exports an Anki package: a deck per study language, the note type's four fields, cards and the review log", async () => {
+  it("exports an Anki package: a deck per study language, the note type's five fields, cards and the review log", async () => {
     const { browser } = await learnerWithTerms("ana");
     const response = await browser.request("/account/export?format=apkg");
     expect(response.status).toBe(200);
@@ -129,7 +129,7 @@ describe("Anki packages", () => {
       expect(col.ver).toBe(11);
       const models = Object.values(JSON.parse(String(col.models))) as { flds: { name: string }[]; tmpls: unknown[] }[];
       expect(models).toHaveLength(1);
-      expect(models[0]!.flds.map((f) => f.name)).toEqual(["Term", "Meaning", "Example", "Notes"]);
+      expect(models[0]!.flds.map((f) => f.name)).toEqual(["Term", "Meaning", "Example", "Notes", "Reading"]);
       expect(models[0]!.tmpls).toHaveLength(1);
       const decks = Object.values(JSON.parse(String(col.decks))) as { id: number; name: string }[];
       expect(decks.map((d) => d.name).sort()).toEqual(["Default", "Polyglot::English (en)", "Polyglot::French (fr)"]);
@@ -140,9 +140,10 @@ describe("Anki packages", () => {
           "longing for far places",
           "Ich habe Fernweh. | I long to travel.<br>Fernweh, again.",
           "German &lt;3 &amp; more",
+          "",
         ],
-        ["Heimweh", "homesickness", "", ""],
-        ["bonjour", "hello", "", ""],
+        ["Heimweh", "homesickness", "", "", ""],
+        ["bonjour", "hello", "", "", ""],
       ]);
       const cards = db.prepare("select nid, did, type, queue, ivl, reps, data from cards").all() as Record<
         string,
@@ -188,7 +189,7 @@ describe("Anki packages", () => {
     const selected = [...html.matchAll(/<select id="col\d+"[\s\S]*?<\/select>/g)].map(
       ([select]) => /<option value="(\w+)" selected/.exec(select)?.[1],
     );
-    expect(selected).toEqual(["text", "meaning", "example", "notes"]);
+    expect(selected).toEqual(["text", "meaning", "example", "notes", "reading"]);
     expect((await cy.request("/account/import", { method: "POST", form: confirmFields(html) })).status).toBe(302);
     const original = await termsOf(userId);
     const imported = await termsOf(cyId);

@@ -410,10 +410,10 @@ export function defineDataSuite(databaseName: string, databaseEnv: () => Promise
       );
       const csvText = await csv.text();
       expect(csvText.split("\n")[0]).toBe(
-        "language,text,meaning,part_of_speech,notes,examples,stage,created_at,due,stability,difficulty,elapsed_days,scheduled_days,learning_steps,reps,lapses,state,last_review",
+        "language,text,reading,meaning,part_of_speech,notes,examples,stage,created_at,due,stability,difficulty,elapsed_days,scheduled_days,learning_steps,reps,lapses,state,last_review",
       );
       expect(csvText).toContain(
-        'en,Fernweh,longing for far places,noun,German,"Ich habe Fernweh. | I long to travel.\nFernweh, again."',
+        'en,Fernweh,,longing for far places,noun,German,"Ich habe Fernweh. | I long to travel.\nFernweh, again."',
       );
       const reviews = await (await hal.request("/account/export?format=csv&part=reviews")).text();
       expect(reviews.trim().split("\n")).toHaveLength(5);

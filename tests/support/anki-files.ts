@@ -296,3 +296,40 @@ export function longHistoryDeck(reviews: number): Buffer {
     db.exec("commit");
   });
 }
+
+/**
+ * A shared deck of one note type (schema 11) as another tool writes it: the type's field names and one note a row of
+ * fields (Anki's HTML), each note with one new card.
+ */
+export function noteTypeDeck(fieldNames: string[], notes: string[][], deckName = "Shared"): Buffer {
+  const dir = mkdtempSync(path.join(tmpdir(), "anki-deck-"));
+  const file = path.join(dir, "collection");
+  const db = new DatabaseSync(file);
+  db.exec(SCHEMA_11);
+  const models = JSON.stringify({
+    [MODEL]: { id: MODEL, name: "Shared", flds: fieldNames.map((name, ord) => ({ name, ord })) },
+  });
+  db.prepare("insert into col values (1, 1332961200, 0, 0, 11, 0, 0, 0, '{}', ?, ?, '{}', '{}')").run(
+    models,
+    JSON.stringify({ 1: { id: 1, name: deckName } }),
+  );
+  const note = db.prepare("insert into notes values (?, ?, ?, 0, -1, '', ?, ?, 0, 0, '')");
+  const card = db.prepare("insert into cards values (?, ?, 1, 0, 0, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, '')");
+  db.exec("begin");
+  for (const [i, fields] of notes.entries()) {
+    note.run(1000 + i, `guid${i}`, MODEL, fields.join("\x1f"), fields[0] ?? "");
+    card.run(100_000 + i, 1000 + i);
+  }
+  db.exec("commit");
+  db.close();
+  const bytes = readFileSync(file);
+  rmSync(dir, { recursive: true, force: true });
+  return bytes;
+}
+
+/** A package of a collection, as Anki writes one (with its media list). */
+export const packageOf = (collection: Buffer) =>
+  zip([
+    ["collection.anki2", collection],
+    ["media", Buffer.from("{}")],
+  ]);

@@ -24,6 +24,7 @@ function documentOf(count: number, words: string[], billing = false): ExportDocu
     terms: Array.from({ length: count }, (_, n) => ({
       language: n % 3 === 0 ? "ja" : "de",
       text: `${word(n)}${n}`,
+      reading: n % 3 === 0 ? word(n + 4) : "",
       meaning: n % 4 === 0 ? "" : word(n + 1),
       partOfSpeech: n % 2 === 0 ? "noun" : "",
       notes: n % 5 === 0 ? `${word(n + 2)}\n${word(n + 3)}` : "",

@@ -9,7 +9,7 @@ import { LIMITS } from "../../app/learning/daily-limits";
 import { DEFAULT_SETTINGS } from "../../app/learning/settings.server";
 import { NOTES_MAX_LENGTH } from "../../app/learning/term-form";
 import { TEXT_LIMIT_BYTES } from "../../app/reading/text-form";
-import { MAX_PACKAGE_ENTRIES } from "../../app/transfer/anki-import.server";
+import { MAX_FIELDS, MAX_PACKAGE_ENTRIES } from "../../app/transfer/anki-import.server";
 import { MAX_ROWS } from "../../app/transfer/import.server";
 
 /**
@@ -115,6 +115,8 @@ const EXCEPTIONS: Partial<Record<string, Record<string, string>>> = {
   zh: {
     "learning:import.kinds.anki": "Anki's own name of its export, “纯文本笔记”",
     "learning:import.intro": "Anki's own name of its export, “纯文本笔记”",
+    "learning:import.packageErrors.tooManyFields":
+      "Anki's own names of a note type and its menu, “笔记类型”, “笔记 › 更改笔记类型”",
   },
 };
 
@@ -234,6 +236,7 @@ describe("numbers", () => {
     expect(NUMBER_VARIABLES.maxTerms).toBe(TERMS_PER_LEARNER);
     expect(NUMBER_VARIABLES.maxNotes).toBe(NOTES_MAX_LENGTH);
     expect(NUMBER_VARIABLES.maxPackageEntries).toBe(MAX_PACKAGE_ENTRIES);
+    expect(NUMBER_VARIABLES.maxAnkiFields).toBe(MAX_FIELDS);
     expect(readFileSync(path.join(root, "app/transfer/import-rows.server.ts"), "utf8")).toContain(
       "notes.length > NOTES_MAX_LENGTH",
     );

@@ -1,0 +1,1 @@
+ALTER TABLE "terms" ADD COLUMN "reading" text DEFAULT '' NOT NULL;
