@@ -96,9 +96,14 @@ describe("field schemas", () => {
     });
     expect(parseTermFields(form({ text: " der   Hund " })).value).toEqual({
       text: "der Hund",
+      reading: "",
       meaning: "",
       partOfSpeech: "",
       notes: "",
+    });
+    expect(parseTermFields(form({ text: "水", reading: " みず " })).value?.reading).toBe("みず");
+    expect(parseTermFields(form({ text: "水", reading: "み".repeat(201) })).errors).toEqual({
+      reading: "errors.readingTooLong",
     });
     expect(parseTermFields(form({ text: "x".repeat(201) })).errors).toEqual({ text: "errors.textTooLong" });
     expect(parseTermFields(form({})).errors).toEqual({ text: "errors.textRequired" });
