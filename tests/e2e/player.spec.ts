@@ -177,3 +177,23 @@ test("without JavaScript the page lists the day's terms and says what needs Java
   await expect(items.nth(0)).toContainText("Hund – dog");
   await expect(items.nth(0)).toContainText("Der Hund schläft. – The dog sleeps.");
 });
+
+test("the campaign lists the player and the offline review as delivered, and the plans include them", async ({
+  page,
+  javaScriptEnabled,
+}) => {
+  await page.goto("/crowdfunding-campaign");
+  await expect(page.locator("main .campaign-delivered li")).toHaveText([
+    t("en", "billing:crowdfunding.delivered.player"),
+    t("en", "billing:crowdfunding.delivered.offline"),
+  ]);
+  await expect(page.locator("main .campaign-goals li")).toHaveText([
+    t("en", "billing:crowdfunding.goals.voices"),
+    t("en", "billing:crowdfunding.goals.languages"),
+  ]);
+  await expect(page.getByRole("heading", { name: t("en", "billing:crowdfunding.supportersTitle") })).toBeVisible();
+  if (javaScriptEnabled) await expectNoAxeViolations(page);
+
+  await page.goto("/subscription");
+  await expect(page.locator("main")).toContainText("The audio player");
+});
