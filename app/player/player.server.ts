@@ -24,7 +24,7 @@ export type PlayerDeck = { owner: string; language: string; cards: PlayerCard[] 
 const NEW = 0;
 const REVIEW = 2;
 /** However large the learner's daily limits, the player reads at most this many cards a day's page. */
-export const PLAYER_CARDS_MAX = 200;
+export const PLAYER_CARDS_MAX = 100;
 
 /**
  * The day's due cards in the review's order (soonest due first), within what is left of today's limits: the learning
@@ -54,9 +54,14 @@ export async function playerDeck(db: Database, owner: Owner, now = new Date()): 
       return true;
     })
     .slice(0, PLAYER_CARDS_MAX);
+  // Each term's first example only (the index on term and creation time gives it).
   const examples = chosen.length
     ? await db
-        .select({ termId: termExamples.termId, sentence: termExamples.sentence, translation: termExamples.translation })
+        .selectDistinctOn([termExamples.termId], {
+          termId: termExamples.termId,
+          sentence: termExamples.sentence,
+          translation: termExamples.translation,
+        })
         .from(termExamples)
         .where(
           inArray(
@@ -64,11 +69,9 @@ export async function playerDeck(db: Database, owner: Owner, now = new Date()): 
             chosen.map((term) => term.id),
           ),
         )
-        .orderBy(asc(termExamples.createdAt))
+        .orderBy(asc(termExamples.termId), asc(termExamples.createdAt))
     : [];
-  const first = new Map<string, { sentence: string; translation: string }>();
-  for (const { termId, sentence, translation } of examples)
-    if (!first.has(termId)) first.set(termId, { sentence, translation });
+  const first = new Map(examples.map(({ termId, sentence, translation }) => [termId, { sentence, translation }]));
   return {
     owner: owner.userId,
     language: owner.language,

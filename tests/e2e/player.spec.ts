@@ -163,6 +163,44 @@ test("reads each card in its languages, grades from the buttons and the headset 
   expect(sent.map((grade) => grade.grade)).toEqual(["good", "easy"]);
 });
 
+test("going on without a grade reviews nothing; a grade given offline waits on the device and is sent once back online", async ({
+  page,
+  context,
+  javaScriptEnabled,
+  consoleGuard,
+}) => {
+  test.skip(!javaScriptEnabled, "the player reads aloud with JavaScript");
+  test.slow();
+  // Offline, the browser reports the refused sync.
+  consoleGuard.allow(/ERR_INTERNET_DISCONNECTED|Failed to fetch/);
+  await signInFresh(page, true, "player-offline");
+  await addGermanTerms(page);
+  await page.addInitScript(recordSpeech);
+  await page.goto("/account/player");
+  await waitForHydration(page);
+  await page.getByText(t("en", "account:player.settings")).click();
+  await page.getByLabel(t("en", "account:player.pauseLength")).selectOption("1");
+  await page.getByLabel(t("en", "account:player.goOn")).check();
+
+  await page.getByRole("button", { name: t("en", "account:player.play") }).click();
+  // Each card takes its two pauses of a second: the three of them, several seconds.
+  await expect(page.getByText(t("en", "account:player.finished"))).toBeVisible({ timeout: 20_000 });
+  expect((await spoken(page)).map((entry) => entry.text)).toEqual(
+    TERMS.flatMap((term) => [term.text, term.meaning, term.sentence]),
+  );
+  expect(await reviewCounts(page)).toEqual({ Hund: 0, Katze: 0, Vogel: 0 });
+
+  await page.reload();
+  await waitForHydration(page);
+  await context.setOffline(true);
+  await page.getByRole("button", { name: t("en", "learning:review.grades.hard"), exact: true }).click();
+  const status = page.locator("main").getByRole("status");
+  await expect(status).toHaveText(t("en", "common:offline.waiting_one", { count: 1 }));
+  await context.setOffline(false);
+  await expect(status).toHaveText(t("en", "account:player.allSent"));
+  expect(await reviewCounts(page)).toEqual({ Hund: 1, Katze: 0, Vogel: 0 });
+});
+
 test("without JavaScript the page lists the day's terms and says what needs JavaScript", async ({
   page,
   javaScriptEnabled,
