@@ -13,7 +13,9 @@ export const handle: PageHandle & StalenessHandle = {
   staleness: { dependsOn: ["pledges", "learner"] },
 };
 
-const GOALS = ["player", "languages", "offline"] as const;
+/** What the campaign already paid for, and what it pays for next. */
+const DELIVERED = ["player", "offline"] as const;
+const GOALS = ["voices", "languages"] as const;
 
 export function loader({ context }: Route.LoaderArgs) {
   return campaignPage(context);
@@ -31,12 +33,20 @@ export default function CrowdfundingPage({ loaderData }: Route.ComponentProps) {
       <h1>{t("common:titles.crowdfunding")}</h1>
       <p className="lead">{t("crowdfunding.intro")}</p>
       {campaign ? <CampaignProgress campaign={campaign} /> : <p>{t("crowdfunding.notStarted")}</p>}
+      <h2>{t("crowdfunding.deliveredTitle")}</h2>
+      <ul className="campaign-delivered">
+        {DELIVERED.map((goal) => (
+          <li key={goal}>{t(`crowdfunding.delivered.${goal}`)}</li>
+        ))}
+      </ul>
       <h2>{t("crowdfunding.goalTitle")}</h2>
-      <ul>
+      <ul className="campaign-goals">
         {GOALS.map((goal) => (
           <li key={goal}>{t(`crowdfunding.goals.${goal}`)}</li>
         ))}
       </ul>
+      <h2>{t("crowdfunding.supportersTitle")}</h2>
+      <p>{t("crowdfunding.supporters")}</p>
       <h2>{t("crowdfunding.howTitle")}</h2>
       <p>{t("crowdfunding.how")}</p>
       {campaign?.open ? (

@@ -1,22 +1,81 @@
-import { useTranslation } from "../i18n/use-translation";
+import { lazy, Suspense } from "react";
 import { Link } from "react-router";
-import { useLocalePath } from "../i18n/use-locale";
-import type { PageHandle } from "../ui/seo";
+import { useHydrated } from "remix-utils/use-hydrated";
+import type { Route } from "./+types/($lang)._play.account.player._index";
+import { getDatabase } from "../db/db.server";
 import { PATHS } from "../http/paths";
+import { requestLocale } from "../i18n/i18n.server";
+import { useLocalePath } from "../i18n/use-locale";
+import { useTranslation } from "../i18n/use-translation";
+import { requireLearner } from "../learning/learner.server";
+import { studyLanguageName } from "../learning/study-language";
+import { playerDeck } from "../player/player.server";
+import { GRADE_NAMES } from "../player/settings";
+import type { GradeName } from "../learning/stage";
+import type { PageHandle } from "../ui/seo";
 
 export const handle: PageHandle = { title: "titles.player" };
 
-export default function PlayerPage() {
+/** The player's own chunk: loaded by this page only, once it runs in the browser. */
+const Player = lazy(() => import("../player/player.client"));
+
+/** The day's due cards, with what the player reads of each (ADR 109). */
+export async function loader({ context }: Route.LoaderArgs) {
+  const { owner } = requireLearner(context);
+  const locale = requestLocale(context);
+  const deck = await playerDeck(await getDatabase(), owner);
+  return { deck, locale, languageName: studyLanguageName(owner.language, locale) };
+}
+
+export default function PlayerPage({ loaderData }: Route.ComponentProps) {
+  const { deck, locale, languageName } = loaderData;
   const { t } = useTranslation("account");
   const to = useLocalePath();
+  const hydrated = useHydrated();
+  // Rendered on the server too, so the document carries the review's words the player uses.
+  const labels = {
+    legend: t("learning:review.gradeLegend"),
+    grades: Object.fromEntries(GRADE_NAMES.map((name) => [name, t(`learning:review.grades.${name}`)])) as Record<
+      GradeName,
+      string
+    >,
+  };
   return (
-    <section className="play">
+    <section className="play player">
       <h1>{t("common:titles.player")}</h1>
-      <p className="lead">{t("account.playerIntro")}</p>
+      <p className="lead">{t("player.intro", { language: languageName })}</p>
+      {deck.cards.length === 0 ? (
+        <p>{t("player.nothingDue")}</p>
+      ) : hydrated ? (
+        <Suspense fallback={<p className="hint">{t("player.loading")}</p>}>
+          <Player deck={deck} interfaceLanguage={locale} languageName={languageName} labels={labels} />
+        </Suspense>
+      ) : (
+        <p className="notice">{t("player.needsJavaScript")}</p>
+      )}
+      {deck.cards.length > 0 ? (
+        <details className="player-list" open={!hydrated}>
+          <summary>{t("player.listTitle", { count: deck.cards.length })}</summary>
+          <ol>
+            {deck.cards.map((card) => (
+              <li key={card.id}>
+                <span lang={deck.language} className="player-term">
+                  {card.text}
+                </span>
+                {card.meaning ? <> – {card.meaning}</> : null}
+                {card.example ? (
+                  <p className="hint">
+                    <span lang={deck.language}>{card.example.sentence}</span>
+                    {card.example.translation ? <> – {card.example.translation}</> : null}
+                  </p>
+                ) : null}
+              </li>
+            ))}
+          </ol>
+        </details>
+      ) : null}
       <p>
-        <Link className="button" to={to(PATHS.playerSoon)}>
-          {t("account.playerSoonLink")}
-        </Link>
+        <Link to={to(PATHS.playerSoon)}>{t("account.playerSoonLink")}</Link>
       </p>
     </section>
   );

@@ -116,6 +116,7 @@ function pages(): Page[] {
     { label: "/account/explore/public", path: () => "/account/explore/public" },
     { label: "/account/explore/member", path: () => "/account/explore/member" },
     { label: "/explore (signed in)", path: () => "/explore" },
+    { label: "/account/player", path: () => "/account/player" },
     { label: "/account/settings", path: () => "/account/settings" },
     { label: "/account/profile", path: () => "/account/profile" },
     { label: "/account/billing", path: () => "/account/billing" },

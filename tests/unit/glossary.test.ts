@@ -168,7 +168,7 @@ describe("numbers", () => {
     ...["language", "text", "date", "email", "title", "plan", "level", "answer", "word", "period", "path", "os"],
     ...["name", "value", "stage", "letter", "grade", "browser", "day"],
     ...["amount", "min", "max", "pledged", "goal", "share", "percent"],
-    ...["year", "status", "kind", "parent"],
+    ...["year", "status", "kind", "parent", "time"],
   ]);
   for (const lng of LOCALES) {
     it(`${lng} formats every number it interpolates ({{count, number}})`, () => {
