@@ -4,8 +4,8 @@ import { BODY_LIMIT_BYTES } from "../http/request-body.server";
 /**
  * Body admission (decision 093): a request's body arrives before the request takes one of the working slots of load
  * shedding, so a client that sends its body slowly holds a connection, never a slot. A body of a form (up to
- * BODY_LIMIT_BYTES, announced or streamed) is read into memory first, within BODY_DEADLINE_MS, and given back to the
- * request unread (`unshift`): the app reads it as it would have read it from the connection. A body that does not
+ * BODY_LIMIT_BYTES, announced or streamed) is held in memory first, within BODY_DEADLINE_MS, and given to the
+ * request's stream once whole: the app reads it as it would have read it from the connection. A body that does not
  * arrive in time is answered 408 and its connection closed. A larger body — an upload to the import, up to its own
  * limit — is admitted as an upload before it arrives (load shedding bounds the slots uploads hold); one larger than
  * its path takes is admitted at once, to be answered 413 without being read. No client (its address, as Express sees
@@ -44,6 +44,7 @@ export function bodyAdmission({ limitFor, clientOf, refuse }: Options) {
     const length = req.headers["content-length"];
     const chunked = req.headers["transfer-encoding"] !== undefined;
     if (!chunked && (length === undefined || Number(length) === 0)) return next({ upload: false });
+    if (req.complete) return next({ upload: false });
     if (!chunked && !(Number(length) <= ADMITTED_BODY_BYTES))
       return next({ upload: Number(length) <= limitFor(pathOf(req.url ?? "/")) });
     const client = clientOf(req);
@@ -52,14 +53,17 @@ export function bodyAdmission({ limitFor, clientOf, refuse }: Options) {
     bodiesOf.set(client, bodies + 1);
     waiting++;
 
+    // What arrives is held back from the request's stream (its `push`, which the HTTP parser calls) until the body is
+    // whole, then given to it with its end: the app reads it as it would have read it from the connection. Reading the
+    // stream here instead would end it before the app reads it when the body is empty.
     const chunks: Buffer[] = [];
-    let size = 0;
+    let size = req.readableLength;
     let finished = false;
     const finish = () => {
       if (finished) return false;
       finished = true;
       clearTimeout(timer);
-      req.off("readable", onReadable);
+      delete (req as { push?: unknown }).push;
       res.off("close", onClose);
       waiting--;
       const left = bodiesOf.get(client)! - 1;
@@ -67,22 +71,23 @@ export function bodyAdmission({ limitFor, clientOf, refuse }: Options) {
       else bodiesOf.set(client, left);
       return true;
     };
-    /** The body read so far goes back to the request, unread: the app reads it from there. */
-    const handOn = (upload: boolean) => {
+    const handOn = (upload: boolean, ended: boolean) => {
       if (!finish()) return;
-      if (size > 0) req.unshift(Buffer.concat(chunks, size));
+      for (const chunk of chunks) req.push(chunk);
+      if (ended) req.push(null);
       next({ upload });
     };
-    function onReadable() {
-      for (let chunk: Buffer | null; (chunk = req.read() as Buffer | null) !== null;) {
-        chunks.push(chunk);
-        size += chunk.length;
-        // Streamed past a form's size: an upload where the path takes one, otherwise answered 413 as it is read on.
-        if (size > ADMITTED_BODY_BYTES) return handOn(limitFor(pathOf(req.url ?? "/")) > ADMITTED_BODY_BYTES);
+    req.push = (chunk: Buffer | null) => {
+      if (chunk === null) {
+        handOn(false, true);
+        return false;
       }
-      // Complete: the parser marks it before it ends the stream, so the end is still to come when given back.
-      if (req.complete) handOn(false);
-    }
+      chunks.push(chunk);
+      size += chunk.length;
+      // Streamed past a form's size: an upload where the path takes one, otherwise answered 413 as it is read on.
+      if (size > ADMITTED_BODY_BYTES) handOn(limitFor(pathOf(req.url ?? "/")) > ADMITTED_BODY_BYTES, false);
+      return true;
+    };
     const onClose = () => void finish();
     const timer = setTimeout(() => {
       if (!finish()) return;
@@ -90,7 +95,6 @@ export function bodyAdmission({ limitFor, clientOf, refuse }: Options) {
       refuse(req, res, 408);
     }, BODY_DEADLINE_MS);
     res.once("close", onClose);
-    req.on("readable", onReadable);
   }
 
   return {
