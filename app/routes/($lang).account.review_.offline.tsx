@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { Link, useRevalidator } from "react-router";
+import { Link } from "react-router";
 import type { Route } from "./+types/($lang).account.review_.offline";
 import { useTranslation } from "../i18n/use-translation";
 import { useLocalePath } from "../i18n/use-locale";
@@ -22,7 +22,7 @@ import {
 import type { PageHandle } from "../ui/seo";
 import { OfflineStatus, type OfflineSync } from "../learning/offline-status";
 
-export const handle: PageHandle = { title: "learning:review.title", focus: true };
+export const handle: PageHandle = { title: "learning:review.title", focus: "sign-out" };
 
 /**
  * The learner the page was rendered for (the device shows only the cards and grades it stored for them), and whether
@@ -55,7 +55,6 @@ export default function OfflineReviewPage({ loaderData }: Route.ComponentProps) 
   // The stored page carries the parts of speech's translations as the online review does: the server render resolves
   // one, so their namespace goes with the page (app/i18n/used-namespaces.server.ts).
   useTranslation("lists").t("partsOfSpeech.noun");
-  const { revalidate } = useRevalidator();
   const to = useLocalePath();
   const [stored, setStored] = useState<Stored | null>(null);
   const [sync, setSync] = useState<OfflineSync>({ state: "unknown", sent: 0, elsewhere: 0, failed: 0 });
@@ -110,8 +109,6 @@ export default function OfflineReviewPage({ loaderData }: Route.ComponentProps) 
         failed: last.failed + failed,
       }));
       void load();
-      // The header's count and every page kept in memory follow the grades the server now has.
-      void revalidate();
     };
     window.addEventListener(SYNCED_EVENT, synced);
     window.addEventListener("online", back);
@@ -122,7 +119,7 @@ export default function OfflineReviewPage({ loaderData }: Route.ComponentProps) 
       clearInterval(timer);
       clearTimeout(retry);
     };
-  }, [load, trySync, revalidate]);
+  }, [load, trySync]);
 
   const cards = stored?.deck?.cards.filter((card) => !stored.graded.has(keyOf(card))) ?? [];
   const card = cards.find((candidate) => candidate.due <= now) ?? null;

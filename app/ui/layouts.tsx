@@ -256,24 +256,29 @@ export function DefaultLayout({ children }: { children: ReactNode }) {
 }
 
 /** The header of a focused activity: the brand and one way out, nothing else to press by mistake. */
-function FocusHeader() {
+function FocusHeader({ signOut }: { signOut: boolean }) {
   const { t } = useTranslation();
   const to = useLocalePath();
   return (
     <header className="site-header focus-header">
       <Brand to={to(PATHS.learnerHome)} />
-      <Link to={to(PATHS.learnerHome)} className="leave-focus">
-        {t("nav.leaveReview")}
-      </Link>
+      <div className="focus-actions">
+        <Link to={to(PATHS.learnerHome)} className="leave-focus">
+          {t("nav.leaveReview")}
+        </Link>
+        {signOut ? <SignOutButton /> : null}
+      </div>
     </header>
   );
 }
 
 /** The member area; a page whose handle says `focus` (the review) gets the focused frame. */
 export function AccountLayout({ children }: { children: ReactNode }) {
-  const focus = useMatches().some((match) => (match.handle as PageHandle | undefined)?.focus);
+  const focus = useMatches()
+    .map((match) => (match.handle as PageHandle | undefined)?.focus)
+    .find(Boolean);
   return focus ? (
-    <Shell variant="focus" header={<FocusHeader />}>
+    <Shell variant="focus" header={<FocusHeader signOut={focus === "sign-out"} />}>
       {children}
     </Shell>
   ) : (

@@ -4,8 +4,11 @@ import { splitLocale } from "../i18n/locales";
 import { alternateLinks, canonicalUrl, pageTitle, titleFromPath } from "../http/seo";
 
 /** What a route module may declare in its `handle`: translation keys of its title and meta description. */
-/** `focus`: a focused activity (the review): the header only leads out of it, and there is no footer. */
-export type PageHandle = { title?: string; description?: string; focus?: boolean };
+/**
+ * `focus`: a focused activity (the review): the header only leads out of it, and there is no footer; `"sign-out"`
+ * also offers the sign-out there (the offline review, whose way out leads to no page that has it while offline).
+ */
+export type PageHandle = { title?: string; description?: string; focus?: boolean | "sign-out" };
 
 /**
  * A loader whose page changes with its state (the confirm page when the link is spent) returns the key of the title
