@@ -391,11 +391,12 @@ test.describe("first paint", () => {
       expect(await page.evaluate(() => getComputedStyle(document.body).margin)).toBe("0px");
       if (javaScriptEnabled) {
         await waitForHydration(page);
+        // The focused review's header leads only out of it, to the learner's home.
         await page
           .locator("header.site-header")
-          .getByRole("link", { name: t("de", "nav.statistics") })
+          .getByRole("link", { name: t("de", "nav.leaveReview") })
           .click();
-        await expect(page.locator("main h1")).toHaveText(t("de", "titles.statistics"));
+        await expect(page.locator("main h1")).toHaveText(t("de", "titles.accountHome"));
         expect(await page.locator("#stylesheet").getAttribute("href")).toMatch(/^\/assets\/styles-/);
       }
       expect(errors).toEqual([]);
