@@ -29,7 +29,8 @@ import { z } from "zod";
  */
 export const handle: PageHandle & StalenessHandle<{ changesAt: number }> = {
   title: "learning:review.title",
-  focus: true,
+  // Focused while a card is shown; the summary has the whole header, to go on from there.
+  focus: (data) => !!(data as { state?: { card: unknown } } | undefined)?.state?.card,
   staleness: { dependsOn: ["learner"], changesAt: ({ changesAt }) => [changesAt], keptForLearner: true },
 };
 

@@ -275,7 +275,10 @@ function FocusHeader({ signOut }: { signOut: boolean }) {
 /** The member area; a page whose handle says `focus` (the review) gets the focused frame. */
 export function AccountLayout({ children }: { children: ReactNode }) {
   const focus = useMatches()
-    .map((match) => (match.handle as PageHandle | undefined)?.focus)
+    .map((match) => {
+      const value = (match.handle as PageHandle | undefined)?.focus;
+      return typeof value === "function" ? value(match.loaderData) : value;
+    })
     .find(Boolean);
   return focus ? (
     <Shell variant="focus" header={<FocusHeader signOut={focus === "sign-out"} />}>

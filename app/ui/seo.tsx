@@ -8,7 +8,12 @@ import { alternateLinks, canonicalUrl, pageTitle, titleFromPath } from "../http/
  * `focus`: a focused activity (the review): the header only leads out of it, and there is no footer; `"sign-out"`
  * also offers the sign-out there (the offline review, whose way out leads to no page that has it while offline).
  */
-export type PageHandle = { title?: string; description?: string; focus?: boolean | "sign-out" };
+export type PageHandle = {
+  title?: string;
+  description?: string;
+  /** Or decided by the page's loader data (the review is focused while it shows a card, not on its summary). */
+  focus?: boolean | "sign-out" | ((data: unknown) => boolean);
+};
 
 /**
  * A loader whose page changes with its state (the confirm page when the link is spent) returns the key of the title
