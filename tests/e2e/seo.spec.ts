@@ -73,7 +73,7 @@ test.describe("canonical URL", () => {
     consoleGuard.allow404();
     const response = await page.goto("/nope/x");
     expect(response?.status()).toBe(404);
-    await expect(page.locator("main h1")).toHaveText("Page not found: /nope/x");
+    await expect(page.locator("main .error-path")).toHaveText("Page not found: /nope/x");
     await expectSeoLinks(page, { canonical: `${baseURL}/nope/x`, pathname: "/nope/x", origin: baseURL! });
   });
 });
@@ -391,12 +391,11 @@ test.describe("first paint", () => {
       expect(await page.evaluate(() => getComputedStyle(document.body).margin)).toBe("0px");
       if (javaScriptEnabled) {
         await waitForHydration(page);
-        // The focused review's header leads only out of it, to the learner's home.
         await page
           .locator("header.site-header")
-          .getByRole("link", { name: t("de", "nav.leaveReview") })
+          .getByRole("link", { name: t("de", "nav.statistics") })
           .click();
-        await expect(page.locator("main h1")).toHaveText(t("de", "titles.accountHome"));
+        await expect(page.locator("main h1")).toHaveText(t("de", "titles.statistics"));
         expect(await page.locator("#stylesheet").getAttribute("href")).toMatch(/^\/assets\/styles-/);
       }
       expect(errors).toEqual([]);
