@@ -73,7 +73,7 @@ test.describe("canonical URL", () => {
     consoleGuard.allow404();
     const response = await page.goto("/nope/x");
     expect(response?.status()).toBe(404);
-    await expect(page.locator("main .error-path")).toHaveText("Page not found: /nope/x");
+    await expect(page.locator("main h1")).toHaveText("Page not found: /nope/x");
     await expectSeoLinks(page, { canonical: `${baseURL}/nope/x`, pathname: "/nope/x", origin: baseURL! });
   });
 });
