@@ -25,7 +25,8 @@ export default defineConfig({
     {
       name: "basic",
       use: { javaScriptEnabled: false },
-      testMatch: /(sign-in|learning|daily|i18n|navigation|basic-mode|billing|reader|welcome|dictionary)\.spec\.ts$/,
+      testMatch:
+        /(sign-in|learning|daily|i18n|navigation|basic-mode|billing|reader|welcome|dictionary|review-focus)\.spec\.ts$/,
     },
   ],
   globalSetup: "./tests/e2e/global-setup.ts",

@@ -95,6 +95,7 @@ export function syncGrades(owner: string): Promise<SyncResult> {
 }
 
 let inFlight: Promise<SyncResult> | null = null;
+const SYNC_TIMEOUT_MS = 10_000;
 
 async function sendGrades(owner: string): Promise<SyncResult> {
   const result: SyncResult = { sent: 0, elsewhere: 0, failed: 0, left: 0 };
@@ -106,7 +107,13 @@ async function sendGrades(owner: string): Promise<SyncResult> {
       owner,
       grades: JSON.stringify(batch.map(({ termId, version, grade, at }) => ({ termId, version, grade, at }))),
     });
-    const response = await fetch(SYNC_PATH, { method: "POST", body, credentials: "same-origin" });
+    // A request the network holds on to is given up, so the next try (the page's, when back online) starts afresh.
+    const response = await fetch(SYNC_PATH, {
+      method: "POST",
+      body,
+      credentials: "same-origin",
+      signal: AbortSignal.timeout(SYNC_TIMEOUT_MS),
+    });
     // Signed out meanwhile, or another learner signed in: the grades stay for their learner.
     if (response.redirected || response.status === 409) break;
     if (!response.ok) throw new Error(`sync answered ${response.status}`);

@@ -45,6 +45,41 @@ export function ReviewPrompt({ card }: { card: ReviewCard }) {
   );
 }
 
+/** The front's question (for the modes answered by revealing), on the card above the action bar. */
+export function RevealQuestion({ card }: { card: ReviewCard }) {
+  const { t } = useTranslation("learning");
+  if (card.mode === "typed") return null;
+  return (
+    <p className="review-question">
+      {t(card.mode === "forward" ? "review.question" : `review.questions.${card.mode}`)}
+    </p>
+  );
+}
+
+/** A grade button's label: its key (where shortcuts are on; hidden on touch screens), name and next interval. */
+export function GradeLabel({
+  name,
+  index,
+  keys,
+  interval,
+}: {
+  name: string;
+  index: number;
+  keys: boolean;
+  interval: string;
+}) {
+  const { t } = useTranslation("learning");
+  return (
+    <>
+      <span className="grade-name">
+        {keys ? <span className="grade-key">{index + 1} · </span> : null}
+        {t(`review.grades.${name}`)}
+      </span>{" "}
+      <span className="grade-interval">{interval}</span>
+    </>
+  );
+}
+
 /**
  * The front's action: "Show answer" (a button: Space and Enter press it), or for typed answers a field, the study
  * language's special letters (with JavaScript) and "Check". Both are GET forms, so they work without JavaScript.
@@ -115,7 +150,6 @@ export function RevealAction({
   return (
     <Form method="get" replace className="reveal">
       <input type="hidden" name="at" value={at} />
-      <p>{t(card.mode === "forward" ? "review.question" : `review.questions.${card.mode}`)}</p>
       <button
         type="submit"
         name="reveal"

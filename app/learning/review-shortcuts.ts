@@ -1,4 +1,4 @@
-import { useEffect, type RefObject } from "react";
+import { useCallback, useEffect, type RefObject } from "react";
 import { useNavigate, useSubmit } from "react-router";
 
 const INTERACTIVE = "a, button, input, select, textarea, summary, [contenteditable], [role=button], [role=link]";
@@ -11,6 +11,44 @@ export function isReviewKeyTarget(target: EventTarget | null, card: HTMLElement 
   if (!(target instanceof HTMLElement)) return false;
   if (target === document.body || target === document.documentElement) return true;
   return !!card && card.contains(target) && !target.closest(INTERACTIVE);
+}
+
+/**
+ * The review's keys, wherever the card comes from (the server or the device): Space or Enter calls `reveal` on the
+ * front, 1-4 call `grade` with the grade's index on the back; nothing happens while `enabled` is false.
+ */
+export function useReviewKeys({
+  enabled,
+  revealed,
+  card,
+  reveal,
+  grade,
+}: {
+  enabled: boolean;
+  revealed: boolean;
+  card: RefObject<HTMLElement | null>;
+  reveal: () => void;
+  grade: (index: number) => void;
+}) {
+  useEffect(() => {
+    if (!enabled) return;
+    function onKey(event: KeyboardEvent) {
+      if (event.ctrlKey || event.metaKey || event.altKey || event.repeat) return;
+      if (!isReviewKeyTarget(event.target, card.current)) return;
+      if (!revealed && (event.key === " " || event.key === "Enter")) {
+        event.preventDefault();
+        reveal();
+        return;
+      }
+      const index = ["1", "2", "3", "4"].indexOf(event.key);
+      if (revealed && index >= 0) {
+        event.preventDefault();
+        grade(index);
+      }
+    }
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [enabled, revealed, card, reveal, grade]);
 }
 
 /** Space or Enter reveals the answer, 1-4 grade it; nothing happens while `enabled` is false (the learner's setting). */
@@ -32,25 +70,16 @@ export function useReviewShortcuts({
 }) {
   const navigate = useNavigate();
   const submit = useSubmit();
-  useEffect(() => {
-    if (!enabled) return;
-    function onKey(event: KeyboardEvent) {
-      if (event.ctrlKey || event.metaKey || event.altKey || event.repeat) return;
-      if (!isReviewKeyTarget(event.target, card.current)) return;
-      if (!revealed && (event.key === " " || event.key === "Enter")) {
-        event.preventDefault();
-        void navigate(revealTo, { replace: true });
-        return;
-      }
-      const grade = grades[["1", "2", "3", "4"].indexOf(event.key)];
-      if (revealed && grade && gradeForm.current) {
-        event.preventDefault();
-        const formData = new FormData(gradeForm.current);
-        formData.set("grade", grade);
-        void submit(formData, { method: "post" });
-      }
-    }
-    document.addEventListener("keydown", onKey);
-    return () => document.removeEventListener("keydown", onKey);
-  }, [enabled, revealed, revealTo, card, gradeForm, grades, navigate, submit]);
+  const reveal = useCallback(() => void navigate(revealTo, { replace: true }), [navigate, revealTo]);
+  const grade = useCallback(
+    (index: number) => {
+      const name = grades[index];
+      if (!name || !gradeForm.current) return;
+      const formData = new FormData(gradeForm.current);
+      formData.set("grade", name);
+      void submit(formData, { method: "post" });
+    },
+    [grades, gradeForm, submit],
+  );
+  useReviewKeys({ enabled, revealed, card, reveal, grade });
 }

@@ -13,7 +13,7 @@ import { dayMemory, keptForGrade, learnerDayOf } from "../learning/daily.server"
 import { GRADES, type GradeName } from "../learning/stage";
 import { gradeTerm } from "../learning/terms.server";
 import { frontShownAt, reviewState, type ReviewState } from "../learning/review-page.server";
-import { ReviewAnswer, ReviewPrompt, RevealAction } from "../learning/review-card";
+import { GradeLabel, ReviewAnswer, ReviewPrompt, RevealAction, RevealQuestion } from "../learning/review-card";
 import { reviewShortcutsHeader, reviewShortcutsOn } from "../learning/review-shortcuts.server";
 import { useReviewShortcuts } from "../learning/review-shortcuts";
 import { useLocalePath } from "../i18n/use-locale";
@@ -29,6 +29,8 @@ import { z } from "zod";
  */
 export const handle: PageHandle & StalenessHandle<{ changesAt: number }> = {
   title: "learning:review.title",
+  // Focused while a card is shown; the summary has the whole header, to go on from there.
+  focus: (data) => !!(data as { state?: { card: unknown } } | undefined)?.state?.card,
   staleness: { dependsOn: ["learner"], changesAt: ({ changesAt }) => [changesAt], keptForLearner: true },
 };
 
@@ -202,9 +204,10 @@ export default function ReviewPage({ loaderData, actionData }: Route.ComponentPr
   if (!state.card) return <NothingNow state={state} />;
   const current = state.card;
   const total = state.done + state.remaining;
+  const keys = hydrated && shortcuts;
   return (
-    <section className="review-page">
-      <h1>{t("review.title")}</h1>
+    <section className="review-page review-focus">
+      <h1 className="visually-hidden">{t("review.title")}</h1>
       <div className="review-progress">
         <progress value={state.done} max={total} aria-label={t("review.progressLabel")} />
         <p className="hint">{t("review.remaining", { count: state.remaining })}</p>
@@ -227,41 +230,44 @@ export default function ReviewPage({ loaderData, actionData }: Route.ComponentPr
             <div className="review-answer" ref={answer} tabIndex={-1} autoFocus>
               <ReviewAnswer card={current} />
             </div>
-            <Form method="post" ref={gradeForm} aria-busy={pending}>
-              <input type="hidden" name="termId" value={current.id} />
-              <input type="hidden" name="version" value={current.version} />
-              {current.suggested ? (
-                <p className="hint" id="suggested-grade">
-                  {t("review.suggested", { grade: t(`review.grades.${current.suggested}`) })}
-                </p>
-              ) : null}
-              <fieldset className="grades" aria-describedby={current.suggested ? "suggested-grade" : undefined}>
-                <legend>{t("review.gradeLegend")}</legend>
-                {GRADE_NAMES.map((grade, index) => (
-                  <button
-                    key={grade}
-                    type="submit"
-                    name="grade"
-                    value={grade}
-                    className={
-                      "button grade-button" +
-                      (grade === "again" ? " button-danger" : "") +
-                      (grade === current.suggested ? " button-suggested" : "")
-                    }
-                    disabled={pending}
-                    aria-keyshortcuts={hydrated && shortcuts ? String(index + 1) : undefined}
-                  >
-                    <span className="grade-name">
-                      {hydrated && shortcuts ? `${index + 1} · ` : ""}
-                      {t(`review.grades.${grade}`)}
-                    </span>{" "}
-                    <span className="grade-interval">{current.intervals[grade]}</span>
-                  </button>
-                ))}
-              </fieldset>
-            </Form>
+            {current.suggested ? (
+              <p className="hint" id="suggested-grade">
+                {t("review.suggested", { grade: t(`review.grades.${current.suggested}`) })}
+              </p>
+            ) : null}
           </>
+        ) : current.mode === "typed" ? (
+          <RevealAction card={current} at={at} shortcuts={shortcuts} hydrated={hydrated} showAnswer={showAnswer} />
         ) : (
+          <RevealQuestion card={current} />
+        )}
+      </div>
+      {/* One bar at one place for both sides: "Show answer", then the grades (at the bottom on phones). */}
+      <div className="review-bar">
+        {revealed ? (
+          <Form method="post" ref={gradeForm} aria-busy={pending}>
+            <input type="hidden" name="termId" value={current.id} />
+            <input type="hidden" name="version" value={current.version} />
+            <fieldset className="grades" aria-describedby={current.suggested ? "suggested-grade" : undefined}>
+              <legend className="visually-hidden">{t("review.gradeLegend")}</legend>
+              {GRADE_NAMES.map((grade, index) => (
+                <button
+                  key={grade}
+                  type="submit"
+                  name="grade"
+                  value={grade}
+                  className={
+                    `button grade-button grade-${grade}` + (grade === current.suggested ? " button-suggested" : "")
+                  }
+                  disabled={pending}
+                  aria-keyshortcuts={keys ? String(index + 1) : undefined}
+                >
+                  <GradeLabel name={grade} index={index} keys={keys} interval={current.intervals[grade]} />
+                </button>
+              ))}
+            </fieldset>
+          </Form>
+        ) : current.mode === "typed" ? null : (
           <RevealAction card={current} at={at} shortcuts={shortcuts} hydrated={hydrated} showAnswer={showAnswer} />
         )}
       </div>

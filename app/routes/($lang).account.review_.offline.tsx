@@ -6,7 +6,9 @@ import { useLocalePath } from "../i18n/use-locale";
 import { PATHS } from "../http/paths";
 import { requireLearner } from "../learning/learner.server";
 import type { OfflineCard, OfflineDeck } from "../learning/offline-review.server";
-import { ReviewAnswer, ReviewPrompt } from "../learning/review-card";
+import { GradeLabel, ReviewAnswer, ReviewPrompt, RevealQuestion } from "../learning/review-card";
+import { useReviewKeys } from "../learning/review-shortcuts";
+import { reviewShortcutsOn } from "../learning/review-shortcuts.server";
 import { charDiff, checkAnswer, SUGGESTED_GRADE } from "../learning/review-modes";
 import type { GradeName } from "../learning/stage";
 import {
@@ -18,19 +20,24 @@ import {
   type SyncResult,
 } from "../learning/offline-store.client";
 import type { PageHandle } from "../ui/seo";
+import { OfflineStatus, type OfflineSync } from "../learning/offline-status";
 
-export const handle: PageHandle = { title: "learning:review.title" };
+export const handle: PageHandle = { title: "learning:review.title", focus: "sign-out" };
 
-/** The learner the page was drawn for: the device shows only the cards and grades it stored for them. */
-export function loader({ context }: Route.LoaderArgs) {
-  return { owner: requireLearner(context).user.id };
+/**
+ * The learner the page was rendered for (the device shows only the cards and grades it stored for them), and whether
+ * they use the review's keys, as when the page was stored.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  return { owner: requireLearner(context).user.id, shortcuts: await reviewShortcutsOn(request) };
 }
 
 const GRADE_NAMES: GradeName[] = ["again", "hard", "good", "easy"];
 const SYNC_EVERY_MS = 30_000;
+/** Back online (the browser's `online` event), the grades go at once, and again after these pauses if it failed. */
+const RETRIES_MS = [500, 1_000, 2_000, 4_000];
 
 type Stored = { deck: OfflineDeck | null; graded: Set<string>; pending: number };
-type Sync = { state: "unknown" | "offline" | "online"; sent: number; elsewhere: number; failed: number };
 
 /** When a grade is given (an event, never a render). */
 const moment = () => Date.now();
@@ -43,11 +50,14 @@ const keyOf = (card: { id: string; version: number }) => `${card.id}:${card.vers
  * the moment they were given and sent as soon as the server answers again.
  */
 export default function OfflineReviewPage({ loaderData }: Route.ComponentProps) {
-  const { owner } = loaderData;
+  const { owner, shortcuts } = loaderData;
   const { t } = useTranslation("learning");
+  // The stored page carries the parts of speech's translations as the online review does: the server render resolves
+  // one, so their namespace goes with the page (app/i18n/used-namespaces.server.ts).
+  useTranslation("lists").t("partsOfSpeech.noun");
   const to = useLocalePath();
   const [stored, setStored] = useState<Stored | null>(null);
-  const [sync, setSync] = useState<Sync>({ state: "unknown", sent: 0, elsewhere: 0, failed: 0 });
+  const [sync, setSync] = useState<OfflineSync>({ state: "unknown", sent: 0, elsewhere: 0, failed: 0 });
   const [revealed, setRevealed] = useState(false);
   const [typed, setTyped] = useState<string | null>(null);
   const [now, setNow] = useState(() => Date.now());
@@ -64,19 +74,32 @@ export default function OfflineReviewPage({ loaderData }: Route.ComponentProps) 
   }, [owner]);
 
   const trySync = useCallback(async () => {
+    let reached = true;
     try {
       // What was sent is counted from the event below, whoever sent it.
       await syncGrades(owner);
       setSync((last) => ({ ...last, state: "online" }));
     } catch {
+      reached = false;
       setSync((last) => ({ ...last, state: "offline" }));
     }
     await load();
+    return reached;
   }, [owner, load]);
 
   useEffect(() => {
     void Promise.resolve().then(load).then(trySync);
+    let retry: ReturnType<typeof setTimeout> | undefined;
     const again = () => void trySync();
+    // The network may answer a moment after the browser says it is back: a few quick tries, not the long wait.
+    const back = () => {
+      clearTimeout(retry);
+      const attempt = (turn: number) =>
+        void trySync().then((reached) => {
+          if (!reached && turn < RETRIES_MS.length) retry = setTimeout(() => attempt(turn + 1), RETRIES_MS[turn]);
+        });
+      attempt(0);
+    };
     const synced = (event: Event) => {
       const { sent, elsewhere, failed } = (event as CustomEvent<SyncResult>).detail;
       setSync((last) => ({
@@ -88,12 +111,13 @@ export default function OfflineReviewPage({ loaderData }: Route.ComponentProps) 
       void load();
     };
     window.addEventListener(SYNCED_EVENT, synced);
-    window.addEventListener("online", again);
+    window.addEventListener("online", back);
     const timer = setInterval(again, SYNC_EVERY_MS);
     return () => {
-      window.removeEventListener("online", again);
+      window.removeEventListener("online", back);
       window.removeEventListener(SYNCED_EVENT, synced);
       clearInterval(timer);
+      clearTimeout(retry);
     };
   }, [load, trySync]);
 
@@ -106,6 +130,17 @@ export default function OfflineReviewPage({ loaderData }: Route.ComponentProps) 
     if (revealed) answer.current?.focus();
     else front.current?.focus();
   }, [cardKey, revealed]);
+
+  const cardElement = useRef<HTMLDivElement>(null);
+  useReviewKeys({
+    enabled: shortcuts && card !== null,
+    revealed,
+    card: cardElement,
+    reveal: () => setRevealed(true),
+    grade: (index) => {
+      if (card) void grade(card, GRADE_NAMES[index]!);
+    },
+  });
 
   async function grade(current: OfflineCard, name: GradeName) {
     // Stored (committed) before the next card shows: a tab closed right after loses nothing.
@@ -120,30 +155,7 @@ export default function OfflineReviewPage({ loaderData }: Route.ComponentProps) 
     if (sync.state === "online") void trySync();
   }
 
-  const pending = stored?.pending ?? 0;
-  const status = (
-    <div className="notice offline-status" role="status">
-      {sync.state === "offline" ? (
-        <>
-          <p>
-            <strong>{t("common:offline.reviewOffline")}</strong>
-          </p>
-          <p>{t("common:offline.waiting", { count: pending })}</p>
-        </>
-      ) : sync.state === "online" ? (
-        <>
-          <p>{pending > 0 ? t("common:offline.waiting", { count: pending }) : t("common:offline.allSent")}</p>
-          {sync.elsewhere > 0 ? <p>{t("common:offline.elsewhere", { count: sync.elsewhere })}</p> : null}
-          {sync.failed > 0 ? <p>{t("common:offline.failed", { count: sync.failed })}</p> : null}
-          <p>
-            <Link to={to(PATHS.review)} reloadDocument>
-              {t("common:offline.backOnline")}
-            </Link>
-          </p>
-        </>
-      ) : null}
-    </div>
-  );
+  const status = <OfflineStatus sync={sync} pending={stored?.pending ?? 0} />;
 
   if (!stored) {
     return (
@@ -192,14 +204,14 @@ export default function OfflineReviewPage({ loaderData }: Route.ComponentProps) 
   };
   const done = stored.pending + sync.sent;
   return (
-    <section className="review-page">
-      <h1>{t("review.title")}</h1>
+    <section className="review-page review-focus">
+      <h1 className="visually-hidden">{t("review.title")}</h1>
       {status}
       <div className="review-progress">
         <progress value={done} max={done + cards.length} aria-label={t("review.progressLabel")} />
         <p className="hint">{t("review.remaining", { count: cards.filter((c) => c.due <= now).length })}</p>
       </div>
-      <div className={revealed ? "review-card review-card-revealed" : "review-card"} tabIndex={-1}>
+      <div className={revealed ? "review-card review-card-revealed" : "review-card"} ref={cardElement} tabIndex={-1}>
         <ReviewPrompt card={shown} />
         {revealed ? (
           <>
@@ -211,24 +223,6 @@ export default function OfflineReviewPage({ loaderData }: Route.ComponentProps) 
                 {t("review.suggested", { grade: t(`review.grades.${shown.suggested}`) })}
               </p>
             ) : null}
-            <fieldset className="grades" aria-describedby={shown.suggested ? "suggested-grade" : undefined}>
-              <legend>{t("review.gradeLegend")}</legend>
-              {GRADE_NAMES.map((name) => (
-                <button
-                  key={name}
-                  type="button"
-                  className={
-                    "button grade-button" +
-                    (name === "again" ? " button-danger" : "") +
-                    (name === shown.suggested ? " button-suggested" : "")
-                  }
-                  onClick={() => void grade(card, name)}
-                >
-                  <span className="grade-name">{t(`review.grades.${name}`)}</span>{" "}
-                  <span className="grade-interval">{card.intervals[name]}</span>
-                </button>
-              ))}
-            </fieldset>
           </>
         ) : card.mode === "typed" ? (
           <form
@@ -258,14 +252,34 @@ export default function OfflineReviewPage({ loaderData }: Route.ComponentProps) 
             </button>
           </form>
         ) : (
+          <RevealQuestion card={card} />
+        )}
+      </div>
+      <div className="review-bar">
+        {revealed ? (
+          <fieldset className="grades" aria-describedby={shown.suggested ? "suggested-grade" : undefined}>
+            <legend className="visually-hidden">{t("review.gradeLegend")}</legend>
+            {GRADE_NAMES.map((name, index) => (
+              <button
+                key={name}
+                type="button"
+                className={`button grade-button grade-${name}` + (name === shown.suggested ? " button-suggested" : "")}
+                aria-keyshortcuts={shortcuts ? String(index + 1) : undefined}
+                onClick={() => void grade(card, name)}
+              >
+                <GradeLabel name={name} index={index} keys={shortcuts} interval={card.intervals[name]} />
+              </button>
+            ))}
+          </fieldset>
+        ) : card.mode === "typed" ? null : (
           <div className="reveal">
-            <p>{t(card.mode === "forward" ? "review.question" : `review.questions.${card.mode}`)}</p>
             <button
               type="button"
               className="button"
               ref={(element) => {
                 front.current = element;
               }}
+              aria-keyshortcuts={shortcuts ? "Space Enter" : undefined}
               onClick={() => setRevealed(true)}
             >
               {t("review.show")}
@@ -273,6 +287,7 @@ export default function OfflineReviewPage({ loaderData }: Route.ComponentProps) 
           </div>
         )}
       </div>
+      {shortcuts ? <p className="hint review-keys">{t("review.keys")}</p> : null}
     </section>
   );
 }

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "../i18n/use-translation";
-import { Form, Link, NavLink, useLocation, useRouteLoaderData } from "react-router";
+import { Form, Link, NavLink, useLocation, useMatches, useRouteLoaderData } from "react-router";
 import { useBasicMode } from "../http/basic-mode";
 import type { RootData } from "../root";
 import { ThemeSwitch } from "../theme/theme-switch";
@@ -9,6 +9,7 @@ import { LanguageLinks, LanguageSwitch } from "./language-switch";
 import { useLocalePath } from "../i18n/use-locale";
 import { PATHS } from "../http/paths";
 import { Logo } from "./logo";
+import type { PageHandle } from "./seo";
 
 /** What the layout routes load for the header: the number the review would show now (null for a visitor). */
 /** The header's review count, and the moments it changes by itself (what a page kept in memory is drawn again at). */
@@ -239,7 +240,7 @@ function Shell({ variant, header, children }: { variant: string; header: ReactNo
       <main id="main" tabIndex={-1}>
         {children}
       </main>
-      {variant === "play" ? null : <Footer />}
+      {variant === "play" || variant === "focus" ? null : <Footer />}
     </div>
   );
 }
@@ -254,9 +255,36 @@ export function DefaultLayout({ children }: { children: ReactNode }) {
   );
 }
 
-/** The member area. */
-export function AccountLayout({ children }: { children: ReactNode }) {
+/** The header of a focused activity: the brand and one way out, nothing else to press by mistake. */
+function FocusHeader({ signOut }: { signOut: boolean }) {
+  const { t } = useTranslation();
+  const to = useLocalePath();
   return (
+    <header className="site-header focus-header">
+      <Brand to={to(PATHS.learnerHome)} />
+      <div className="focus-actions">
+        <Link to={to(PATHS.learnerHome)} className="leave-focus">
+          {t("nav.leaveReview")}
+        </Link>
+        {signOut ? <SignOutButton /> : null}
+      </div>
+    </header>
+  );
+}
+
+/** The member area; a page whose handle says `focus` (the review) gets the focused frame. */
+export function AccountLayout({ children }: { children: ReactNode }) {
+  const focus = useMatches()
+    .map((match) => {
+      const value = (match.handle as PageHandle | undefined)?.focus;
+      return typeof value === "function" ? value(match.loaderData) : value;
+    })
+    .find(Boolean);
+  return focus ? (
+    <Shell variant="focus" header={<FocusHeader signOut={focus === "sign-out"} />}>
+      {children}
+    </Shell>
+  ) : (
     <Shell variant="account" header={<LearnerHeader />}>
       {children}
     </Shell>

@@ -4,7 +4,16 @@ import { splitLocale } from "../i18n/locales";
 import { alternateLinks, canonicalUrl, pageTitle, titleFromPath } from "../http/seo";
 
 /** What a route module may declare in its `handle`: translation keys of its title and meta description. */
-export type PageHandle = { title?: string; description?: string };
+/**
+ * `focus`: a focused activity (the review): the header only leads out of it, and there is no footer; `"sign-out"`
+ * also offers the sign-out there (the offline review, whose way out leads to no page that has it while offline).
+ */
+export type PageHandle = {
+  title?: string;
+  description?: string;
+  /** Or decided by the page's loader data (the review is focused while it shows a card, not on its summary). */
+  focus?: boolean | "sign-out" | ((data: unknown) => boolean);
+};
 
 /**
  * A loader whose page changes with its state (the confirm page when the link is spent) returns the key of the title

@@ -218,6 +218,14 @@ for (const theme of THEMES) {
         ).toBeGreaterThanOrEqual(60);
     });
 
+    it("keeps each grade button's label readable on its own colour, and the four colours apart", () => {
+      const grades = ["again", "hard", "good", "easy"].map((grade) => token(`grade-${grade}`, theme));
+      for (const [index, ground] of grades.entries()) {
+        expect(contrast(token("grade-ink", theme), ground), `grade-ink on grade ${index}`).toBeGreaterThanOrEqual(4.5);
+      }
+      expect(new Set(grades).size).toBe(4);
+    });
+
     it("keeps links, buttons and the focus ring readable", () => {
       expect(contrast(token("accent", theme), token("paper", theme))).toBeGreaterThanOrEqual(4.5);
       expect(contrast(token("accent-ink", theme), token("accent", theme))).toBeGreaterThanOrEqual(4.5);
