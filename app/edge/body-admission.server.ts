@@ -29,6 +29,8 @@ type Options = {
   clientOf: (req: IncomingMessage) => string;
   /** Answers 429 (too many bodies from the client) or 408 (too slow), with the headers every answer carries. */
   refuse: (req: IncomingMessage, res: ServerResponse, status: 408 | 429) => void;
+  /** Told of a request whose body is awaited before its admission. */
+  awaiting?: (req: IncomingMessage) => void;
 };
 
 const pathOf = (url: string) => {
@@ -36,7 +38,7 @@ const pathOf = (url: string) => {
   return query < 0 ? url : url.slice(0, query);
 };
 
-export function bodyAdmission({ limitFor, clientOf, refuse }: Options) {
+export function bodyAdmission({ limitFor, clientOf, refuse, awaiting }: Options) {
   const bodiesOf = new Map<string, number>();
   let waiting = 0;
 
@@ -52,6 +54,7 @@ export function bodyAdmission({ limitFor, clientOf, refuse }: Options) {
     if (bodies >= BODIES_PER_CLIENT) return refuse(req, res, 429);
     bodiesOf.set(client, bodies + 1);
     waiting++;
+    awaiting?.(req);
 
     // What arrives is held back from the request's stream (its `push`, which the HTTP parser calls) until the body is
     // whole, then given to it with its end: the app reads it as it would have read it from the connection. Reading the

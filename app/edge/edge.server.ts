@@ -194,6 +194,7 @@ export function createEdge({ build, loaded, vite, server, clientDir, stopping, r
     const bodies = bodyAdmission({
       limitFor: bodyLimitFor,
       clientOf,
+      awaiting: (req) => log.debug("body awaited", { method: req.method, path: pathOf(req.url!) }),
       refuse: (req, res, status) => {
         const started = process.hrtime.bigint();
         res.once("finish", () => logRequest(req, pathOf(req.url!), res.statusCode, started, clientOf(req)));

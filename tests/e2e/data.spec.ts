@@ -111,7 +111,7 @@ test("shows the statistics as charts with their numbers, after a review, for 30 
     .click();
   await expect(page.locator("h1")).toHaveText(t("en", "titles.statistics"));
   await expect(page.locator(".streak")).toHaveText("Streak: 1 day in a row with reviews");
-  await expect(page.getByRole("img")).toHaveCount(4);
+  await expect(page.getByRole("img")).toHaveCount(5);
   await expect(page.getByRole("img", { name: /Reviews per day, last 30 days/ })).toBeVisible();
   const numbers = page.locator("figure").first().locator("details");
   await numbers.locator("summary").click();
@@ -126,7 +126,7 @@ test("shows the statistics as charts with their numbers, after a review, for 30 
   // Percentages in the locale's own format: “100 %” in German, “%100” in Turkish, never a hand-written “%”.
   for (const lng of ["de", "tr"] as const) {
     await open(page, `/${lng}/account/statistics`, javaScriptEnabled);
-    const retention = page.locator("figure").nth(2);
+    const retention = page.locator("figure").nth(3);
     const whole = new Intl.NumberFormat(lng, { style: "percent" }).format(1);
     await expect(retention.locator(".chart-scale span").first()).toHaveText(whole);
     await retention.locator("details summary").click();

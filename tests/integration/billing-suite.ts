@@ -110,7 +110,10 @@ export function defineBillingSuite(databaseName: string, databaseEnv: () => Prom
       expect(en).toContain("€4.00 per month");
       expect(en).toContain("or €40.00 per year");
       expect(en).toContain("A Supporter badge on your account");
-      expect(en).not.toMatch(/Classroom|class lists|audio player/i);
+      expect(en).not.toMatch(/Classroom|class lists/i);
+      // The player and the offline review ship with the free plan.
+      expect(en).toContain("The audio player");
+      expect(en).toContain("also offline");
       const de = textOf(await anonymousPage("/de/subscription"));
       expect(de).toContain("4,00 € pro Monat");
     });

@@ -102,11 +102,9 @@ describe("SIGTERM under load", () => {
         req.write(body.slice(0, 10));
         finishBody = () => req.end(body.slice(10));
       });
-      // The server has read its headers and is waiting for the rest: a request in flight.
-      await target.waitForLog(
-        (line) => line.json?.message === "request started" && line.json.method === "POST",
-        10_000,
-      );
+      // The server has read its headers and is waiting for the rest of the body before it admits the request
+      // (decision 093): a request in flight.
+      await target.waitForLog((line) => line.json?.message === "body awaited" && line.json.method === "POST", 10_000);
 
       const stopping = Date.now();
       const exitCode = target.stop();
