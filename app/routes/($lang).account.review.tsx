@@ -30,7 +30,7 @@ import { z } from "zod";
 export const handle: PageHandle & StalenessHandle<{ changesAt: number }> = {
   title: "learning:review.title",
   // Focused while a card is shown; the summary has the whole header, to go on from there.
-  focus: (data) => !!(data as { state?: { card: unknown } } | undefined)?.state?.card,
+  focus: (loaderData) => !!(loaderData as { state?: { card: unknown } } | undefined)?.state?.card,
   staleness: { dependsOn: ["learner"], changesAt: ({ changesAt }) => [changesAt], keptForLearner: true },
 };
 
