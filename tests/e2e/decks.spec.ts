@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { noteTypeDeck, packageOf } from "../support/anki-files";
 import { forwardedFor } from "./mail";
-import { expect, signInFresh, t, test, waitForHydration } from "./support";
+import { chooseStudyLanguage, expect, signInFresh, t, test, waitForHydration } from "./support";
 
 test.use({ extraHTTPHeaders: forwardedFor() });
 
@@ -154,8 +154,7 @@ test("a Japanese word added from the reader takes the reading the reader shows",
 }) => {
   await signInFresh(page, javaScriptEnabled, "decks");
   await page.goto("/account/home");
-  await page.getByLabel(t("en", "learning:studyLanguage.label")).selectOption("ja");
-  await page.getByRole("button", { name: t("en", "learning:studyLanguage.submit") }).click();
+  await chooseStudyLanguage(page, javaScriptEnabled, "ja");
   await expect(page.getByRole("status")).toContainText(t("en", "learning:toasts.studyLanguageSaved.title"));
   await open(page, "/account/texts/new", javaScriptEnabled);
   await page.getByLabel(t("en", "reading:form.title"), { exact: true }).fill("水");

@@ -6,7 +6,7 @@
 import { AxeBuilder } from "@axe-core/playwright";
 import type { Page, Request } from "@playwright/test";
 import { forwardedFor } from "./mail";
-import { expect, signInFresh, t, test, waitForHydration } from "./support";
+import { chooseStudyLanguage, expect, signInFresh, t, test, waitForHydration } from "./support";
 
 test.use({ extraHTTPHeaders: forwardedFor() });
 
@@ -70,9 +70,8 @@ function recordSpeech(): void {
 
 const spoken = (page: Page) => page.evaluate(() => (window as unknown as { spoken: Spoken[] }).spoken);
 
-async function addGermanTerms(page: Page): Promise<void> {
-  await page.getByLabel(t("en", "learning:studyLanguage.label")).selectOption("de");
-  await page.getByRole("button", { name: t("en", "learning:studyLanguage.submit") }).click();
+async function addGermanTerms(page: Page, javaScriptEnabled: boolean): Promise<void> {
+  await chooseStudyLanguage(page, javaScriptEnabled, "de");
   await expect(page.locator(".lead").first()).toContainText("German");
   for (const { text, meaning, sentence, translation } of TERMS) {
     const response = await page.request.post("/account/terms/new", {
@@ -106,7 +105,7 @@ test("reads each card in its languages, grades from the buttons and the headset 
   test.skip(!javaScriptEnabled, "the player reads aloud with JavaScript");
   test.slow();
   await signInFresh(page, true, "player");
-  await addGermanTerms(page);
+  await addGermanTerms(page, javaScriptEnabled);
   await page.addInitScript(recordSpeech);
   const syncBodies: string[] = [];
   page.on("request", (request: Request) => {
@@ -174,7 +173,7 @@ test("going on without a grade reviews nothing; a grade given offline waits on t
   // Offline, the browser reports the refused sync.
   consoleGuard.allow(/ERR_INTERNET_DISCONNECTED|Failed to fetch/);
   await signInFresh(page, true, "player-offline");
-  await addGermanTerms(page);
+  await addGermanTerms(page, javaScriptEnabled);
   await page.addInitScript(recordSpeech);
   await page.goto("/account/player");
   await waitForHydration(page);
@@ -207,7 +206,7 @@ test("without JavaScript the page lists the day's terms and says what needs Java
 }) => {
   test.skip(javaScriptEnabled, "the page as it arrives without JavaScript");
   await signInFresh(page, false, "player-nojs");
-  await addGermanTerms(page);
+  await addGermanTerms(page, javaScriptEnabled);
   await page.goto("/account/player");
   await expect(page.locator("main .notice")).toHaveText(t("en", "account:player.needsJavaScript"));
   const items = page.locator(".player-list li");
