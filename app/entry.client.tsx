@@ -5,10 +5,12 @@ import { HydratedRouter } from "react-router/dom";
 import { startI18n, translationLoaders } from "./i18n/i18n.client";
 import { watchChunkLoading } from "./http/chunk-errors.client";
 import { retryRefusedData } from "./http/overload-retry.client";
+import { deferRouteDiscoveryWhileOffline } from "./http/route-discovery.client";
 import { atFirstMove } from "./ui/first-move";
 
 watchChunkLoading();
 retryRefusedData();
+deferRouteDiscoveryWhileOffline();
 
 startI18n().then((i18n) => {
   startTransition(() => {

@@ -125,7 +125,7 @@ test("reviews ten cards offline across a reload, syncs them once with their time
   test.skip(!javaScriptEnabled, "the offline review needs JavaScript");
   test.setTimeout(120_000);
   // Offline, the browser reports every refused request.
-  consoleGuard.allow(/ERR_INTERNET_DISCONNECTED|Failed to fetch manifest patches/);
+  consoleGuard.allow(/ERR_INTERNET_DISCONNECTED/);
   await signInFresh(page, true, "offline");
   await addTerms(page, 12, "zug");
 
@@ -213,7 +213,7 @@ test("offline the review looks, keys and speaks as online, and back online its g
 }) => {
   test.skip(!javaScriptEnabled, "the offline review needs JavaScript");
   test.setTimeout(120_000);
-  consoleGuard.allow(/ERR_INTERNET_DISCONNECTED|Failed to fetch manifest patches/);
+  consoleGuard.allow(/ERR_INTERNET_DISCONNECTED/);
   await signInFresh(page, true, "offline-keys");
   await addTerms(page, 4, "taste");
   await page.goto("/de/account/review");
@@ -310,7 +310,7 @@ test("all four review modes work offline, typed answers checked on the device", 
 }) => {
   test.skip(!javaScriptEnabled, "the offline review needs JavaScript");
   test.setTimeout(120_000);
-  consoleGuard.allow(/ERR_INTERNET_DISCONNECTED|Failed to fetch manifest patches/);
+  consoleGuard.allow(/ERR_INTERNET_DISCONNECTED/);
   await signInFresh(page, true, "offline-modes");
   await page.goto("/account/settings");
   await waitForHydration(page);
@@ -365,7 +365,7 @@ test("signing out offline says how many grades wait and keeps them until the lea
 }) => {
   test.skip(!javaScriptEnabled, "the offline review needs JavaScript");
   test.setTimeout(90_000);
-  consoleGuard.allow(/ERR_INTERNET_DISCONNECTED|Failed to fetch manifest patches/);
+  consoleGuard.allow(/ERR_INTERNET_DISCONNECTED/);
   await signInFresh(page, true, "offline-signout");
   await addTerms(page, 3, "tram");
   await page.goto("/account/review");
@@ -418,7 +418,7 @@ test("a grade the network drops in the middle of the review is kept, and the rev
 }) => {
   test.skip(!javaScriptEnabled, "the offline review needs JavaScript");
   test.setTimeout(90_000);
-  consoleGuard.allow(/ERR_INTERNET_DISCONNECTED|Failed to fetch manifest patches/);
+  consoleGuard.allow(/ERR_INTERNET_DISCONNECTED/);
   await signInFresh(page, true, "offline-drop");
   await addTerms(page, 3, "metro");
   await page.goto("/account/review");
@@ -470,7 +470,7 @@ test("a card graded elsewhere while offline keeps the grade given first: the off
 }) => {
   test.skip(!javaScriptEnabled, "the offline review needs JavaScript");
   test.setTimeout(90_000);
-  consoleGuard.allow(/ERR_INTERNET_DISCONNECTED|Failed to fetch manifest patches/);
+  consoleGuard.allow(/ERR_INTERNET_DISCONNECTED/);
   await signInFresh(page, true, "offline-elsewhere");
   await addTerms(page, 2, "ferry");
   await page.goto("/account/review");
@@ -548,7 +548,7 @@ test("a grade given offline before a stage change made on another device is drop
 }) => {
   test.skip(!javaScriptEnabled, "the offline review needs JavaScript");
   test.setTimeout(90_000);
-  consoleGuard.allow(/ERR_INTERNET_DISCONNECTED|Failed to fetch manifest patches/);
+  consoleGuard.allow(/ERR_INTERNET_DISCONNECTED/);
   await signInFresh(page, true, "offline-stage");
   await addTerms(page, 1, "tunnel");
   await page.goto("/account/review");
@@ -608,7 +608,7 @@ test("signing out everywhere from another device clears the shared browser's sto
 }) => {
   test.skip(!javaScriptEnabled, "the offline review needs JavaScript");
   test.setTimeout(120_000);
-  consoleGuard.allow(/ERR_INTERNET_DISCONNECTED|Failed to fetch manifest patches/);
+  consoleGuard.allow(/ERR_INTERNET_DISCONNECTED/);
   await signInFresh(page, true, "offline-everywhere");
   await addTerms(page, 2, "kiosk");
   // A shared computer with the same learner signed in, its device holding today's cards and a grade not sent yet.
