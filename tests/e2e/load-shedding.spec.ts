@@ -22,6 +22,9 @@ test("a page's data refused with 503 while the server is busy is fetched again a
   test.skip(!javaScriptEnabled, "without JavaScript a refused page reloads itself (tests/integration/load-shedding)");
   test.setTimeout(120_000);
   server ??= await startServer({ env: { MAX_REQUESTS_IN_FLIGHT: "1" }, healthTimeoutMs: 90_000 });
+  // Signed in before the page opens: the page's own requests after hydration (route discovery, the service worker)
+  // would otherwise take the one place in flight from the sign-in's.
+  const { cookie } = await signInThroughLog(server, "held@example.test");
   await page.goto(`${server.baseUrl}/texts`);
   await waitForHydration(page);
   const link = page.locator("main a[href^='/texts/']").first();
@@ -33,7 +36,6 @@ test("a page's data refused with 503 while the server is busy is fetched again a
   });
   // The browser reports the refused request as a failed resource; that is expected here.
   consoleGuard.allow(/^console\.error: Failed to load resource: the server responded with a status of 503/);
-  const { cookie } = await signInThroughLog(server, "held@example.test");
   const held = await holdRequests(
     server.port,
     1,
