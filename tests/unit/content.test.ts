@@ -18,7 +18,7 @@ const LANGUAGES = ["en", "es", "fr", "de", "it", "pt", "ja", "zh", "ko", "ru", "
 const MORE_LANGUAGES = ["tr", "uk", "nl", "pl", "sv", "el", "he", "hi", "vi", "id"] as const;
 const EVERY_LEVEL = new Set<string>(LANGUAGES);
 /** The languages whose starter lists and beginner and elementary texts are complete: the rules below hold for them. */
-const DELIVERED = new Set<string>(["pt"]);
+const DELIVERED = new Set<string>(["pt", "ja"]);
 /** Of EVERY_LEVEL, those whose texts at the higher levels are written too. */
 const DELIVERED_EVERY_LEVEL = new Set<string>([]);
 
@@ -42,8 +42,9 @@ const ARTICLES = new Set(
 );
 const normal = (text: string) =>
   text
-    .normalize("NFKD")
+    .normalize("NFD")
     .replace(/[\u0300-\u036f\u064b-\u065f\u0670\u0591-\u05c7]/g, "")
+    .normalize("NFC")
     .toLowerCase();
 
 /** Verbs whose forms share no three letters with their infinitive, with the form their example uses. */
@@ -63,7 +64,7 @@ const SUPPLETIVE: Record<string, string> = {
 
 /**
  * Whether a sentence holds its term or a form of it: a piece of the longest word of the term, past its articles, three
- * letters long (two of a three-letter word, one of a shorter one), so that inflected and separated forms count
+ * letters long (two of a three-letter word or of Chinese and Japanese, one of a shorter one), so that inflected and separated forms count
  * (sprechen → spricht, ankommen → kommt … an, идти → иду, 食べる → 食べます, kitap → kitabı).
  */
 export function holdsTerm(sentence: string, term: string): boolean {
@@ -73,7 +74,8 @@ export function holdsTerm(sentence: string, term: string): boolean {
     .split(/[\s/]+/)
     .filter((word) => word && !ARTICLES.has(word));
   const letters = [...(words.sort((a, b) => [...b].length - [...a].length)[0] ?? normal(term))];
-  const size = letters.length <= 2 ? 1 : letters.length === 3 ? 2 : 3;
+  const ideographic = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(term);
+  const size = letters.length <= 2 ? 1 : letters.length === 3 || ideographic ? 2 : 3;
   const haystack = normal(sentence);
   return letters.some((_, i) => i + size <= letters.length && haystack.includes(letters.slice(i, i + size).join("")));
 }
