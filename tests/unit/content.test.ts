@@ -18,7 +18,7 @@ const LANGUAGES = ["en", "es", "fr", "de", "it", "pt", "ja", "zh", "ko", "ru", "
 const MORE_LANGUAGES = ["tr", "uk", "nl", "pl", "sv", "el", "he", "hi", "vi", "id"] as const;
 const EVERY_LEVEL = new Set<string>(LANGUAGES);
 /** The languages whose starter lists and beginner and elementary texts are complete: the rules below hold for them. */
-const DELIVERED = new Set<string>(["pt", "ja", "zh"]);
+const DELIVERED = new Set<string>(["pt", "ja", "zh", "ko"]);
 /** Of EVERY_LEVEL, those whose texts at the higher levels are written too. */
 const DELIVERED_EVERY_LEVEL = new Set<string>([]);
 
@@ -64,7 +64,7 @@ const SUPPLETIVE: Record<string, string> = {
 
 /**
  * Whether a sentence holds its term or a form of it: a piece of the longest word of the term, past its articles, three
- * letters long (two of a three-letter word or of Chinese and Japanese, one of a shorter one), so that inflected and separated forms count
+ * letters long (two of a three-letter word or of Chinese, Japanese and Korean, one of a shorter one), so that inflected and separated forms count
  * (sprechen → spricht, ankommen → kommt … an, идти → иду, 食べる → 食べます, kitap → kitabı).
  */
 export function holdsTerm(sentence: string, term: string): boolean {
@@ -74,8 +74,16 @@ export function holdsTerm(sentence: string, term: string): boolean {
     .split(/[\s/]+/)
     .filter((word) => word && !ARTICLES.has(word));
   const letters = [...(words.sort((a, b) => [...b].length - [...a].length)[0] ?? normal(term))];
-  const ideographic = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(term);
-  const size = letters.length <= 2 ? 1 : letters.length === 3 || ideographic ? 2 : 3;
+  // A Korean verb or adjective: its stem, less the syllable that contracts with an ending (마시다 → 마셔요), and of a
+  // one-syllable stem its consonant and vowel without the final consonant (덥다 → 더워요, 부르다 → 불러요).
+  if (/\p{Script=Hangul}/u.test(term) && letters.length > 1 && letters.at(-1) === "다") {
+    const stem = letters.slice(0, letters.length > 2 ? -2 : -1);
+    if (stem.length > 1) return normal(sentence).includes(stem.join(""));
+    const open = (syllable: string) => Math.floor((syllable.codePointAt(0)! - 0xac00) / 28);
+    return [...sentence].some((syllable) => /\p{Script=Hangul}/u.test(syllable) && open(syllable) === open(stem[0]!));
+  }
+  const syllabic = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u.test(term);
+  const size = letters.length <= 2 ? 1 : letters.length === 3 || syllabic ? 2 : 3;
   const haystack = normal(sentence);
   return letters.some((_, i) => i + size <= letters.length && haystack.includes(letters.slice(i, i + size).join("")));
 }
@@ -163,6 +171,8 @@ describe("finding a term in its example", () => {
     ["Я иду домой.", "идти", true],
     ["毎朝パンを食べます。", "食べる", true],
     ["Kitabı okudum.", "kitap", true],
+    ["물을 많이 마셔요.", "마시다", true],
+    ["여름은 정말 더워요.", "덥다", true],
     ["Meine Schwester spricht Englisch.", "sprechen", true],
     ["Der Zug kommt um sieben an.", "ankommen", true],
     ["Der Hund schläft.", "die Katze", false],
