@@ -18,7 +18,7 @@ const LANGUAGES = ["en", "es", "fr", "de", "it", "pt", "ja", "zh", "ko", "ru", "
 const MORE_LANGUAGES = ["tr", "uk", "nl", "pl", "sv", "el", "he", "hi", "vi", "id"] as const;
 const EVERY_LEVEL = new Set<string>(LANGUAGES);
 /** The languages whose starter lists and beginner and elementary texts are complete: the rules below hold for them. */
-const DELIVERED = new Set<string>(["pt", "ja", "zh", "ko"]);
+const DELIVERED = new Set<string>(["pt", "ja", "zh", "ko", "ru"]);
 /** Of EVERY_LEVEL, those whose texts at the higher levels are written too. */
 const DELIVERED_EVERY_LEVEL = new Set<string>([]);
 
@@ -60,12 +60,15 @@ const SUPPLETIVE: Record<string, string> = {
   avere: "ho",
   saber: "sei",
   идти: "иду",
+  быть: "буду",
+  ехать: "едем",
+  хотеть: "хочу",
 };
 
 /**
  * Whether a sentence holds its term or a form of it: a piece of the longest word of the term, past its articles, three
- * letters long (two of a three-letter word or of Chinese, Japanese and Korean, one of a shorter one), so that inflected and separated forms count
- * (sprechen → spricht, ankommen → kommt … an, идти → иду, 食べる → 食べます, kitap → kitabı).
+ * letters long (two of a three-letter word or of Chinese, Japanese and Korean, one of a shorter one) or its first half, so that inflected and separated forms count
+ * (sprechen → spricht, ankommen → kommt … an, учить → учу, 食べる → 食べます, kitap → kitabı).
  */
 export function holdsTerm(sentence: string, term: string): boolean {
   if (normal(sentence).includes(normal(SUPPLETIVE[term] ?? "\u0000"))) return true;
@@ -85,6 +88,8 @@ export function holdsTerm(sentence: string, term: string): boolean {
   const syllabic = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u.test(term);
   const size = letters.length <= 2 ? 1 : letters.length === 3 || syllabic ? 2 : 3;
   const haystack = normal(sentence);
+  const prefix = letters.slice(0, Math.max(2, Math.floor(letters.length / 2))).join("");
+  if (letters.length >= 4 && haystack.includes(prefix)) return true;
   return letters.some((_, i) => i + size <= letters.length && haystack.includes(letters.slice(i, i + size).join("")));
 }
 
