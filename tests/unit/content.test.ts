@@ -18,7 +18,7 @@ const LANGUAGES = ["en", "es", "fr", "de", "it", "pt", "ja", "zh", "ko", "ru", "
 const MORE_LANGUAGES = ["tr", "uk", "nl", "pl", "sv", "el", "he", "hi", "vi", "id"] as const;
 const EVERY_LEVEL = new Set<string>(LANGUAGES);
 /** The languages whose starter lists and beginner and elementary texts are complete: the rules below hold for them. */
-const DELIVERED = new Set<string>(["pt", "ja", "zh", "ko", "ru", "ar", "tr", "uk", "nl", "pl", "sv", "el"]);
+const DELIVERED = new Set<string>(["pt", "ja", "zh", "ko", "ru", "ar", "tr", "uk", "nl", "pl", "sv", "el", "he"]);
 /** Of EVERY_LEVEL, those whose texts at the higher levels are written too. */
 const DELIVERED_EVERY_LEVEL = new Set<string>([]);
 
@@ -69,11 +69,13 @@ const SUPPLETIVE: Record<string, string> = {
   бути: "буду",
   mieć: "mam",
   kunna: "kan",
+  לרצות: "רוצה",
+  לאהוב: "אוהב",
 };
 
 /**
  * Whether a sentence holds its term or a form of it: a piece of the longest word of the term, past its articles, three
- * letters long (two of a three-letter word or of Chinese, Japanese and Korean, one of a shorter one) or its first half, so that inflected and separated forms count
+ * letters long (two of a three-letter word or of Chinese, Japanese, Korean and Hebrew, one of a shorter one) or its first half, so that inflected and separated forms count
  * (sprechen → spricht, ankommen → kommt … an, учить → учу, 食べる → 食べます, kitap → kitabı).
  */
 export function holdsTerm(sentence: string, term: string): boolean {
@@ -91,7 +93,11 @@ export function holdsTerm(sentence: string, term: string): boolean {
     const open = (syllable: string) => Math.floor((syllable.codePointAt(0)! - 0xac00) / 28);
     return [...sentence].some((syllable) => /\p{Script=Hangul}/u.test(syllable) && open(syllable) === open(stem[0]!));
   }
-  const syllabic = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u.test(term);
+  // A Hebrew infinitive: its root letters past the prefix ל (לשלוח → אשלח).
+  if (/\p{Script=Hebrew}/u.test(term) && letters.length > 3 && letters[0] === "ל") letters.shift();
+  const syllabic = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Hebrew}]/u.test(
+    term,
+  );
   const size = letters.length <= 2 ? 1 : letters.length === 3 || syllabic ? 2 : 3;
   const haystack = normal(sentence);
   const prefix = letters.slice(0, Math.max(2, Math.floor(letters.length / 2))).join("");
@@ -186,6 +192,7 @@ describe("finding a term in its example", () => {
     ["여름은 정말 더워요.", "덥다", true],
     ["Meine Schwester spricht Englisch.", "sprechen", true],
     ["Der Zug kommt um sieben an.", "ankommen", true],
+    ["אני אשלח לך את התמונות.", "לשלוח", true],
     ["Der Hund schläft.", "die Katze", false],
   ])("%s holds %s: %s", (sentence, term, holds) => {
     expect(holdsTerm(sentence, term)).toBe(holds);
