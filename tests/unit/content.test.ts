@@ -19,6 +19,7 @@ const MORE_LANGUAGES = ["tr", "uk", "nl", "pl", "sv", "el", "he", "hi", "vi", "i
 const EVERY_LEVEL = new Set<string>(LANGUAGES);
 /** The languages whose starter lists and beginner and elementary texts are complete: the rules below hold for them. */
 const DELIVERED = new Set<string>([
+  "en",
   "pt",
   "ja",
   "zh",
@@ -37,7 +38,7 @@ const DELIVERED = new Set<string>([
   "id",
 ]);
 /** Of EVERY_LEVEL, those whose texts at the higher levels are written too. */
-const DELIVERED_EVERY_LEVEL = new Set<string>(["pt", "ja", "zh", "ko", "ru", "ar"]);
+const DELIVERED_EVERY_LEVEL = new Set<string>(["en", "pt", "ja", "zh", "ko", "ru", "ar"]);
 
 const STARTER_LEVELS: Level[] = ["beginner", "elementary"];
 const MIN_STARTER_TERMS = 100;
