@@ -21,6 +21,7 @@ const EVERY_LEVEL = new Set<string>(LANGUAGES);
 const DELIVERED = new Set<string>([
   "en",
   "es",
+  "fr",
   "pt",
   "ja",
   "zh",
@@ -39,7 +40,7 @@ const DELIVERED = new Set<string>([
   "id",
 ]);
 /** Of EVERY_LEVEL, those whose texts at the higher levels are written too. */
-const DELIVERED_EVERY_LEVEL = new Set<string>(["en", "es", "pt", "ja", "zh", "ko", "ru", "ar"]);
+const DELIVERED_EVERY_LEVEL = new Set<string>(["en", "es", "fr", "pt", "ja", "zh", "ko", "ru", "ar"]);
 
 const STARTER_LEVELS: Level[] = ["beginner", "elementary"];
 const MIN_STARTER_TERMS = 100;
@@ -81,6 +82,8 @@ const SUPPLETIVE: Record<string, string | string[]> = {
   essere: "è",
   avere: "ho",
   saber: ["sei", "sé"],
+  savoir: "sais",
+  pouvoir: "peux",
   идти: "иду",
   быть: "буду",
   ехать: "едем",
@@ -97,16 +100,18 @@ const SUPPLETIVE: Record<string, string | string[]> = {
 
 /**
  * Whether a sentence holds its term or a form of it: a piece of the longest word of the term, past its articles, three
- * letters long (two of a three-letter word or of Chinese, Japanese, Korean and Hebrew, one of a shorter one) or its first half, so that inflected and separated forms count
+ * letters long (two of a three-letter word or of Chinese, Japanese, Korean and Hebrew, one of a shorter one) or its
+ * first half, so that inflected and separated forms count
  * (sprechen → spricht, ankommen → kommt … an, учить → учу, 食べる → 食べます, kitap → kitabı).
  */
 export function holdsTerm(sentence: string, term: string): boolean {
   if ([SUPPLETIVE[term] ?? []].flat().some((form) => normal(sentence).includes(normal(form)))) return true;
-  const words = normal(term)
+  const cleaned = normal(term)
     .replace(/[()]/g, " ")
-    .split(/[\s/]+/)
-    .filter((word) => word && !ARTICLES.has(word));
-  const letters = [...(words.sort((a, b) => [...b].length - [...a].length)[0] ?? normal(term))];
+    .replace(/\b[ld]'/g, "")
+    .trim();
+  const words = cleaned.split(/[\s/]+/).filter((word) => word && !ARTICLES.has(word));
+  const letters = [...(words.sort((a, b) => [...b].length - [...a].length)[0] ?? cleaned)];
   // A Korean verb or adjective: its stem, less the syllable that contracts with an ending (마시다 → 마셔요), and of a
   // one-syllable stem its consonant and vowel without the final consonant (덥다 → 더워요, 부르다 → 불러요).
   if (/\p{Script=Hangul}/u.test(term) && letters.length > 1 && letters.at(-1) === "다") {
