@@ -22,6 +22,7 @@ const DELIVERED = new Set<string>([
   "en",
   "es",
   "fr",
+  "de",
   "pt",
   "ja",
   "zh",
@@ -40,7 +41,7 @@ const DELIVERED = new Set<string>([
   "id",
 ]);
 /** Of EVERY_LEVEL, those whose texts at the higher levels are written too. */
-const DELIVERED_EVERY_LEVEL = new Set<string>(["en", "es", "fr", "pt", "ja", "zh", "ko", "ru", "ar"]);
+const DELIVERED_EVERY_LEVEL = new Set<string>(["en", "es", "fr", "de", "pt", "ja", "zh", "ko", "ru", "ar"]);
 
 const STARTER_LEVELS: Level[] = ["beginner", "elementary"];
 const MIN_STARTER_TERMS = 100;
@@ -94,6 +95,10 @@ const SUPPLETIVE: Record<string, string | string[]> = {
   бути: "буду",
   mieć: "mam",
   kunna: "kan",
+  können: "kann",
+  wollen: "will",
+  wissen: "weiß",
+  mögen: "mag",
   לרצות: "רוצה",
   לאהוב: "אוהב",
 };
