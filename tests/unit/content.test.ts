@@ -23,6 +23,7 @@ const DELIVERED = new Set<string>([
   "es",
   "fr",
   "de",
+  "it",
   "pt",
   "ja",
   "zh",
@@ -41,7 +42,7 @@ const DELIVERED = new Set<string>([
   "id",
 ]);
 /** Of EVERY_LEVEL, those whose texts at the higher levels are written too. */
-const DELIVERED_EVERY_LEVEL = new Set<string>(["en", "es", "fr", "de", "pt", "ja", "zh", "ko", "ru", "ar"]);
+const DELIVERED_EVERY_LEVEL = new Set<string>(["en", "es", "fr", "de", "it", "pt", "ja", "zh", "ko", "ru", "ar"]);
 
 const STARTER_LEVELS: Level[] = ["beginner", "elementary"];
 const MIN_STARTER_TERMS = 100;
@@ -99,6 +100,10 @@ const SUPPLETIVE: Record<string, string | string[]> = {
   wollen: "will",
   wissen: "weiß",
   mögen: "mag",
+  potere: "posso",
+  uscire: "esco",
+  volere: "voglio",
+  sapere: "so",
   לרצות: "רוצה",
   לאהוב: "אוהב",
 };
