@@ -252,4 +252,51 @@ describe("sounds of Anki decks", () => {
     );
     expect(await holdings(id)).toEqual({ terms: 1, drafts: 0, draft_sounds: 0, sounds: 1 });
   });
+
+  it("carries known words through the .apkg as tagged notes with suspended cards, and back as known words", async () => {
+    const { browser, id } = await learner("known-apkg");
+    await app.db.execute(sql`insert into terms (user_id, language, text, meaning, part_of_speech)
+      values (${id}, 'de', 'Hund', 'dog', 'noun')`);
+    await app.db.execute(sql`insert into ignored_words (user_id, language, word)
+      values (${id}, 'de', 'und'), (${id}, 'de', 'der'), (${id}, 'fr', 'le')`);
+    const apkg = Buffer.from(await (await browser.request("/account/export?format=apkg")).arrayBuffer());
+    const { db, close } = openCollection(unzip(apkg).get("collection.anki2")!);
+    try {
+      const rows = db
+        .prepare("select n.tags, n.flds, c.queue, c.did from notes n join cards c on c.nid = n.id order by n.sfld")
+        .all();
+      const decks = JSON.parse(String(db.prepare("select decks from col").get()!.decks)) as Record<
+        string,
+        { name: string }
+      >;
+      expect(
+        rows.map((row) => [
+          String(row.flds).split("\x1f")[0],
+          String(row.tags).trim(),
+          row.queue,
+          decks[String(row.did)]!.name,
+        ]),
+      ).toEqual([
+        ["Hund", "", 0, "Polyglot::German (de)"],
+        ["der", "polyglot::known", -1, "Polyglot::German (de)"],
+        ["le", "polyglot::known", -1, "Polyglot::French (fr)"],
+        ["und", "polyglot::known", -1, "Polyglot::German (de)"],
+      ]);
+    } finally {
+      close();
+    }
+    const other = await learner("known-apkg-back");
+    const preview = await importPackage(other.browser, apkg);
+    expect(preview).toContain("1 term will be added");
+    const terms = await app.db.execute(sql`select text from terms where user_id = ${other.id}`);
+    expect(terms.rows.map((row) => row.text)).toEqual(["Hund"]);
+    const known = await app.db.execute(
+      sql`select language, word from ignored_words where user_id = ${other.id} order by language, word`,
+    );
+    expect(known.rows).toEqual([
+      { language: "de", word: "der" },
+      { language: "de", word: "und" },
+      { language: "fr", word: "le" },
+    ]);
+  });
 });
