@@ -1,3 +1,6 @@
+import { randomBytes } from "node:crypto";
+import { noteTypeDeck, zip } from "./anki-files.ts";
+
 /**
  * Tiny sounds with valid headers, written here byte by byte: a PCM WAV (RIFF), MPEG-1 Layer III frames and an Ogg
  * page. Enough for the app's checks of the first bytes and for a browser to accept the WAV.
@@ -43,3 +46,26 @@ export function ogg(bytes = 200): Buffer {
 
 /** A FLAC stream's first bytes: audio, but not a format every browser plays. */
 export const flac = () => Buffer.concat([Buffer.from("fLaC"), Buffer.alloc(200)]);
+
+/**
+ * A Core-sized deck: `notes` notes (a word, its meaning, a sound field), the first `sounds` of them each naming its
+ * own MP3 of `soundBytes` bytes of frames that do not compress (as real recordings do not), zipped with its media map.
+ */
+export function deckWithSounds(notes: number, sounds: number, soundBytes: number): Buffer {
+  const rows = Array.from({ length: notes }, (_, n) => [
+    `Wort${n}`,
+    `word ${n}`,
+    n < sounds ? `[sound:w${n}.mp3]` : "",
+  ]);
+  const media: [string, Buffer][] = Array.from({ length: sounds }, (_, n) => {
+    const bytes = randomBytes(soundBytes);
+    bytes.set([0xff, 0xfb, 0x90, 0x64], 0);
+    return [String(n), bytes];
+  });
+  const map = Object.fromEntries(media.map(([entry], n) => [entry, `w${n}.mp3`]));
+  return zip([
+    ["collection.anki2", noteTypeDeck(["Front", "Back", "Audio"], rows)],
+    ["media", Buffer.from(JSON.stringify(map))],
+    ...media,
+  ]);
+}
