@@ -190,7 +190,7 @@ describe("Anki packages", () => {
     const selected = [...html.matchAll(/<select id="col\d+"[\s\S]*?<\/select>/g)].map(
       ([select]) => /<option value="(\w+)" selected/.exec(select)?.[1],
     );
-    expect(selected).toEqual(["text", "meaning", "example", "notes", "reading"]);
+    expect(selected).toEqual(["text", "meaning", "example", "notes", "reading", "ignore"]);
     expect((await cy.request("/account/import", { method: "POST", form: confirmFields(html) })).status).toBe(302);
     const original = await termsOf(userId);
     const imported = await termsOf(cyId);
