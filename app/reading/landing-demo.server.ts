@@ -72,8 +72,13 @@ export function landingDemo(request: Request, context: Readonly<RouterContextPro
     },
     languages: shippedLanguageCounts(),
     legend: STAGES.map((stage) => ({ stage, name: stageName(stage) })),
+    // One text per language (its easiest), so that more texts in one language do not crowd out the others.
     samples: samplesPageData(context)
-      .samples.filter((sample) => ["en", "de", "es", "fr"].includes(sample.language))
+      .samples.filter(
+        (sample, index, all) =>
+          ["en", "de", "es", "fr"].includes(sample.language) &&
+          all.findIndex((other) => other.language === sample.language) === index,
+      )
       .slice(0, 4)
       .map((sample) => ({
         slug: sample.slug,

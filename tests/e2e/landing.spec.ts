@@ -161,6 +161,9 @@ test("the sample texts are cards with language, level and length, linking to the
   const link = cards.first().getByRole("link");
   const href = await link.getAttribute("href");
   expect(href).toMatch(/^\/texts\/[a-z]{2}-/);
+  // One card per language: a language with many texts does not take every card.
+  const languages = await cards.getByRole("link").evaluateAll((links) => links.map((a) => a.getAttribute("lang")));
+  expect(new Set(languages).size).toBe(languages.length);
 });
 
 test("the styleguide shows the tokens and components in both palettes, and is not indexed", async ({ page }) => {
