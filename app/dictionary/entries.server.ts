@@ -1,6 +1,7 @@
 // Plain `node` runs this file (scripts/dict-import.ts): relative imports carry `.ts`.
 import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "../db/open.server.ts";
+import { LOCALES } from "../i18n/locales.ts";
 import { withoutArticle } from "../learning/cloze.ts";
 import { dictionaryEntries, dictionarySources } from "./dictionary.schema.ts";
 import type { ParsedEntry } from "./formats.ts";
@@ -105,67 +106,133 @@ export type Gloss = {
 };
 
 type Row = {
+  kind: "entry" | "lemma";
   headword: string;
-  headword_key: string;
+  headword_key: string | null;
   lemma: string | null;
   reading: string | null;
   part_of_speech: string | null;
-  glosses: string[] | string;
-  source: string;
-  to_language: string;
+  glosses: string[] | string | null;
+  source: string | null;
+  to_language: string | null;
 };
 
 /** At most this many entries per look-up (a headword of CC-CEDICT has a few, of a Wiktionary extract a dozen). */
 const LOOKUP_LIMIT = 40;
+/** At most this many lemmas are proposed for one word. */
+const MOST_LEMMAS = 3;
+
+export type PanelLookUp = { glosses: Gloss[]; lemmas: string[] };
 
 /**
- * The entries for a word of a text in `from`, with glosses in the first of `to` that has any (the interface language,
- * then English): the word's own entries and those of its lemma when an entry names one ("Hunde" → "Hund"). Two index
- * look-ups in one statement: the headword, and the headwords that are the word's lemmas (an `= any(array…)` of them, so
- * the planner scans the index for both; an `or … in (subquery)` made it read the whole table), and the dictionary forms
- * a morphological source gives the word ("trinke" → "trinken", `dictionary_forms`).
+ * What the reader's panel shows of a word of a text in `from`, in one statement:
+ * - `glosses`: the entries with glosses in the first of `to` that has any (the interface language, then English): the
+ *   word's own entries, then those of its lemmas, which its own entries name ("Hunde" → "Hund") or a morphological
+ *   source gives it (`dictionary_forms`, "trinke" → "trinken");
+ * - `lemmas`: its dictionary forms for the family proposals (ADR 061), from its entries glossed in any of `lemmaTo`
+ *   and from `dictionary_forms`, the one named most often first.
+ * Index look-ups only: (from, to, headword_key) for the word and for its lemmas (an `= any(array…)`, so the planner
+ * scans the index; an `or … in (subquery)` made it read the whole table), and (language, form_key).
  */
+export async function panelLookUp(
+  db: Pick<Database, "execute">,
+  from: string,
+  to: readonly string[],
+  word: string,
+  lemmaTo: readonly string[] = LOCALES,
+): Promise<PanelLookUp> {
+  const key = dictionaryKey(from, word);
+  if (!key || key.length > 200 || to.length === 0) return { glosses: [], lemmas: [] };
+  const list = (values: readonly string[]) =>
+    sql.join(
+      values.map((value) => sql`${value}`),
+      sql`, `,
+    );
+  const all = [...new Set([...to, ...lemmaTo])];
+  const result = await db.execute(sql`
+    with own as (
+      select headword, headword_key, lemma, lemma_key, reading, part_of_speech, glosses, source, to_language
+      from dictionary_entries
+      where from_language = ${from} and to_language in (${list(all)}) and headword_key = ${key}
+      limit ${LOOKUP_LIMIT * 4}),
+    forms as (select lemma, lemma_key from dictionary_forms where language = ${from} and form_key = ${key})
+    (select 'entry' as kind, headword, headword_key, lemma, reading, part_of_speech, glosses, source, to_language
+     from own where to_language in (${list(to)}) limit ${LOOKUP_LIMIT})
+    union all
+    (select 'entry', headword, headword_key, lemma, reading, part_of_speech, glosses, source, to_language
+     from dictionary_entries
+     where from_language = ${from} and to_language in (${list(to)}) and headword_key <> ${key}
+       and headword_key = any(array(
+         select lemma_key from own where lemma_key is not null and to_language in (${list(to)})
+         union select lemma_key from forms))
+     limit ${LOOKUP_LIMIT})
+    union all
+    (select 'lemma', lemma, null, null, null, null, null, null, null from (
+       select lemma from own where lemma is not null and lemma_key <> ${key} and to_language in (${list(lemmaTo)})
+       union all select lemma from forms) named
+     group by lemma order by count(*) desc, lemma limit ${MOST_LEMMAS})`);
+  const rows = (result as unknown as { rows: Row[] }).rows;
+  const lemmas = rows.filter((row) => row.kind === "lemma").map((row) => row.headword);
+  const entries = rows.filter((row) => row.kind === "entry").slice(0, LOOKUP_LIMIT);
+  const language = to.find((target) => entries.some((row) => row.to_language === target && glossesOf(row).length > 0));
+  if (!language) return { glosses: [], lemmas };
+  // The word's own entries come first (the statement's first part).
+  const glosses = entries
+    .filter((row) => row.to_language === language && glossesOf(row).length > 0)
+    .map((row) => ({
+      headword: row.headword,
+      via: row.headword_key === key ? null : row.headword,
+      reading: row.reading,
+      partOfSpeech: row.part_of_speech,
+      glosses: glossesOf(row),
+      source: row.source ?? "",
+      language,
+    }));
+  return { glosses, lemmas };
+}
+
+/** The glosses of `panelLookUp`. */
 export async function lookUp(
   db: Pick<Database, "execute">,
   from: string,
   to: readonly string[],
   word: string,
 ): Promise<Gloss[]> {
+  return (await panelLookUp(db, from, to, word)).glosses;
+}
+
+/**
+ * The dictionary's lemmas of a word ("ging" → ["gehen"]) alone, as `panelLookUp` gives them: for the family
+ * proposals of a word whose glosses are not looked up. Index look-ups on (from, to, headword_key) and
+ * (language, form_key).
+ */
+export async function dictionaryLemmas(
+  db: Pick<Database, "execute">,
+  from: string,
+  to: readonly string[],
+  word: string,
+): Promise<string[]> {
   const key = dictionaryKey(from, word);
   if (!key || key.length > 200 || to.length === 0) return [];
-  const targets = sql.join(
-    to.map((language) => sql`${language}`),
-    sql`, `,
-  );
   const result = await db.execute(sql`
-    select headword, headword_key, lemma, reading, part_of_speech, glosses, source, to_language
-    from dictionary_entries
-    where from_language = ${from} and to_language in (${targets})
-      and headword_key = any(array[${key}::text] || array(
-        select lemma_key from dictionary_entries
-        where from_language = ${from} and to_language in (${targets}) and headword_key = ${key} and lemma_key is not null)
-        || array(select lemma_key from dictionary_forms where language = ${from} and form_key = ${key}))
-    limit ${LOOKUP_LIMIT}`);
-  const rows = (result as unknown as { rows: Row[] }).rows;
-  const language = to.find((target) => rows.some((row) => row.to_language === target && glossesOf(row).length > 0));
-  if (!language) return [];
-  const own = rows.filter((row) => row.to_language === language && glossesOf(row).length > 0);
-  // The word's own entries first, then its lemma's (the row order of an index scan is not meaningful).
-  own.sort((a, b) => Number(a.headword_key !== key) - Number(b.headword_key !== key));
-  return own.map((row) => ({
-    headword: row.headword,
-    via: row.headword_key === key ? null : row.headword,
-    reading: row.reading,
-    partOfSpeech: row.part_of_speech,
-    glosses: glossesOf(row),
-    source: row.source,
-    language,
-  }));
+    select lemma from (
+      select lemma from dictionary_entries
+      where from_language = ${from}
+        and to_language in (${sql.join(
+          to.map((language) => sql`${language}`),
+          sql`, `,
+        )})
+        and headword_key = ${key} and lemma is not null and lemma_key <> ${key}
+      union all
+      select lemma from dictionary_forms where language = ${from} and form_key = ${key}
+    ) found
+    group by lemma order by count(*) desc, lemma limit ${MOST_LEMMAS}`);
+  return (result as unknown as { rows: { lemma: string }[] }).rows.map((row) => row.lemma);
 }
 
 // PGlite and node-postgres both return jsonb parsed; a driver returning text is read too.
 const glossesOf = (row: Row): string[] =>
-  typeof row.glosses === "string" ? (JSON.parse(row.glosses) as string[]) : row.glosses;
+  typeof row.glosses === "string" ? (JSON.parse(row.glosses) as string[]) : (row.glosses ?? []);
 
 export type SourceRow = {
   name: string;

@@ -97,7 +97,8 @@ export function textWordsOf(language: string, text: Segmented): string[] {
 }
 
 /**
- * The parents proposed for a word the learner opened: the dictionary's lemmas (`lemmaCandidates`), then the learner's
+ * The parents proposed for a word the learner opened: the dictionary's lemmas (given when the panel's look-up found
+ * them already, else `lemmaCandidates`), then the learner's
  * terms and the text's words that share its stem. A proposed term that is a form itself is replaced by its parent.
  */
 export async function parentProposals(
@@ -106,11 +107,15 @@ export async function parentProposals(
   index: VocabularyIndex,
   word: string,
   textWords: string[] = [],
+  dictionaryLemmas?: string[],
 ): Promise<(ParentProposal & { meaning: string })[]> {
   const { language } = owner;
   const stem = stemmerFor(language);
   const termOf = (text: string) => index.single.get(lowerFor(language, text))?.termId ?? null;
-  const lemmas = (await lemmaCandidates(language, word)).map((text) => ({ text, termId: termOf(text) }));
+  const lemmas = (dictionaryLemmas ?? (await lemmaCandidates(language, word))).map((text) => ({
+    text,
+    termId: termOf(text),
+  }));
   const family = stem ? stemKey(language, word, stem) : null;
   const related = family === null ? [] : ((await groupsOf(index)).get(family) ?? []);
   const proposals = proposeParents({ language, word, stem, lemmas, terms: related, textWords });
@@ -364,7 +369,8 @@ export async function familyStages(
 
 /**
  * The family of the word open in the reader's panel: the parent of its term, or how many forms its term has, or the
- * parents to propose (none for an ignored word or one of several words).
+ * parents to propose (none for an ignored word or one of several words). `lemmas`: the word's dictionary lemmas when
+ * the panel's look-up (`panelLookUp`) already gave them.
  */
 export async function wordFamily(
   db: Database,
@@ -372,12 +378,13 @@ export async function wordFamily(
   index: VocabularyIndex,
   selected: { text: string; stage: string; term: { id: string; parentId: string | null } | null },
   text: Segmented,
+  lemmas?: string[],
 ): Promise<WordFamily | null> {
   if (selected.stage === "ignored" || /\s/u.test(selected.text.trim())) return null;
   const family = selected.term ? await familyOf(db, owner.userId, selected.term) : { parent: null, forms: [] };
   if (family.parent || family.forms.length > 0)
     return { parent: family.parent, forms: family.forms.length, proposals: [] };
-  const proposals = await parentProposals(db, owner, index, selected.text, textWordsOf(owner.language, text));
+  const proposals = await parentProposals(db, owner, index, selected.text, textWordsOf(owner.language, text), lemmas);
   return {
     parent: null,
     forms: 0,

@@ -1,22 +1,23 @@
 import type { Database } from "../db/db.server";
-import { lookUp } from "../dictionary/entries.server";
+import { panelLookUp } from "../dictionary/entries.server";
 import { DEFAULT_LOCALE } from "../i18n/locales";
 import { isPartOfSpeech } from "../learning/vocabulary";
 import type { InstantMeaning } from "./instant-meanings";
 
 /**
  * The glosses of a word of a text in the interface language, or in English when the dictionaries have none in it
- * (CC-CEDICT and JMdict gloss in English): one indexed look-up of the word and its lemma.
+ * (CC-CEDICT and JMdict gloss in English), and its dictionary lemmas for the family proposals: one statement of
+ * indexed look-ups (`panelLookUp`).
  */
 export async function meaningsFor(
   db: Database,
   language: string,
   locale: string,
   word: string,
-): Promise<InstantMeaning[]> {
+): Promise<{ meanings: InstantMeaning[]; lemmas: string[] }> {
   const targets = locale === DEFAULT_LOCALE ? [locale] : [locale, DEFAULT_LOCALE];
-  const found = await lookUp(db, language, targets, word);
-  return found.map(({ headword, via, reading, partOfSpeech, glosses, language: glossLanguage }) => ({
+  const found = await panelLookUp(db, language, targets, word);
+  const meanings = found.glosses.map(({ headword, via, reading, partOfSpeech, glosses, language: glossLanguage }) => ({
     headword,
     via,
     reading,
@@ -24,6 +25,7 @@ export async function meaningsFor(
     glosses,
     language: glossLanguage,
   }));
+  return { meanings, lemmas: found.lemmas };
 }
 
 /** The meaning (and part of speech) a gloss button sent without JavaScript, to prefill the "add term" form. */

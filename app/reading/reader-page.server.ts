@@ -84,15 +84,15 @@ export async function readerPageData(request: Request, context: Context, id: str
     { title: text.title, language: text.language, text: words, vocabulary: [], matches, readings: showReadings },
     query,
   );
-  const [term, template, meanings] = await Promise.all([
+  const [term, template, looked] = await Promise.all([
     termId ? findTerm(db, user.id, termId) : null,
     selected ? readDictionary(db, user.id, text.language) : null,
-    // A new word's glosses from the dictionaries, offered to fill its meaning (a term has its own).
-    selected && !termId ? meaningsFor(db, text.language, requestLocale(context), selected.text) : [],
+    // A new word's glosses from the dictionaries, offered to fill its meaning (a term has its own), and its lemmas.
+    selected && !termId ? meaningsFor(db, text.language, requestLocale(context), selected.text) : null,
   ]);
   if (term && term.state === 2 && term.due.getTime() > now.getTime())
     change.at = Math.min(change.at, term.due.getTime());
-  const family = selected && (await wordFamily(db, owner, index, { ...selected, term }, words));
+  const family = selected && (await wordFamily(db, owner, index, { ...selected, term }, words, looked?.lemmas));
   const reader: ReaderView = {
     ...view,
     readings: { available: !!words.readings, shown: showReadings },
@@ -119,7 +119,7 @@ export async function readerPageData(request: Request, context: Context, id: str
     body: mode === "edit" ? text.body : "",
     // The selected word in the learner's dictionary for the text's language (English Wiktionary by default).
     dictionary: selected ? dictionaryUrl(template ?? defaultDictionary(text.language), selected.text) : null,
-    meanings,
+    meanings: looked?.meanings ?? [],
     prefill: prefillOf(query),
     knownBatch: Number.isSafeInteger(knownAt) && knownAt > 0 ? knownAt : null,
     knownOnPageTurn,

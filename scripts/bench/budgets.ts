@@ -7,12 +7,22 @@
  */
 import { accountPagesBench, accountPagesTable, accountRowsOk, type AccountRun } from "./account-pages.ts";
 import { browserBench, browserTable, type BrowserRow } from "./browser.ts";
+import { DICTIONARY_TITLE, dictionaryBench, dictionaryTable, type DictionaryRow } from "./dictionary-speed.ts";
 import { lighthouseBench, lighthouseTable, type LighthouseRow } from "./lighthouse.ts";
 import { OVERLOAD_BUDGET, overloadBench, overloadTable, type OverloadRow } from "./overload.ts";
 import { publicPagesBench, publicPagesTable } from "./public-pages.ts";
 import { READER_P95_MS, readerBench, readerTable } from "./reader.ts";
 
-export const BENCH_PARTS = ["core", "public", "account", "reader", "overload", "browser", "lighthouse"] as const;
+export const BENCH_PARTS = [
+  "core",
+  "public",
+  "account",
+  "reader",
+  "dictionary",
+  "overload",
+  "browser",
+  "lighthouse",
+] as const;
 export type BenchPart = (typeof BENCH_PARTS)[number];
 
 export async function runBudgets(parts: Set<BenchPart> = new Set(BENCH_PARTS)): Promise<boolean> {
@@ -35,6 +45,12 @@ export async function runBudgets(parts: Set<BenchPart> = new Set(BENCH_PARTS)): 
     reader = await readerBench();
     console.log(`\nReader, a 5,000-word text, 10,000 terms (budget: server p95 < ${READER_P95_MS} ms)`);
     console.log(readerTable(reader));
+  }
+  let dictionary: DictionaryRow[] = [];
+  if (parts.has("dictionary")) {
+    dictionary = await dictionaryBench();
+    console.log(`\n${DICTIONARY_TITLE}`);
+    console.log(dictionaryTable(dictionary));
   }
   let overload: OverloadRow[] = [];
   if (!parts.has("overload")) {
@@ -71,6 +87,7 @@ export async function runBudgets(parts: Set<BenchPart> = new Set(BENCH_PARTS)): 
     ...account.flatMap((run) => run.rows),
     { ok: accountRowsOk(account) },
     ...reader,
+    ...dictionary,
     ...overload,
     ...browser,
     ...scores,

@@ -135,7 +135,10 @@ export type SeedSummary = Record<string, unknown> & {
   insertMs: number;
 };
 
-export async function seed(env: Record<string, string>): Promise<SeedSummary> {
+export async function seed(
+  env: Record<string, string>,
+  { count = TERMS, language = "en" }: { count?: number; language?: string } = {},
+): Promise<SeedSummary> {
   const childEnv: Record<string, string | undefined> = { ...process.env };
   delete childEnv.DATABASE_URL;
   delete childEnv.DATA_DIR;
@@ -146,7 +149,9 @@ export async function seed(env: Record<string, string>): Promise<SeedSummary> {
       path.join(ROOT, "scripts", "seed-terms.ts"),
       EMAIL,
       "--count",
-      String(TERMS),
+      String(count),
+      "--language",
+      language,
       "--seed",
       String(SEED),
       "--batch",

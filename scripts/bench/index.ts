@@ -12,7 +12,7 @@
  * BENCH_TERMS (10000), BENCH_SAMPLES (200), BENCH_DURATION_S (10), BENCH_CONNECTIONS (50), BENCH_BROWSER=0 (no Chromium).
  *
  * A subset: `npm run bench -- --only account,public` runs only those parts (core = 1–3 above, public, account, reader,
- * overload, browser, lighthouse); `--db pglite` or `--db postgresql`, `--pages review,home`, `--runs 1` and
+ * dictionary, overload, browser, lighthouse); `--db pglite` or `--db postgresql`, `--pages review,home`, `--runs 1` and
  * `--seconds 3` narrow the learner pages (account-pages.ts).
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";

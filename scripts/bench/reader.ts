@@ -19,7 +19,7 @@ export const READER_P95_MS = 150;
 const TEXT_WORDS = 5_000;
 
 /** A seeded pseudo-random generator (mulberry32): the same text on every run. */
-function random(seedValue: number) {
+export function random(seedValue: number) {
   let a = seedValue;
   return () => {
     a = (a + 0x6d2b79f5) | 0;
@@ -67,9 +67,9 @@ function longText(terms: string[]): string {
   return paragraphs.join("\n\n");
 }
 
-async function addText(server: AppServer, jar: CookieJar, body: string): Promise<string> {
+export async function addText(server: AppServer, jar: CookieJar, title: string, body: string): Promise<string> {
   const form = new FormData();
-  form.append("title", "Bench: a long text");
+  form.append("title", title);
   form.append("body", body);
   const response = await fetch(`${server.baseUrl}/account/texts/new`, {
     method: "POST",
@@ -89,7 +89,7 @@ async function measure(server: AppServer, database: string): Promise<ReaderRow[]
   const jar = await signIn(server, EMAIL);
   const body = longText(await someTerms(server, jar));
   const words = body.split(/\s+/).length;
-  const textPath = await addText(server, jar, body);
+  const textPath = await addText(server, jar, "Bench: a long text", body);
   progress(`${database}: a text of ${words} words at ${textPath}`);
   const rows: ReaderRow[] = [];
   for (const [label, query] of [

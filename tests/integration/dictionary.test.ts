@@ -13,7 +13,8 @@ import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { openDatabase, type DatabaseHandle } from "../../app/db/open.server.ts";
-import { lookUp } from "../../app/dictionary/entries.server.ts";
+import { dictionaryLemmas, lookUp, panelLookUp } from "../../app/dictionary/entries.server.ts";
+import { LOCALES } from "../../app/i18n/locales.ts";
 import { createDatabase } from "../../scripts/support/postgres.ts";
 import { PROJECT_ROOT, startServer } from "../support/server-process.ts";
 import { tempDir } from "../support/temp.ts";
@@ -74,6 +75,28 @@ describe("dict:import on the embedded database", { timeout: 180_000 }, () => {
         ["gehen", "gehen", "en"],
       ]);
       expect(await lookUp(handle.db, "de", ["en"], "Katze")).toEqual([]);
+    });
+  });
+
+  it("gives the reader's panel a word's glosses and its dictionary forms in one look-up", async () => {
+    await withDatabase(dataDir, async (handle) => {
+      await handle.db.execute(sql`
+        insert into dictionary_forms (source, language, form_key, lemma, lemma_key)
+        values ('test-forms', 'de', 'gingen', 'gehen', 'gehen')`);
+      try {
+        expect(await panelLookUp(handle.db, "de", ["en"], "gingen")).toEqual({
+          glosses: [expect.objectContaining({ headword: "gehen", via: "gehen", language: "en" })],
+          lemmas: ["gehen"],
+        });
+        // The same lemmas as the family proposals' own look-up, and the same glosses as a look-up of glosses.
+        for (const word of ["Hunde", "ging", "gingen", "gehen", "Katze"]) {
+          const found = await panelLookUp(handle.db, "de", ["fr", "en"], word);
+          expect(found.lemmas).toEqual(await dictionaryLemmas(handle.db, "de", LOCALES, word));
+          expect(found.glosses).toEqual(await lookUp(handle.db, "de", ["fr", "en"], word));
+        }
+      } finally {
+        await handle.db.execute(sql`delete from dictionary_forms where source = 'test-forms'`);
+      }
     });
   });
 
