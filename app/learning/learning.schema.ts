@@ -159,6 +159,8 @@ export const learnerSettings = pgTable(
     showReadings: boolean("show_readings").notNull().default(true),
     /** Turning a page in the reader marks the page's remaining new words as known (ADR 105); off by default. */
     knownOnPageTurn: boolean("known_on_page_turn").notNull().default(false),
+    /** Minutes of review a day the learner aims for (ADR 119); a day that reaches it counts in the streak. */
+    dailyGoalMinutes: integer("daily_goal_minutes").notNull().default(10),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
@@ -166,6 +168,7 @@ export const learnerSettings = pgTable(
       "learner_settings_desired_retention_range",
       sql`${table.desiredRetention} >= 0.8 and ${table.desiredRetention} <= 0.97`,
     ),
+    check("learner_settings_daily_goal_range", sql`${table.dailyGoalMinutes} between 1 and 120`),
   ],
 );
 

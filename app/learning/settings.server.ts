@@ -5,7 +5,7 @@ import { learnerSettings } from "./learning.schema";
 import { DEFAULT_REVIEW_MODES, isReviewMode, parseModes, REVIEW_MODES, type ReviewMode } from "./review-modes";
 import { currentZoneName } from "./renamed-zones";
 import { canonicalTimeZone } from "./time-zone";
-import { LIMITS } from "./daily-limits";
+import { DAILY_GOAL, LIMITS } from "./daily-limits";
 import { RETENTION, RETENTION_CHOICES } from "./retention";
 import { z } from "zod";
 import { list, trimmed } from "../http/intents.server";
@@ -18,6 +18,8 @@ export type LearnerSettings = {
   modes: ReviewMode[];
   /** The recall probability the scheduler aims for when a term comes due (ADR 062). */
   desiredRetention: number;
+  /** Minutes of review a day the learner aims for (ADR 119). */
+  dailyGoalMinutes: number;
 };
 
 export const DEFAULT_SETTINGS: LearnerSettings = {
@@ -26,6 +28,7 @@ export const DEFAULT_SETTINGS: LearnerSettings = {
   timeZone: null,
   modes: DEFAULT_REVIEW_MODES,
   desiredRetention: RETENTION.default,
+  dailyGoalMinutes: DAILY_GOAL.default,
 };
 
 /** The settings read, with the learner's day on every page that shows it: built once per database. */
@@ -46,7 +49,7 @@ export async function readSettings(db: Database, userId: string): Promise<Learne
 /** The columns of a learner's settings row the settings are made of (none: the learner kept the defaults). */
 export type SettingsRow = Pick<
   typeof learnerSettings.$inferSelect,
-  "newPerDay" | "reviewsPerDay" | "timeZone" | "reviewModes" | "desiredRetention"
+  "newPerDay" | "reviewsPerDay" | "timeZone" | "reviewModes" | "desiredRetention" | "dailyGoalMinutes"
 >;
 
 /** The settings a row holds, as `readSettings` gives them; no row is the defaults. */
@@ -59,10 +62,17 @@ export function settingsOf(row: SettingsRow | undefined): LearnerSettings {
     timeZone: row.timeZone === null ? null : currentZoneName(row.timeZone),
     modes: parseModes(row.reviewModes),
     desiredRetention: row.desiredRetention,
+    dailyGoalMinutes: row.dailyGoalMinutes ?? DAILY_GOAL.default,
   };
 }
 
-export async function saveSettings(db: Database, userId: string, settings: LearnerSettings, now = new Date()) {
+/** Saves the settings form's fields (the daily goal has its own form: saveDailyGoal). */
+export async function saveSettings(
+  db: Database,
+  userId: string,
+  settings: Omit<LearnerSettings, "dailyGoalMinutes">,
+  now = new Date(),
+) {
   const values = {
     newPerDay: settings.newPerDay,
     reviewsPerDay: settings.reviewsPerDay,
@@ -75,6 +85,14 @@ export async function saveSettings(db: Database, userId: string, settings: Learn
     .insert(learnerSettings)
     .values({ userId, ...values })
     .onConflictDoUpdate({ target: learnerSettings.userId, set: values });
+}
+
+/** Saves the learner's daily goal in minutes of review (checked by the caller: DAILY_GOAL's bounds). */
+export async function saveDailyGoal(db: Database, userId: string, minutes: number, now = new Date()) {
+  await db
+    .insert(learnerSettings)
+    .values({ userId, dailyGoalMinutes: minutes, updatedAt: now })
+    .onConflictDoUpdate({ target: learnerSettings.userId, set: { dailyGoalMinutes: minutes, updatedAt: now } });
 }
 
 /** Sets the zone only when none is saved yet: the browser's zone, sent once with JavaScript. */
@@ -137,7 +155,7 @@ export const settingsSchema = z
       }),
     ),
   })
-  .transform((value): LearnerSettings => value);
+  .transform((value): Omit<LearnerSettings, "dailyGoalMinutes"> => value);
 
 /** The learner's dictionary template for one study language, or null for the default. */
 export async function readDictionary(db: Database, userId: string, language: string): Promise<string | null> {

@@ -442,6 +442,31 @@ export async function skipWelcome(page: Page) {
 }
 
 /**
+ * Answers My home's welcome, one step after another, on the open welcome in the interface language `lng`: the study
+ * language (in "All other languages" when it is not among the most chosen), the level and the daily goal; resolves on
+ * the page the last step leads to (the first lesson, or the public lists).
+ */
+export async function answerWelcome(
+  page: Page,
+  lng: Locale,
+  { language, level, goal }: { language: string; level: string; goal: number },
+) {
+  const main = page.locator("main");
+  const next = main.getByRole("button", { name: t(lng, "learning:welcome.next") });
+  const radio = main.locator(`input[name="studyLanguage"][value="${language}"]`);
+  if (!(await radio.isVisible())) await main.locator(".welcome-more summary").click();
+  await radio.check();
+  await next.click();
+  await expect(page).toHaveURL(/[?&]step=level/);
+  await main.locator(`input[name="level"][value="${level}"]`).check();
+  await next.click();
+  await expect(page).toHaveURL(/[?&]step=goal/);
+  await main.locator(`input[name="goal"][value="${goal}"]`).check();
+  await main.getByRole("button", { name: t(lng, "learning:welcome.finish") }).click();
+  await expect(page).not.toHaveURL(/\/account\/home/);
+}
+
+/**
  * Signs a fresh learner in through the form, the e-mail and the confirm page, and waits on the account home (hydrated
  * with JavaScript); returns the address, made unique from `name`. My home's welcome is skipped unless `welcome` is
  * "keep".
