@@ -11,7 +11,7 @@ export function GoalMessage({ goal }: { goal: GoalProgress }) {
   const { t } = useTranslation("learning");
   return (
     <div className="goal-message" data-met={goal.met}>
-      <p className="lead">
+      <p className="goal-message-text">
         {goal.met
           ? t("goal.sessionMet", { count: goal.goalMinutes })
           : t("goal.sessionLeft", { count: goal.goalMinutes - goal.minutes, goal: goal.goalMinutes })}
