@@ -26,8 +26,9 @@ export async function reviewTimeByDay(
   from: string,
   to: string,
 ): Promise<Map<string, number>> {
-  // A day in any zone starts at most 14 hours before its UTC midnight: the index on (user, reviewed_at) bounds the read.
-  const since = new Date(Date.parse(`${from}T00:00:00Z`) - 14 * 3_600_000);
+  // A day in any zone starts at most 14 hours before its UTC midnight: the index on (user, reviewed_at) bounds the read,
+  // from one cap earlier, so the first grade of the first day has the grade before it when that one counts.
+  const since = new Date(Date.parse(`${from}T00:00:00Z`) - 14 * 3_600_000 - CARD_CAP_MS);
   const grades = db
     .select({
       day: reviewLogs.day,
