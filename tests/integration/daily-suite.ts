@@ -547,7 +547,8 @@ export function defineDailySuite(databaseName: string, databaseEnv: () => Promis
       const anonymous = await app.browser().page("/");
       expect(anonymous.html).toContain('id="home-email"');
       expect(textOf(anonymous.html)).not.toContain("Your day");
-      expect(textOf((await who.browser.page("/account/home")).html)).toContain("3 new terms left today");
+      // My home leads with the next step and the day's goal; the day's figures are on this page.
+      expect(textOf((await who.browser.page("/account/home")).html)).toContain("0 of 10 minutes of review today");
       expect(mine).toContain("Streak: 0 days in a row at your daily goal");
       await who.browser.request("/account/review", { method: "POST", form: { termId: id, grade: "good" } });
       // One grade counts a minute: short of the default goal of ten, enough for a goal of one.
