@@ -8,6 +8,7 @@ import { settingsOf, type LearnerSettings, type SettingsRow } from "./settings.s
 import type { Owner, Term, TermExample } from "./terms.server";
 import { dayBounds, DEFAULT_TIME_ZONE } from "./time-zone";
 import { currentStreak } from "../progress/statistics.server";
+import { goalProgress, reviewTimeToday, type GoalProgress } from "./daily-goal.server";
 import { parsedParameters } from "./fsrs-fit.server";
 import { schedulerFor } from "./stage";
 import type { FSRS } from "ts-fsrs";
@@ -280,6 +281,7 @@ const settingsColumns: Record<keyof SettingsRow, SQL> = {
   reviewModes: sql`${learnerSettings.reviewModes}`,
   desiredRetention: sql`${learnerSettings.desiredRetention}`,
   autoplaySounds: sql`${learnerSettings.autoplaySounds}`,
+  dailyGoalMinutes: sql`${learnerSettings.dailyGoalMinutes}`,
 };
 
 /** The statement of dayAndQueue, built once (the values are placeholders). */
@@ -434,6 +436,8 @@ export type DaySummary = {
   streak: number;
   /** False until the learner or their browser names a zone (the page then sends the browser's). */
   timeZoneChosen: boolean;
+  /** Today's review time toward the daily goal (ADR 119). */
+  goal: GoalProgress;
 };
 
 /**
@@ -446,11 +450,15 @@ export async function daySummary(
   known: LearnerDay,
 ): Promise<{ summary: DaySummary; dayEnds: Date }> {
   const { settings, day, queue } = known;
-  const streak = await dayMemo(known, "streak", () =>
-    currentStreak(db, owner.userId, settings.timeZone ?? DEFAULT_TIME_ZONE, known.now),
-  );
+  const [streak, goal] = await Promise.all([
+    dayMemo(known, "streak", () =>
+      currentStreak(db, owner.userId, settings.timeZone ?? DEFAULT_TIME_ZONE, known.now, settings.dailyGoalMinutes),
+    ),
+    goalToday(db, owner, known),
+  ]);
   const summary: DaySummary = {
     streak,
+    goal,
     dueNow: queue.dueNow,
     dueToday: queue.dueToday,
     newLeft: day.newLeft,
@@ -458,6 +466,14 @@ export async function daySummary(
     timeZoneChosen: settings.timeZone !== null,
   };
   return { summary, dayEnds: day.end };
+}
+
+/** Today's progress toward the daily goal, read once while the learner's day holds (a grade is a write). */
+export function goalToday(db: Database, owner: Owner, known: LearnerDay): Promise<GoalProgress> {
+  const zone = known.settings.timeZone ?? DEFAULT_TIME_ZONE;
+  return dayMemo(known, "goalToday", async () =>
+    goalProgress(await reviewTimeToday(db, owner.userId, zone, known.now), known.settings.dailyGoalMinutes),
+  );
 }
 
 export type TodaysReviews = {

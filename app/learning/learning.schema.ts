@@ -161,6 +161,8 @@ export const learnerSettings = pgTable(
     knownOnPageTurn: boolean("known_on_page_turn").notNull().default(false),
     /** Play a term's sound by itself when the review shows its answer (ADR 126); off by default. */
     autoplaySounds: boolean("autoplay_sounds").notNull().default(false),
+    /** Minutes of review a day the learner aims for (ADR 119); a day that reaches it counts in the streak. */
+    dailyGoalMinutes: integer("daily_goal_minutes").notNull().default(10),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
@@ -168,6 +170,7 @@ export const learnerSettings = pgTable(
       "learner_settings_desired_retention_range",
       sql`${table.desiredRetention} >= 0.8 and ${table.desiredRetention} <= 0.97`,
     ),
+    check("learner_settings_daily_goal_range", sql`${table.dailyGoalMinutes} between 1 and 120`),
   ],
 );
 

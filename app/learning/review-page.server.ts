@@ -1,8 +1,10 @@
 import type { Database } from "../db/db.server";
 import { currentStreak } from "../progress/statistics.server";
+import { goalProgress, reviewTimeToday, type GoalProgress } from "./daily-goal.server";
 import { clozeOf, type Cloze } from "./cloze";
 import { memo } from "../util/memo";
 import {
+  goalToday,
   keptNextCard,
   nextDueAfter,
   nextInQueue,
@@ -92,6 +94,8 @@ export type ReviewState =
       done: number;
       /** When the front was shown (the back counts from the same moment). */
       at: number;
+      /** Today's review time toward the daily goal. */
+      goal: GoalProgress;
     }
   | {
       card: null;
@@ -100,6 +104,7 @@ export type ReviewState =
       newLimitReached: boolean;
       reviewLimitReached: boolean;
       summary: ReviewSummary | null;
+      goal: GoalProgress;
     };
 
 /** The moment the front was shown, sent back with the reveal: within the last day, else now. */
@@ -135,17 +140,23 @@ export async function reviewState(
   const card = await (known ? keptNextCard(known, readCard) : readCard());
   const term = card?.term;
   const timeZone = settings.timeZone ?? DEFAULT_TIME_ZONE;
+  const readGoal = () =>
+    known
+      ? goalToday(db, owner, known)
+      : reviewTimeToday(db, owner.userId, timeZone, now).then((ms) => goalProgress(ms, settings.dailyGoalMinutes));
   if (!term) {
-    const [queue, done, ms, streak, later] = await Promise.all([
+    const [queue, done, ms, streak, later, goal] = await Promise.all([
       queueAt(now),
       todaysReviews(db, owner, day),
       timeSpentToday(db, owner, day),
-      currentStreak(db, owner.userId, timeZone, now),
+      currentStreak(db, owner.userId, timeZone, now, settings.dailyGoalMinutes),
       nextDueAfter(db, owner, now),
+      readGoal(),
     ]);
     const next = queue.nextLaterToday;
     return {
       card: null,
+      goal,
       nextDueAt: next ? next.toISOString() : null,
       minutes: next ? Math.max(1, Math.ceil((next.getTime() - now.getTime()) / 60_000)) : null,
       newLimitReached: day.newLeft === 0,
@@ -164,16 +175,18 @@ export async function reviewState(
   }
   const { examples } = card!;
   const shownAt = view.shownAt ?? now;
-  const [queue, done, by] = await Promise.all([
+  const [queue, done, by, goal] = await Promise.all([
     queueAt(shownAt),
     // Today's grades in this language came with the learner's day; counted on their own without it.
     known ? known.gradedToday : todaysReviews(db, owner, day).then((graded) => graded.reviewed),
     known ? known.scheduler : learnerScheduler(db, owner.userId),
+    readGoal(),
   ]);
   return {
     // The card on screen is always counted, even when it came due between the front and the back.
     remaining: Math.max(1, queue.dueNow),
     done,
+    goal,
     at: shownAt.getTime(),
     card: reviewCard(term, examples, settings.modes, now, intervalLabels(term, now, by, view.locale), {
       revealed: view.revealed,

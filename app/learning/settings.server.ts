@@ -5,7 +5,7 @@ import { learnerSettings } from "./learning.schema";
 import { DEFAULT_REVIEW_MODES, isReviewMode, parseModes, REVIEW_MODES, type ReviewMode } from "./review-modes";
 import { currentZoneName } from "./renamed-zones";
 import { canonicalTimeZone } from "./time-zone";
-import { LIMITS } from "./daily-limits";
+import { DAILY_GOAL, LIMITS } from "./daily-limits";
 import { RETENTION, RETENTION_CHOICES } from "./retention";
 import { z } from "zod";
 import { list, trimmed } from "../http/intents.server";
@@ -20,6 +20,8 @@ export type LearnerSettings = {
   desiredRetention: number;
   /** Play a term's sound when the review shows its answer (ADR 126). */
   autoplaySounds?: boolean;
+  /** Minutes of review a day the learner aims for (ADR 119). */
+  dailyGoalMinutes: number;
 };
 
 export const DEFAULT_SETTINGS: LearnerSettings = {
@@ -29,6 +31,7 @@ export const DEFAULT_SETTINGS: LearnerSettings = {
   modes: DEFAULT_REVIEW_MODES,
   desiredRetention: RETENTION.default,
   autoplaySounds: false,
+  dailyGoalMinutes: DAILY_GOAL.default,
 };
 
 /** The settings read, with the learner's day on every page that shows it: built once per database. */
@@ -49,7 +52,7 @@ export async function readSettings(db: Database, userId: string): Promise<Learne
 /** The columns of a learner's settings row the settings are made of (none: the learner kept the defaults). */
 export type SettingsRow = Pick<
   typeof learnerSettings.$inferSelect,
-  "newPerDay" | "reviewsPerDay" | "timeZone" | "reviewModes" | "desiredRetention"
+  "newPerDay" | "reviewsPerDay" | "timeZone" | "reviewModes" | "desiredRetention" | "dailyGoalMinutes"
 > &
   Partial<Pick<typeof learnerSettings.$inferSelect, "autoplaySounds">>;
 
@@ -64,6 +67,7 @@ export function settingsOf(row: SettingsRow | undefined): LearnerSettings {
     modes: parseModes(row.reviewModes),
     desiredRetention: row.desiredRetention,
     autoplaySounds: row.autoplaySounds ?? false,
+    dailyGoalMinutes: row.dailyGoalMinutes ?? DAILY_GOAL.default,
   };
 }
 
@@ -75,7 +79,13 @@ export async function saveAutoplaySounds(db: Database, userId: string, on: boole
     .onConflictDoUpdate({ target: learnerSettings.userId, set: { autoplaySounds: on, updatedAt: now } });
 }
 
-export async function saveSettings(db: Database, userId: string, settings: LearnerSettings, now = new Date()) {
+/** Saves the settings form's fields (the daily goal has its own form: saveDailyGoal). */
+export async function saveSettings(
+  db: Database,
+  userId: string,
+  settings: Omit<LearnerSettings, "dailyGoalMinutes">,
+  now = new Date(),
+) {
   const values = {
     newPerDay: settings.newPerDay,
     reviewsPerDay: settings.reviewsPerDay,
@@ -88,6 +98,14 @@ export async function saveSettings(db: Database, userId: string, settings: Learn
     .insert(learnerSettings)
     .values({ userId, ...values })
     .onConflictDoUpdate({ target: learnerSettings.userId, set: values });
+}
+
+/** Saves the learner's daily goal in minutes of review (checked by the caller: DAILY_GOAL's bounds). */
+export async function saveDailyGoal(db: Database, userId: string, minutes: number, now = new Date()) {
+  await db
+    .insert(learnerSettings)
+    .values({ userId, dailyGoalMinutes: minutes, updatedAt: now })
+    .onConflictDoUpdate({ target: learnerSettings.userId, set: { dailyGoalMinutes: minutes, updatedAt: now } });
 }
 
 /** Sets the zone only when none is saved yet: the browser's zone, sent once with JavaScript. */
@@ -150,7 +168,7 @@ export const settingsSchema = z
       }),
     ),
   })
-  .transform((value): LearnerSettings => value);
+  .transform((value): Omit<LearnerSettings, "dailyGoalMinutes"> => value);
 
 /** The learner's dictionary template for one study language, or null for the default. */
 export async function readDictionary(db: Database, userId: string, language: string): Promise<string | null> {

@@ -1,86 +1,98 @@
-import { and, desc, eq, isNotNull, isNull, max, sql } from "drizzle-orm";
+import { and, eq, isNull, max, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
-import { z } from "zod";
 import type { Database } from "../db/db.server";
 import { users } from "../auth/auth.schema";
 import { texts } from "../reading/reading.schema";
-import { publicLists } from "./public-lists.server";
-import { LIMITS } from "./daily-limits";
-import { readSettings, saveSettings } from "./settings.server";
-import type { Owner } from "./terms.server";
-import { isStudyLanguage, LEVELS, type Level } from "./vocabulary";
+import { saveDailyGoal } from "./settings.server";
 
 /**
- * The languages most learners study (in the order of the large course platforms' yearly reports), offered first in
- * the welcome's list; every other study language follows. No guess from the interface or browser language: those
- * are the learner's own languages, rarely the one they study.
+ * The languages most learners study (the large course platforms' yearly reports), offered first in the welcome's list;
+ * every other study language follows. No guess from the interface or browser language: those are the learner's own
+ * languages, rarely the one they study.
  */
-export const POPULAR_STUDY_LANGUAGES = ["en", "es", "fr", "de", "ja", "it", "ko", "zh", "pt", "ru"] as const;
+export const POPULAR_STUDY_LANGUAGES = [
+  "es",
+  "fr",
+  "de",
+  "it",
+  "pt",
+  "ja",
+  "zh",
+  "ko",
+  "ru",
+  "ar",
+  "tr",
+  "uk",
+  "nl",
+  "pl",
+  "sv",
+  "el",
+  "he",
+  "hi",
+  "vi",
+  "id",
+  "en",
+] as const;
 
-/** What the welcome asks, as the form sent it (kept to fill the form again after an error). */
-export type WelcomeValues = { studyLanguage: string; level: string; newPerDay: string };
-/** Field errors as translation keys in the `learning` namespace. */
-export type WelcomeErrors = Partial<Record<keyof WelcomeValues, string>>;
-export type WelcomeAnswer = { studyLanguage: string; level: Level; newPerDay: number };
+/** The welcome's questions, one a screen, in order (`?step=`). */
+export const WELCOME_STEPS = ["language", "level", "goal"] as const;
+export type WelcomeStep = (typeof WELCOME_STEPS)[number];
 
-const field = (form: FormData, name: string) => {
-  const value = form.get(name);
-  return typeof value === "string" ? value.trim() : "";
-};
+export const welcomeStepOf = (value: string | null): WelcomeStep =>
+  (WELCOME_STEPS as readonly string[]).includes(value ?? "") ? (value as WelcomeStep) : "language";
 
-const welcomeSchema = z.object({
-  studyLanguage: z.string().refine(isStudyLanguage, { message: "errors.invalidLanguage" }),
-  level: z.enum(LEVELS, { message: "errors.invalidLevel" }),
-  newPerDay: z
-    .string()
-    .regex(/^\d{1,6}$/, { message: "settings.errors.newPerDay" })
-    .transform(Number)
-    .pipe(
-      z
-        .number()
-        .min(LIMITS.newPerDay.min, { message: "settings.errors.newPerDay" })
-        .max(LIMITS.newPerDay.max, { message: "settings.errors.newPerDay" }),
-    ),
-});
+/** A search of the welcome's languages, bounded: at most 60 characters are read. */
+export const languageQuery = (value: string | null): string => (value ?? "").trim().slice(0, 60);
 
-/** The welcome form, checked on the server: the answer, or the fields' errors with what was sent. */
-export function parseWelcomeForm(
-  form: FormData,
-):
-  | { value: WelcomeAnswer; errors: null; values: WelcomeValues }
-  | { value: null; errors: WelcomeErrors; values: WelcomeValues } {
-  const values: WelcomeValues = {
-    studyLanguage: field(form, "studyLanguage"),
-    level: field(form, "level"),
-    newPerDay: field(form, "newPerDay"),
-  };
-  const parsed = welcomeSchema.safeParse(values);
-  if (parsed.success) return { value: parsed.data, errors: null, values };
-  const errors: WelcomeErrors = {};
-  for (const issue of parsed.error.issues) {
-    const name = issue.path[0] as keyof WelcomeValues;
-    errors[name] ??= issue.message;
+/**
+ * The welcome's language choices: the most studied first, then every other study language by name; with a query, only
+ * those whose name (in the interface language or their own) or code contains it.
+ */
+export function welcomeLanguages(
+  options: { code: string; name: string }[],
+  query: string,
+  locale: string,
+): { popular: { code: string; name: string }[]; others: { code: string; name: string }[] } {
+  const popularCodes = POPULAR_STUDY_LANGUAGES as readonly string[];
+  const byCode = new Map(options.map((option) => [option.code, option]));
+  let popular = POPULAR_STUDY_LANGUAGES.flatMap((code) => byCode.get(code) ?? []);
+  let others = options.filter((option) => !popularCodes.includes(option.code));
+  if (query) {
+    const folded = fold(query, locale);
+    const matches = (option: { code: string; name: string }) =>
+      option.code === folded ||
+      fold(option.name, locale).includes(folded) ||
+      fold(ownName(option.code), locale).includes(folded);
+    popular = popular.filter(matches);
+    others = others.filter(matches);
   }
-  return { value: null, errors, values };
+  return { popular, others };
 }
 
-/** Saves the welcome's answers (language and level on the learner's row, the daily limit in the settings). */
-export async function answerWelcome(db: Database, userId: string, answer: WelcomeAnswer, now = new Date()) {
-  // The learner's row last: should the first write fail, the welcome is still there to answer.
-  const settings = await readSettings(db, userId);
-  await saveSettings(db, userId, { ...settings, newPerDay: answer.newPerDay }, now);
-  await db
-    .update(users)
-    .set({ studyLanguage: answer.studyLanguage, level: answer.level, welcomedAt: now })
-    .where(eq(users.id, userId));
+const fold = (value: string, locale: string) => value.normalize("NFD").replace(/\p{M}/gu, "").toLocaleLowerCase(locale);
+
+/** A language's name in itself ("Deutsch", "日本語"), for searching; the code when the runtime has none. */
+function ownName(code: string): string {
+  try {
+    return new Intl.DisplayNames([code], { type: "language" }).of(code) ?? code;
+  } catch {
+    return code;
+  }
 }
 
-/** Skipping keeps every default (the study language of the moment, no level, the default daily limit). */
+/** Skipping keeps every default (the study language of the moment, no level, the default daily goal). */
 export async function skipWelcome(db: Database, userId: string, now = new Date()) {
   await db
     .update(users)
     .set({ welcomedAt: now })
     .where(and(eq(users.id, userId), isNull(users.welcomedAt)));
+}
+
+/** The last answer: the daily goal, and the welcome is done. */
+export async function finishWelcome(db: Database, userId: string, goalMinutes: number, now = new Date()) {
+  // The learner's row last: should the first write fail, the welcome is still there to answer.
+  await saveDailyGoal(db, userId, goalMinutes, now);
+  await db.update(users).set({ welcomedAt: now }).where(eq(users.id, userId));
 }
 
 /**
@@ -104,35 +116,4 @@ export async function markTextOpened(db: Database, userId: string, textId: strin
         sql`(${texts.openedAt} is null or ${texts.openedAt} < (${latest}))`,
       ),
     );
-}
-
-/** The one thing My home offers first. */
-export type NextAction =
-  | { kind: "review"; count: number }
-  | { kind: "read"; id: string; title: string }
-  | { kind: "list"; language: string; level: Level }
-  | { kind: "add" };
-
-/**
- * Review what is due; else continue the text last opened in this language; else add words from the public list at
- * the learner's level (Beginner when none is chosen); else, in a language without lists, add a term.
- */
-export async function nextAction(
-  db: Database,
-  owner: Owner,
-  level: string | null,
-  dueNow: number,
-): Promise<NextAction> {
-  if (dueNow > 0) return { kind: "review", count: dueNow };
-  const [last] = await db
-    .select({ id: texts.id, title: texts.title })
-    .from(texts)
-    .where(and(eq(texts.userId, owner.userId), eq(texts.language, owner.language), isNotNull(texts.openedAt)))
-    .orderBy(desc(texts.openedAt))
-    .limit(1);
-  if (last) return { kind: "read", id: last.id, title: last.title };
-  const lists = (await publicLists(db)).filter((list) => list.language === owner.language);
-  const wanted = (LEVELS as readonly string[]).includes(level ?? "") ? (level as Level) : "beginner";
-  const list = lists.find((candidate) => candidate.level === wanted) ?? lists[0];
-  return list ? { kind: "list", language: list.language, level: list.level } : { kind: "add" };
 }

@@ -1,163 +1,173 @@
-import { useTranslation } from "../i18n/use-translation";
+import { useState } from "react";
 import { Form, Link, useNavigation } from "react-router";
-import { PATHS, textPath } from "../http/paths";
-import { useLocalePath } from "../i18n/use-locale";
-import { DailyLimitField, FieldError } from "./ui";
+import { useTranslation } from "../i18n/use-translation";
+import { DailyGoalField } from "./daily-goal";
+import { FieldError } from "./ui";
 import { LEVELS, type Level } from "./vocabulary";
-import type { NextAction, WelcomeErrors, WelcomeValues } from "./welcome.server";
 
-type Option = { code: string; name: string };
+/** A study language as the welcome lists it: `search` holds its names and code, folded for searching. */
+export type LanguageOption = { code: string; name: string; search: string };
+
+export type WelcomeProps = {
+  step: "language" | "level" | "goal";
+  values: { studyLanguage: string; level: string; goal: number | string };
+  /** The study language's name, for the level's question. */
+  languageName: string;
+  popular: LanguageOption[];
+  others: LanguageOption[];
+  query: string;
+  /** A translation key of the `learning` namespace, from a refused answer. */
+  error?: string | null;
+};
+
+/** Lower case without accents, as the server folds `search`. */
+export const foldForSearch = (value: string) => value.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
+
+const STEP_NUMBER = { language: 1, level: 2, goal: 3 } as const;
 
 /**
- * The first visit to My home: one block of three questions (the language studied, the level, new terms per day), one
- * primary button and a quiet "Skip". A plain form POST to My home; with JavaScript the router sends it and shows the
- * pending state, and the dashboard replaces the form without a reload.
+ * The first visit to My home: one question a screen (the language studied, the level, the daily goal), each a plain
+ * form POST that saves the answer and redirects to the next step (`?step=`), with a back link and a quiet "Skip". The
+ * last step leads into the first lesson. With JavaScript the router sends the forms and the language search filters
+ * as the learner types.
  */
-export function WelcomeForm({
-  values,
-  errors,
-  popular,
-  others,
-}: {
-  values: WelcomeValues;
-  errors?: WelcomeErrors | null;
-  popular: Option[];
-  others: Option[];
-}) {
+export function Welcome(props: WelcomeProps) {
   const { t } = useTranslation("learning");
   const navigation = useNavigation();
-  const submitting = navigation.state === "submitting" ? navigation.formData?.get("intent") : null;
-  const described = (name: keyof WelcomeErrors) => (errors?.[name] ? `welcome-${name}-error` : undefined);
+  const submitting = navigation.state === "submitting" ? String(navigation.formData?.get("intent") ?? "") : null;
+  const { step } = props;
+  // The language search, typed: the list below filters as it changes (without JavaScript, the search form is sent).
+  const [filter, setFilter] = useState(props.query);
   return (
     <section className="welcome" aria-labelledby="welcome-title">
       <h1 id="welcome-title">{t("welcome.title")}</h1>
-      <p className="lead">{t("welcome.lead")}</p>
+      <p className="welcome-step">{t("welcome.stepOf", { step: STEP_NUMBER[step], total: 3 })}</p>
+      {step === "language" ? <p className="lead">{t("welcome.lead")}</p> : null}
+      {step === "language" ? <LanguageSearch query={props.query} onFilter={setFilter} /> : null}
       <Form method="post" className="welcome-card stack" aria-busy={!!submitting}>
-        <div className="welcome-question">
-          <label htmlFor="welcome-language">{t("welcome.language")}</label>
-          <select
-            id="welcome-language"
-            name="studyLanguage"
-            required
-            defaultValue={values.studyLanguage}
-            aria-invalid={!!errors?.studyLanguage}
-            aria-describedby={described("studyLanguage")}
-          >
-            <option value="" disabled>
-              {t("welcome.chooseLanguage")}
-            </option>
-            <optgroup label={t("welcome.popular")}>
-              {popular.map((option) => (
-                <option key={option.code} value={option.code}>
-                  {option.name}
-                </option>
-              ))}
-            </optgroup>
-            <optgroup label={t("welcome.allLanguages")}>
-              {others.map((option) => (
-                <option key={option.code} value={option.code}>
-                  {option.name}
-                </option>
-              ))}
-            </optgroup>
-          </select>
-          <FieldError id="welcome-studyLanguage-error" error={errors?.studyLanguage ?? undefined} />
-        </div>
-
-        <fieldset className="welcome-question" aria-describedby={described("level")}>
-          <legend>{t("welcome.level")}</legend>
-          <div className="welcome-levels">
-            {LEVELS.map((level: Level) => (
-              <label key={level} className="welcome-choice">
-                <input type="radio" name="level" value={level} defaultChecked={values.level === level} />
-                <span>{t(`lists:levels.${level}`)}</span>
-              </label>
-            ))}
-          </div>
-          <FieldError id="welcome-level-error" error={errors?.level ?? undefined} />
-        </fieldset>
-
-        <div className="welcome-question">
-          <DailyLimitField
-            name="newPerDay"
-            id="welcome-new-per-day"
-            value={values.newPerDay}
-            error={errors?.newPerDay ?? undefined}
-            errorId="welcome-newPerDay-error"
-          />
-        </div>
-
+        <input type="hidden" name="intent" value={step} />
+        {step === "language" ? <LanguageChoice {...props} filter={filter} /> : null}
+        {step === "level" ? <LevelChoice {...props} /> : null}
+        {step === "goal" ? <DailyGoalField value={props.values.goal} error={props.error} /> : null}
         <div className="welcome-actions">
-          <button type="submit" name="intent" value="welcome" className="button button-large" disabled={!!submitting}>
-            {submitting === "welcome" ? t("welcome.starting") : t("welcome.start")}
-          </button>
-          <button
-            type="submit"
-            name="intent"
-            value="skip"
-            className="link-button"
-            formNoValidate
-            disabled={!!submitting}
-          >
-            {t("welcome.skip")}
+          {step === "language" ? null : (
+            <Link to={`?step=${step === "goal" ? "level" : "language"}`} className="welcome-back">
+              {t("welcome.back")}
+            </Link>
+          )}
+          <button type="submit" className="button button-large" disabled={!!submitting}>
+            {submitting === step ? t("welcome.starting") : t(step === "goal" ? "welcome.finish" : "welcome.next")}
           </button>
         </div>
+      </Form>
+      <Form method="post" className="welcome-skip">
+        <button type="submit" name="intent" value="skip" className="link-button" disabled={!!submitting}>
+          {t("welcome.skip")}
+        </button>
         <p className="hint welcome-later">{t("welcome.later")}</p>
       </Form>
     </section>
   );
 }
 
-/** My home's first block: the one thing to do next, as its only large button. */
-export function NextActionPanel({
-  action,
-  languageName,
-  studyLanguage,
-}: {
-  action: NextAction;
-  languageName: string;
-  studyLanguage: string;
-}) {
+/** The search of the language step: a GET form without JavaScript; with it, the list filters as the learner types. */
+function LanguageSearch({ query, onFilter }: { query: string; onFilter: (value: string) => void }) {
   const { t } = useTranslation("learning");
-  const to = useLocalePath();
-  let lead: React.ReactNode;
-  let link: { to: string; label: string };
-  switch (action.kind) {
-    case "review":
-      lead = t("next.reviewLead", { count: action.count });
-      link = { to: to(PATHS.review), label: t("home.startReview") };
-      break;
-    case "read":
-      lead = (
-        <>
-          {t("next.readLead")}{" "}
-          <strong lang={studyLanguage} className="next-text">
-            {action.title}
-          </strong>
-        </>
-      );
-      link = { to: to(textPath(action.id)), label: t("next.continueReading") };
-      break;
-    case "list":
-      lead = t("next.listLead", { language: languageName, level: t(`lists:levels.${action.level}`) });
-      link = {
-        to: to(`${PATHS.publicLists}?${new URLSearchParams({ language: action.language, level: action.level })}`),
-        label: t("next.openList"),
-      };
-      break;
-    default:
-      lead = t("next.addLead", { language: languageName });
-      link = { to: to(PATHS.newTerm), label: t("home.addTerm") };
-  }
   return (
-    <section className="next-action" aria-labelledby="next-action-title" data-next={action.kind}>
-      <h2 id="next-action-title">{t("next.title")}</h2>
-      <p>{lead}</p>
-      <p>
-        <Link className="button button-large" to={link.to}>
-          {link.label}
-        </Link>
-      </p>
-    </section>
+    <Form method="get" role="search" className="inline-form welcome-search" aria-label={t("welcome.search")}>
+      <input type="hidden" name="step" value="language" />
+      <label htmlFor="welcome-search">{t("welcome.search")}</label>
+      <input
+        id="welcome-search"
+        type="search"
+        name="q"
+        defaultValue={query}
+        maxLength={60}
+        autoComplete="off"
+        aria-controls="welcome-languages"
+        onInput={(event) => onFilter(event.currentTarget.value)}
+      />
+      <button type="submit" className="button button-small button-secondary">
+        {t("welcome.searchButton")}
+      </button>
+    </Form>
+  );
+}
+
+function LanguageChoice({ values, popular, others, error, filter }: WelcomeProps & { filter: string }) {
+  const { t } = useTranslation("learning");
+  const folded = foldForSearch(filter.trim());
+  const matches = (option: LanguageOption) => !folded || option.search.includes(folded);
+  const shownPopular = popular.filter(matches);
+  const shownOthers = others.filter(matches);
+  const radio = (option: LanguageOption) => (
+    <label key={option.code} className="welcome-choice">
+      <input
+        type="radio"
+        name="studyLanguage"
+        value={option.code}
+        required
+        defaultChecked={values.studyLanguage === option.code}
+      />
+      <span>{option.name}</span>
+    </label>
+  );
+  return (
+    <fieldset
+      className="welcome-question"
+      id="welcome-languages"
+      aria-describedby={error ? "welcome-error" : undefined}
+    >
+      <legend>{t("welcome.language")}</legend>
+      {shownPopular.length + shownOthers.length === 0 ? (
+        <p role="status">{t("welcome.noMatch", { query: filter.trim() })}</p>
+      ) : null}
+      {shownPopular.length > 0 ? (
+        <div className="welcome-languages" role="group" aria-label={t("welcome.popular")}>
+          {shownPopular.map(radio)}
+        </div>
+      ) : null}
+      {folded ? (
+        shownOthers.length > 0 ? (
+          <div className="welcome-languages" role="group" aria-label={t("welcome.allLanguages")}>
+            {shownOthers.map(radio)}
+          </div>
+        ) : null
+      ) : (
+        <details className="welcome-more">
+          <summary>{t("welcome.moreLanguages", { count: others.length })}</summary>
+          <div className="welcome-languages">{others.map(radio)}</div>
+        </details>
+      )}
+      <FieldError id="welcome-error" error={error ?? undefined} />
+    </fieldset>
+  );
+}
+
+function LevelChoice({ values, languageName, error }: WelcomeProps) {
+  const { t } = useTranslation("learning");
+  return (
+    <fieldset className="welcome-question" aria-describedby={error ? "welcome-error" : undefined}>
+      <legend>{t("welcome.levelQuestion", { language: languageName })}</legend>
+      <div className="welcome-levels">
+        {LEVELS.map((level: Level) => (
+          <label key={level} className="welcome-choice welcome-level">
+            <input
+              type="radio"
+              name="level"
+              value={level}
+              required
+              defaultChecked={values.level === level}
+              aria-describedby={`level-${level}-hint`}
+            />
+            <span className="welcome-level-name">{t(`lists:levels.${level}`)}</span>
+            <span className="hint" id={`level-${level}-hint`}>
+              {t(`welcome.levelHints.${level}`)}
+            </span>
+          </label>
+        ))}
+      </div>
+      <FieldError id="welcome-error" error={error ?? undefined} />
+    </fieldset>
   );
 }

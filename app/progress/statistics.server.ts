@@ -5,6 +5,8 @@ import { STAGES, type Stage } from "../learning/vocabulary";
 import { addDays, dayFormatter, daysUntil, safeTimeZone, weekOf } from "./days";
 import { learnerDays } from "./progress.schema";
 import type { Range } from "./range";
+import { GOAL_STREAK_FROM, goalDaysInARow } from "../learning/daily-goal.server";
+import { DAILY_GOAL } from "../learning/daily-limits";
 
 export const FORECAST_DAYS = 30;
 const DAY_MS = 86_400_000;
@@ -18,14 +20,28 @@ const DAY_MS = 86_400_000;
 const reviewsOfDay = sql<number>`${learnerDays.again} + ${learnerDays.hard} + ${learnerDays.good} + ${learnerDays.easy}`;
 
 /**
- * Days in a row with at least one review, ending today, or yesterday while today has none yet (the day is not over).
+ * Days in a row that count, ending today, or yesterday while today does not count yet (the day is not over). From
+ * GOAL_STREAK_FROM a day counts when its review time reached the learner's daily goal (ADR 119); before it, a day
+ * with at least one review counts, as it did then.
  */
-export async function currentStreak(db: Database, userId: string, timeZone: string, now = new Date()): Promise<number> {
+export async function currentStreak(
+  db: Database,
+  userId: string,
+  timeZone: string,
+  now = new Date(),
+  goalMinutes: number = DAILY_GOAL.default,
+): Promise<number> {
   const today = dayFormatter(safeTimeZone(timeZone))(now);
   let expected = today;
   let streak = 0;
+  if (today >= GOAL_STREAK_FROM) {
+    const goal = await goalDaysInARow(db, userId, goalMinutes, today);
+    if (!goal.done) return goal.streak;
+    streak = goal.streak;
+    expected = goal.next;
+  }
   const PAGE = 400;
-  for (let before = addDays(today, 1); ;) {
+  for (let before = addDays(expected, 1); ;) {
     const rows = await db
       .select({ day: learnerDays.day })
       .from(learnerDays)
@@ -55,6 +71,7 @@ export async function learnerStatistics(
   timeZone: string,
   range: Range,
   now = new Date(),
+  goalMinutes: number = DAILY_GOAL.default,
 ) {
   const zone = safeTimeZone(timeZone);
   const dayOf = dayFormatter(zone);
@@ -100,7 +117,7 @@ export async function learnerStatistics(
       })
       .from(learnerDays)
       .where(and(mine, lt(learnerDays.day, first))),
-    currentStreak(db, userId, zone, now),
+    currentStreak(db, userId, zone, now, goalMinutes),
   ]);
   const byDay = new Map(dayRows.map((row) => [row.day, row]));
 

@@ -34,6 +34,7 @@ import { defaultDictionary, dictionaryUrl } from "./dictionary";
 import { readDictionary } from "../learning/settings.server";
 import { readShowReadings, saveShowReadings } from "./readings-setting.server";
 import { markTextOpened } from "../learning/welcome.server";
+import { starterList } from "../learning/first-lesson.server";
 import { meaningsFor, prefillOf } from "./instant-meanings.server";
 import { familyRefusal, familyStages, linkToParent, unlinkParent, wordFamily } from "../learning/families.server";
 
@@ -84,11 +85,13 @@ export async function readerPageData(request: Request, context: Context, id: str
     { title: text.title, language: text.language, text: words, vocabulary: [], matches, readings: showReadings },
     query,
   );
-  const [term, template, looked] = await Promise.all([
+  const [term, template, looked, starter] = await Promise.all([
     termId ? findTerm(db, user.id, termId) : null,
     selected ? readDictionary(db, user.id, text.language) : null,
     // A new word's glosses from the dictionaries, offered to fill its meaning (a term has its own), and its lemmas.
     selected && !termId ? meaningsFor(db, text.language, requestLocale(context), selected.text) : null,
+    // The starter list of the text's language at the learner's level, offered after the text (lists are in memory).
+    starterList(db, text.language, user.level),
   ]);
   if (term && term.state === 2 && term.due.getTime() > now.getTime())
     change.at = Math.min(change.at, term.due.getTime());
@@ -124,6 +127,7 @@ export async function readerPageData(request: Request, context: Context, id: str
     knownBatch: Number.isSafeInteger(knownAt) && knownAt > 0 ? knownAt : null,
     knownOnPageTurn,
     languageName: studyLanguageName(text.language, requestLocale(context)),
+    starterList: starter && { language: starter.language, level: starter.level },
     /** When the page changes without a write (`handle.staleness`); null: not before a write. */
     changesAt: Number.isFinite(change.at) ? change.at : null,
   };

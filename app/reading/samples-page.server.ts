@@ -37,7 +37,7 @@ export function samplesPageData(context: Context) {
 }
 
 /** The learner's copy of a sample (the newest text of the sample's language and title), if they added it. */
-async function copyOf(db: Database, userId: string, sample: { language: string; title: string }) {
+export async function copyOf(db: Database, userId: string, sample: { language: string; title: string }) {
   const [row] = await db
     .select({ id: texts.id })
     .from(texts)

@@ -3,35 +3,36 @@ import { data, Link, redirect } from "react-router";
 import type { Route } from "./+types/($lang).account.home";
 import { getDatabase } from "../db/db.server";
 import { requireLearner } from "../learning/learner.server";
-import { LevelForm, StudyLanguageForm } from "../learning/preference-forms";
 import { studyLanguageName, studyLanguageOptions } from "../learning/study-language";
 import { getInstance, requestLocale } from "../i18n/i18n.server";
 import { recentTerms, stageCountsAndDue, stageOf } from "../learning/terms.server";
 import { dayMemo, dayMemory, daySummary, learnerDayOf } from "../learning/daily.server";
-import { DayPanel } from "../learning/day-panel";
 import { StageBadge } from "../learning/ui";
 import { STAGES, STUDY_LANGUAGES } from "../learning/vocabulary";
 import { useLocalePath } from "../i18n/use-locale";
 import type { PageHandle } from "../ui/seo";
-import { SignOutEverywhere } from "../auth/sign-out-everywhere";
-import { PATHS, termPath } from "../http/paths";
-import { planLine } from "../billing/pages.server";
-import { PlanLine } from "../billing/ui";
+import { PATHS, termPath, textPath } from "../http/paths";
 import type { StalenessHandle } from "../edge/staleness";
 import { readForm } from "../http/request-body.server";
-import { readSettings } from "../learning/settings.server";
-import { chooseStudyLanguage } from "../learning/preferences.server";
+import { chooseStudyLanguage, saveLevel } from "../learning/preferences.server";
 import { redirectWithToast, translatedToast } from "../toasts/toast.server";
 import {
-  answerWelcome,
-  nextAction,
-  parseWelcomeForm,
+  finishWelcome,
+  languageQuery,
   POPULAR_STUDY_LANGUAGES,
   skipWelcome,
-  type WelcomeErrors,
-  type WelcomeValues,
+  welcomeStepOf,
 } from "../learning/welcome.server";
-import { NextActionPanel, WelcomeForm } from "../learning/welcome";
+import { foldForSearch, Welcome, type LanguageOption } from "../learning/welcome";
+import { NextActionPanel } from "../learning/next-action";
+import { nextAction, startFirstLesson } from "../learning/first-lesson.server";
+import { GoalMeter } from "../learning/daily-goal";
+import { parseDailyGoal } from "../learning/daily-limits";
+import { isLevel, isStudyLanguage } from "../learning/vocabulary";
+import { localePath } from "../i18n/locales";
+import { BrowserTimeZone } from "../learning/browser-time-zone";
+import { users } from "../auth/auth.schema";
+import { eq } from "drizzle-orm";
 import { knownCount } from "../progress/known.server";
 import { DEFAULT_TIME_ZONE } from "../learning/time-zone";
 
@@ -45,12 +46,26 @@ export const handle: PageHandle & StalenessHandle<Awaited<ReturnType<typeof load
   },
 };
 
+/** A language's name in itself ("Deutsch", "日本語"), for the welcome's search; none when the runtime has none. */
+function ownName(code: string): string {
+  try {
+    return new Intl.DisplayNames([code], { type: "language" }).of(code) ?? "";
+  } catch {
+    return "";
+  }
+}
+
 /** The welcome's choices: the most studied languages first, then every study language, by name. */
 function welcomeOptions(locale: string) {
-  const popular = POPULAR_STUDY_LANGUAGES.map((code) => ({ code, name: studyLanguageName(code, locale) }));
-  const others = studyLanguageOptions(STUDY_LANGUAGES, locale).filter(
-    (option) => !(POPULAR_STUDY_LANGUAGES as readonly string[]).includes(option.code),
-  );
+  const option = (code: string, name: string): LanguageOption => ({
+    code,
+    name,
+    search: foldForSearch(`${name} ${ownName(code)} ${code}`),
+  });
+  const popular = POPULAR_STUDY_LANGUAGES.map((code) => option(code, studyLanguageName(code, locale)));
+  const others = studyLanguageOptions(STUDY_LANGUAGES, locale)
+    .filter((each) => !(POPULAR_STUDY_LANGUAGES as readonly string[]).includes(each.code))
+    .map((each) => option(each.code, each.name));
   return { popular, others };
 }
 
@@ -59,20 +74,32 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const db = await getDatabase();
   const locale = requestLocale(context);
   if (!user.welcomedAt) {
-    const settings = await readSettings(db, user.id);
-    const values: WelcomeValues = { studyLanguage: "", level: user.level ?? "", newPerDay: String(settings.newPerDay) };
-    return { welcome: { values, ...welcomeOptions(locale) }, home: null };
+    const params = new URL(request.url).searchParams;
+    const step = welcomeStepOf(params.get("step"));
+    const known = await learnerDayOf(context, db, owner, dayMemory(request, user));
+    const welcome = {
+      step,
+      // No language is chosen for the learner on the first screen; coming back to it shows their answer.
+      values: {
+        studyLanguage: params.has("step") ? owner.language : "",
+        level: user.level ?? "",
+        goal: known.settings.dailyGoalMinutes,
+      },
+      languageName: studyLanguageName(owner.language, locale),
+      query: languageQuery(params.get("q")),
+      ...welcomeOptions(locale),
+    };
+    return { welcome, home: null };
   }
   // The learner's day, which the header's count reads too; what else depends only on their data and on no card
   // falling due is kept with it between their writes (dayMemo).
   const known = await learnerDayOf(context, db, owner, dayMemory(request, user));
   const now = known.now;
-  const [{ counts, nextDue }, recent, knownWords, day, plan] = await Promise.all([
+  const [{ counts, nextDue }, recent, knownWords, day] = await Promise.all([
     dayMemo(known, "stageCountsAndDue", () => stageCountsAndDue(db, owner, now)),
     dayMemo(known, "recentTerms", () => recentTerms(db, owner)),
     dayMemo(known, "knownCount", () => knownCount(db, owner, known.settings.timeZone ?? DEFAULT_TIME_ZONE, now)),
     daySummary(db, owner, known),
-    planLine(user.id),
   ]);
   const next = await nextAction(db, owner, user.level, day.summary.dueNow);
   return {
@@ -80,9 +107,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     home: {
       studyLanguage: owner.language,
       languageName: studyLanguageName(owner.language, locale),
-      languageOptions: studyLanguageOptions(STUDY_LANGUAGES, locale),
-      level: user.level,
-      plan,
       counts,
       knownWords,
       day: day.summary,
@@ -100,51 +124,74 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 /**
- * The welcome's two buttons: "welcome" saves the language, level and new terms per day; "skip" keeps the defaults.
- * Either way My home shows the dashboard from then on (the learner's row changes, so the page kept in memory too).
+ * The welcome's steps, each a plain POST that saves its answer and redirects to the next step: "language" (the study
+ * language, on the learner's row and in the cookie), "level", then "goal" (the daily goal; the welcome is done and the
+ * learner lands in the first lesson). "skip" keeps the defaults. A refused answer comes back with a 400 and its message.
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  const { user } = requireLearner(context);
+  const { user, owner } = requireLearner(context);
   const { t } = getInstance(context);
+  const locale = requestLocale(context);
   const form = await readForm(request);
   const home = new URL(request.url).pathname.replace(/\.data$/, "");
   const db = await getDatabase();
-  const intent = form.get("intent");
-  if (intent === "skip") {
-    await skipWelcome(db, user.id);
-    return redirect(home);
+  const value = (name: string) => String(form.get(name) ?? "").trim();
+  const refused = (error: string) => data({ error }, { status: 400 });
+  switch (form.get("intent")) {
+    case "skip":
+      await skipWelcome(db, user.id);
+      return redirect(home);
+    case "language": {
+      const code = value("studyLanguage");
+      if (!isStudyLanguage(code)) return refused("errors.invalidLanguage");
+      return redirect(`${home}?step=level`, { headers: { "Set-Cookie": await chooseStudyLanguage(user, code) } });
+    }
+    case "level": {
+      const level = value("level");
+      if (!isLevel(level)) return refused("errors.invalidLevel");
+      await saveLevel(db, user.id, level);
+      return redirect(`${home}?step=goal`);
+    }
+    case "goal": {
+      const minutes = parseDailyGoal(value("goal"), value("goalOwn"));
+      if (minutes === null) return refused("goal.errors.invalid");
+      await finishWelcome(db, user.id, minutes);
+      // The level as the step before saved it (the session's copy of the learner's row may predate it).
+      const [row] = await db.select({ level: users.level }).from(users).where(eq(users.id, user.id));
+      const lesson = await startFirstLesson(db, user.id, owner.language, row?.level ?? null);
+      const language = studyLanguageName(owner.language, locale);
+      if (lesson.kind === "text")
+        return redirectWithToast(
+          request,
+          localePath(locale, textPath(lesson.id)),
+          translatedToast(t, "success", "learning:welcome.lesson", { language }),
+        );
+      const lists =
+        lesson.kind === "list"
+          ? `${PATHS.publicLists}?${new URLSearchParams({ language: lesson.language, level: lesson.level })}`
+          : PATHS.publicLists;
+      return redirectWithToast(
+        request,
+        localePath(locale, lists),
+        translatedToast(t, "info", lesson.kind === "list" ? "learning:welcome.noText" : "learning:welcome.nothingYet", {
+          language,
+        }),
+      );
+    }
+    default:
+      return refused("errors.invalidAction");
   }
-  const parsed = parseWelcomeForm(form);
-  if (intent !== "welcome" || parsed.errors) {
-    const errors: WelcomeErrors = parsed.errors ?? { studyLanguage: "errors.invalidAction" };
-    return data({ errors, values: parsed.values }, { status: 400 });
-  }
-  await answerWelcome(db, user.id, parsed.value);
-  const language = studyLanguageName(parsed.value.studyLanguage, requestLocale(context));
-  return redirectWithToast(request, home, translatedToast(t, "success", "learning:welcome.saved", { language }), {
-    headers: { "Set-Cookie": await chooseStudyLanguage(null, parsed.value.studyLanguage) },
-  });
 }
 
 export default function AccountHomePage({ loaderData, actionData }: Route.ComponentProps) {
-  if (loaderData.welcome) {
-    const { welcome } = loaderData;
-    return (
-      <WelcomeForm
-        values={actionData?.values ?? welcome.values}
-        errors={actionData?.errors}
-        popular={welcome.popular}
-        others={welcome.others}
-      />
-    );
-  }
+  if (loaderData.welcome) return <Welcome {...loaderData.welcome} error={actionData?.error} />;
   return <Dashboard home={loaderData.home} />;
 }
 
 function Dashboard({ home }: { home: NonNullable<Route.ComponentProps["loaderData"]["home"]> }) {
   const { t } = useTranslation("learning");
   const to = useLocalePath();
-  const { counts, day, recent, studyLanguage, level, languageName: language, languageOptions } = home;
+  const { counts, day, recent, studyLanguage, languageName: language } = home;
   const total = STAGES.reduce((sum, stage) => sum + counts[stage], 0);
   return (
     <section className="home">
@@ -153,16 +200,24 @@ function Dashboard({ home }: { home: NonNullable<Route.ComponentProps["loaderDat
 
       <NextActionPanel action={home.next} languageName={language} studyLanguage={studyLanguage} />
 
-      <div className="home-rest">
-        <PlanLine plan={home.plan} />
+      <section className="home-day" aria-labelledby="home-day-title">
+        <h2 id="home-day-title">{t("goal.todayTitle")}</h2>
+        <GoalMeter goal={day.goal} />
+        <p className="streak">{t("statistics.streak", { count: day.streak })}</p>
         <p className="known-count">
           {t("known.total", { count: home.knownWords.total, language })}{" "}
           <span className="hint">
             {t("known.parts", { words: home.knownWords.words, learned: home.knownWords.learned })}
           </span>
         </p>
-        <DayPanel day={day} start={false} />
+        <p className="hint">
+          <Link to={to(PATHS.settings)}>{t("goal.change")}</Link> ·{" "}
+          <Link to={to(PATHS.statistics)}>{t("common:titles.statistics")}</Link>
+        </p>
+        {day.timeZoneChosen ? null : <BrowserTimeZone action={to(PATHS.settings)} />}
+      </section>
 
+      <div className="home-rest">
         <h2>{t("home.stagesTitle")}</h2>
         <ul className="stage-counts">
           {STAGES.map((stage) => (
@@ -193,11 +248,6 @@ function Dashboard({ home }: { home: NonNullable<Route.ComponentProps["loaderDat
             ))}
           </ul>
         )}
-
-        <h2>{t("home.preferencesTitle")}</h2>
-        <StudyLanguageForm current={studyLanguage} options={languageOptions} />
-        <LevelForm current={level} />
-        <SignOutEverywhere />
       </div>
     </section>
   );

@@ -4,6 +4,9 @@ import type { Route } from "./+types/($lang).account.profile._index";
 import { profileAction, profileData } from "../auth/profile.server";
 import { SessionList } from "../auth/session-list";
 import { SignOutEverywhere } from "../auth/sign-out-everywhere";
+import { requireLearner } from "../learning/learner.server";
+import { planLine } from "../billing/pages.server";
+import { PlanLine } from "../billing/ui";
 import { useLocalePath } from "../i18n/use-locale";
 import { PATHS } from "../http/paths";
 import type { PageHandle } from "../ui/seo";
@@ -15,8 +18,10 @@ export const handle: PageHandle & StalenessHandle = {
   staleness: { dependsOn: ["learner"], keptForLearner: true, perSession: true },
 };
 
-export function loader({ request, context }: Route.LoaderArgs) {
-  return profileData(request, context);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { user } = requireLearner(context);
+  const [profile, plan] = await Promise.all([profileData(request, context), planLine(user.id)]);
+  return { ...profile, plan };
 }
 
 export function action({ request, context }: Route.ActionArgs) {
@@ -34,6 +39,9 @@ export default function ProfilePage({ loaderData }: Route.ComponentProps) {
       <p>
         {t("profile.emailIntro")} <strong>{email}</strong>
       </p>
+
+      <h2>{t("common:titles.billing")}</h2>
+      <PlanLine plan={loaderData.plan} />
 
       <h2>{t("profile.sessionsTitle")}</h2>
       <SessionList sessions={sessions} />

@@ -20,6 +20,8 @@ import { useLocalePath } from "../i18n/use-locale";
 import type { PageHandle } from "../ui/seo";
 import type { StalenessHandle } from "../edge/staleness";
 import { PATHS } from "../http/paths";
+import { GoalMeter } from "../learning/daily-goal";
+import { GoalMessage, NextCardCountdown } from "../learning/review-end";
 import { dispatchIntents, intent, text } from "../http/intents.server";
 import { z } from "zod";
 
@@ -211,6 +213,7 @@ export default function ReviewPage({ loaderData, actionData }: Route.ComponentPr
       <div className="review-progress">
         <progress value={state.done} max={total} aria-label={t("review.progressLabel")} />
         <p className="hint">{t("review.remaining", { count: state.remaining })}</p>
+        <GoalMeter goal={state.goal} compact />
       </div>
       {actionData?.message ? (
         <p className="error-text" role="alert">
@@ -276,35 +279,26 @@ export default function ReviewPage({ loaderData, actionData }: Route.ComponentPr
   );
 }
 
-/** Nothing to review now: when the next card of today comes (counted down with JavaScript), or that all is done. */
+/** Nothing to review now: when the next card of today comes (a card due within a minute comes back by itself). */
 function NothingNow({ state }: { state: Extract<ReviewState, { card: null }> }) {
   const { t } = useTranslation("learning");
   const to = useLocalePath();
-  const { revalidate } = useRevalidator();
-  const { nextDueAt } = state;
-  useEffect(() => {
-    if (!nextDueAt) return;
-    // Fresh minutes every minute, and the card as soon as it is due.
-    const wait = Math.min(Math.max(new Date(nextDueAt).getTime() - Date.now(), 0) + 500, 60_000);
-    const timer = setTimeout(() => void revalidate(), wait);
-    return () => clearTimeout(timer);
-  }, [nextDueAt, revalidate]);
-  const { summary } = state;
+  const { summary, nextDueAt } = state;
+  const soon = nextDueAt !== null && state.minutes !== null && state.minutes <= 1;
   return (
     <section className="review-page">
       <h1>{t("review.title")}</h1>
       {summary ? <SessionSummary summary={summary} /> : null}
-      {state.minutes !== null ? (
+      {summary ? <GoalMessage goal={state.goal} /> : null}
+      {soon ? (
+        <NextCardCountdown nextDueAt={nextDueAt} />
+      ) : state.minutes !== null ? (
         <>
           <p className="lead" role="status">
             {t("review.nextIn", { count: state.minutes })}
           </p>
           <p className="hint">{t("review.nextInHint")}</p>
-          <p className="actions">
-            <Link className="button" to={to(PATHS.review)} reloadDocument>
-              {t("review.checkAgain")}
-            </Link>
-          </p>
+          <NextCardLater nextDueAt={nextDueAt} />
         </>
       ) : (
         <p className="lead">{t("review.done")}</p>
@@ -319,6 +313,18 @@ function NothingNow({ state }: { state: Extract<ReviewState, { card: null }> }) 
       </p>
     </section>
   );
+}
+
+/** With JavaScript, the page reads the review again once the next card of today is due (fresh minutes each minute). */
+function NextCardLater({ nextDueAt }: { nextDueAt: string | null }) {
+  const { revalidate } = useRevalidator();
+  useEffect(() => {
+    if (!nextDueAt) return;
+    const wait = Math.min(Math.max(new Date(nextDueAt).getTime() - Date.now(), 0) + 500, 60_000);
+    const timer = setTimeout(() => void revalidate(), wait);
+    return () => clearTimeout(timer);
+  }, [nextDueAt, revalidate]);
+  return null;
 }
 
 /** Today's reviews in this language, when nothing waits now: how many, how many right, how long, what comes next. */

@@ -11,6 +11,7 @@ import {
   readDictionary,
   readSettings,
   saveAutoplaySounds,
+  saveDailyGoal,
   saveDictionary,
   saveSettings,
   settingsSchema,
@@ -18,7 +19,11 @@ import {
 } from "../learning/settings.server";
 import { z } from "zod";
 import { defaultDictionary, parseDictionaryTemplate } from "../reading/dictionary";
-import { studyLanguageName } from "../learning/study-language";
+import { studyLanguageName, studyLanguageOptions } from "../learning/study-language";
+import { STUDY_LANGUAGES } from "../learning/vocabulary";
+import { parseDailyGoal } from "../learning/daily-limits";
+import { GoalForm } from "../learning/daily-goal";
+import { LevelForm, StudyLanguageForm } from "../learning/preference-forms";
 import { canonicalTimeZone, DEFAULT_TIME_ZONE, timeZoneOptions } from "../learning/time-zone";
 import { redirectWithToast, translatedToast } from "../toasts/toast.server";
 import type { StalenessHandle } from "../edge/staleness";
@@ -37,6 +42,7 @@ export const handle: PageHandle & StalenessHandle = {
 export async function loader({ context }: Route.LoaderArgs) {
   const { user, owner } = requireLearner(context);
   const db = await getDatabase();
+  const locale = requestLocale(context);
   const [settings, dictionary, showReadings, knownOnPageTurn] = await Promise.all([
     readSettings(db, user.id),
     readDictionary(db, user.id, owner.language),
@@ -54,13 +60,17 @@ export async function loader({ context }: Route.LoaderArgs) {
     values,
     zones: timeZoneOptions(settings.timeZone),
     zoneChosen: settings.timeZone !== null,
+    goal: settings.dailyGoalMinutes,
+    studyLanguage: owner.language,
+    level: user.level,
+    languageOptions: studyLanguageOptions(STUDY_LANGUAGES, locale),
     showReadings,
     knownOnPageTurn,
     autoplaySounds: settings.autoplaySounds ?? false,
     dictionary: {
       template: dictionary ?? "",
       placeholder: defaultDictionary(owner.language),
-      language: studyLanguageName(owner.language, requestLocale(context)),
+      language: studyLanguageName(owner.language, locale),
     },
   };
 }
@@ -71,6 +81,7 @@ const readingsFields = z.object({ showReadings: flag() });
 const pageTurnFields = z.object({ knownOnPageTurn: flag() });
 const soundsFields = z.object({ autoplaySounds: flag() });
 const timeZoneFields = z.object({ timeZone: text() });
+const goalFields = z.object({ goal: text(), goalOwn: text() });
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { user, owner } = requireLearner(context);
@@ -139,6 +150,21 @@ export async function action({ request, context }: Route.ActionArgs) {
           return saved("soundsSaved");
         },
       }),
+      // The daily goal in minutes of review (also asked by the welcome).
+      goal: intent({
+        schema: goalFields,
+        run: async ({ goal, goalOwn }) => {
+          const minutes = parseDailyGoal(goal, goalOwn);
+          if (minutes === null)
+            return data({ errors: null, values: null, goalError: "goal.errors.invalid", goal: goalOwn }, 400);
+          await saveDailyGoal(db, user.id, minutes);
+          return redirectWithToast(
+            request,
+            localePath(requestLocale(context), PATHS.settings),
+            translatedToast(t, "success", "learning:goal.saved", { count: minutes }),
+          );
+        },
+      }),
       browserTimeZone: intent({
         schema: timeZoneFields,
         run: async ({ timeZone }) => {
@@ -174,6 +200,16 @@ export default function SettingsPage({ loaderData, actionData }: Route.Component
           {t("errors.summary")}
         </p>
       ) : null}
+      <section className="settings-section" aria-labelledby="preferences-title">
+        <h2 id="preferences-title">{t("home.preferencesTitle")}</h2>
+        <StudyLanguageForm current={loaderData.studyLanguage} options={loaderData.languageOptions} />
+        <LevelForm current={loaderData.level} />
+      </section>
+      <GoalForm
+        key={loaderData.goal}
+        value={actionData && "goalError" in actionData ? (actionData.goal ?? "") : loaderData.goal}
+        error={actionData && "goalError" in actionData ? actionData.goalError : null}
+      />
       <section className="settings-section" aria-labelledby="review-title">
         <h2 id="review-title">{t("settings.reviewTitle")}</h2>
         <SettingsForm

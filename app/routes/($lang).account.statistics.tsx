@@ -10,6 +10,7 @@ import { STAGES } from "../learning/vocabulary";
 import { BarChart } from "../progress/charts";
 import { parseRange, RANGES } from "../progress/range";
 import { learnerStatistics } from "../progress/statistics.server";
+import { GOAL_STREAK_FROM } from "../learning/daily-goal.server";
 import { knownByDay } from "../progress/known.server";
 import { studyLanguageName } from "../learning/study-language";
 import { readFit } from "../learning/fsrs-fit.server";
@@ -35,7 +36,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { settings, day } = await learnerDayOf(context, db, owner, dayMemory(request, user));
   const timeZone = settings.timeZone ?? DEFAULT_TIME_ZONE;
   const [statistics, fit, known] = await Promise.all([
-    learnerStatistics(db, user.id, timeZone, range),
+    learnerStatistics(db, user.id, timeZone, range, undefined, settings.dailyGoalMinutes),
     readFit(db, user.id),
     knownByDay(db, owner, timeZone, range),
   ]);
@@ -44,6 +45,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     known,
     languageName: studyLanguageName(owner.language, requestLocale(context)),
     dayEnds: day.end,
+    goalMinutes: settings.dailyGoalMinutes,
+    goalRuleFrom: GOAL_STREAK_FROM,
     locale: requestLocale(context),
     ...statistics,
     scheduler: {
@@ -68,7 +71,7 @@ function dayLabel(locale: string) {
 }
 
 export default function StatisticsPage({ loaderData }: Route.ComponentProps) {
-  const { t } = useTranslation("learning");
+  const { t, i18n } = useTranslation("learning");
   const { range, locale, streak, reviewsPerDay, forecast, retention, stages, scheduler, known } = loaderData;
   const label = dayLabel(locale);
   const percent = new Intl.NumberFormat(locale, { style: "percent" });
@@ -86,6 +89,12 @@ export default function StatisticsPage({ loaderData }: Route.ComponentProps) {
     <section className="statistics">
       <h1>{t("common:titles.statistics")}</h1>
       <p className="lead streak">{t("statistics.streak", { count: streak })}</p>
+      <p className="hint streak-rule">
+        {t("goal.streakRule", {
+          count: loaderData.goalMinutes,
+          date: ruleDate(loaderData.goalRuleFrom, i18n.language),
+        })}
+      </p>
       <p className="lead known-count">{t("known.total", { count: knownNow.total, language })}</p>
       <Form method="get" className="inline-form">
         <label htmlFor="days">{t("statistics.rangeLabel")}</label>
@@ -218,4 +227,9 @@ function SchedulerFit({
       )}
     </section>
   );
+}
+
+/** A calendar day ("2026-12-07") as the interface language writes it. */
+function ruleDate(day: string, locale: string): string {
+  return new Intl.DateTimeFormat(locale, { dateStyle: "long", timeZone: "UTC" }).format(new Date(`${day}T00:00:00Z`));
 }

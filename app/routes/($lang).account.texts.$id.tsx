@@ -8,6 +8,7 @@ import { useLocalePath } from "../i18n/use-locale";
 import { readerPageAction, readerPageData } from "../reading/reader-page.server";
 import { ReaderText } from "../reading/reader-text";
 import { Pager, StageLegend, TextStatsLine } from "../reading/reading-ui";
+import { StarterListLink } from "../learning/next-action";
 import { TextFields } from "../reading/text-fields";
 import { KEY_STAGES } from "../reading/view";
 import { WordPanel } from "../reading/word-panel";
@@ -201,6 +202,9 @@ export default function ReaderPage({ loaderData, actionData }: Route.ComponentPr
       ) : null}
       {loaderData.knownOnPageTurn ? <p className="hint">{t("markKnown.turnHint")}</p> : null}
       <p className="hint">{t("readerHint")}</p>
+      {loaderData.starterList ? (
+        <StarterListLink list={loaderData.starterList} language={loaderData.languageName} />
+      ) : null}
       <section className="text-actions">
         <Link className="button button-secondary" to={`${here}?edit=1`}>
           {t("edit.title")}

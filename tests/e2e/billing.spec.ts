@@ -32,7 +32,7 @@ learnerTest(
     await expect(page.locator("main")).toContainText("Your plan: Supporter (active)");
     await openAccountMenu(page, "en");
     await page
-      .getByRole("link", { name: t("en", "nav.accountHome") })
+      .getByRole("link", { name: t("en", "nav.profile") })
       .first()
       .click();
     await expect(page.locator("main .plan-line")).toContainText("Your plan: Supporter (active)");

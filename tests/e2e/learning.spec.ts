@@ -24,6 +24,7 @@ test("chooses a study language whose name follows the interface language", async
   if (!javaScriptEnabled) await page.getByRole("button", { name: t("en", "language.submit") }).click();
   await expect(page).toHaveURL(/\/uk\/account\/home$/);
   await expect(page.locator(".lead").first()).toContainText("італійська");
+  await page.goto("/uk/account/settings");
   await expect(page.getByLabel(t("uk", "learning:studyLanguage.label"))).toHaveValue("it");
 });
 

@@ -191,19 +191,31 @@ export async function waitForHydration(page: Page) {
 }
 
 /**
- * Chooses a study language on the open My home: with JavaScript the change submits the form, without it the form's
- * button does. Resolves once the preference is saved.
+ * Chooses a study language in Settings (where the form is), from the page open now: with JavaScript the change submits
+ * the form, without it the form's button does. The form's answer leads back to the page the helper was called on (its
+ * return path set to it), with the toast, as when the form was on My home. Resolves once the preference is saved.
  */
 export async function chooseStudyLanguage(page: Page, javaScriptEnabled: boolean, option: string | { label: string }) {
+  const from = new URL(page.url());
+  const back = from.pathname + from.search;
+  const lng = LOCALES.find((each) => each !== "en" && `${from.pathname}/`.startsWith(`/${each}/`)) ?? "en";
+  await page.goto(localePath(lng, "/account/settings"));
+  if (javaScriptEnabled) await waitForHydration(page);
   const button = page.getByRole("button", { name: t("en", "learning:studyLanguage.submit") });
   // With JavaScript the button goes once the form is hydrated: from then on a change submits it.
   if (javaScriptEnabled) await expect(button).toHaveCount(0);
+  const field = page.getByLabel(t("en", "learning:studyLanguage.label"));
+  await field.evaluate((select: HTMLSelectElement, to) => {
+    const input = select.form!.querySelector<HTMLInputElement>('input[name="redirectTo"]')!;
+    input.value = to;
+  }, back);
   const saved = page.waitForResponse(
     (response) => response.request().method() === "POST" && new URL(response.url()).pathname.startsWith("/preferences"),
   );
-  await page.getByLabel(t("en", "learning:studyLanguage.label")).selectOption(option);
-  if (!javaScriptEnabled) await page.getByRole("button", { name: t("en", "learning:studyLanguage.submit") }).click();
+  await field.selectOption(option);
+  if (!javaScriptEnabled) await button.click();
   await saved;
+  await expect(page).toHaveURL((url) => url.pathname + url.search === back);
 }
 
 /** The layout wrapper, with the header and footer that layout has. */
@@ -439,6 +451,31 @@ export async function skipWelcome(page: Page) {
     .getByRole("button", { name: t("en", "learning:welcome.skip") })
     .click();
   await expect(page.locator("main h1")).toHaveText(t("en", "titles.accountHome"));
+}
+
+/**
+ * Answers My home's welcome, one step after another, on the open welcome in the interface language `lng`: the study
+ * language (in "All other languages" when it is not among the most chosen), the level and the daily goal; resolves on
+ * the page the last step leads to (the first lesson, or the public lists).
+ */
+export async function answerWelcome(
+  page: Page,
+  lng: Locale,
+  { language, level, goal }: { language: string; level: string; goal: number },
+) {
+  const main = page.locator("main");
+  const next = main.getByRole("button", { name: t(lng, "learning:welcome.next") });
+  const radio = main.locator(`input[name="studyLanguage"][value="${language}"]`);
+  if (!(await radio.isVisible())) await main.locator(".welcome-more summary").click();
+  await radio.check();
+  await next.click();
+  await expect(page).toHaveURL(/[?&]step=level/);
+  await main.locator(`input[name="level"][value="${level}"]`).check();
+  await next.click();
+  await expect(page).toHaveURL(/[?&]step=goal/);
+  await main.locator(`input[name="goal"][value="${goal}"]`).check();
+  await main.getByRole("button", { name: t(lng, "learning:welcome.finish") }).click();
+  await expect(page).not.toHaveURL(/\/account\/home/);
 }
 
 /**

@@ -298,6 +298,11 @@ export function defineDailySuite(databaseName: string, databaseEnv: () => Promis
       const zone = new Date().getUTCHours() < 22 ? "UTC" : "Asia/Tokyo";
       const live = await learner("steps-live@example.com", { timeZone: zone });
       const liveId = await addTerm(live.browser, { text: "transient", meaning: "passing" });
+      // A goal of one minute, which one grade reaches: the streak counts the days that reach the goal (ADR 119).
+      await live.browser.request("/account/settings", {
+        method: "POST",
+        form: { intent: "goal", goal: "own", goalOwn: "1" },
+      });
       await live.browser.request("/account/review", { method: "POST", form: { termId: liveId, grade: "good" } });
       const page = textOf((await live.browser.page("/account/review")).html);
       expect(page).toContain("Next card due in 10 minutes.");
@@ -305,6 +310,7 @@ export function defineDailySuite(databaseName: string, databaseEnv: () => Promis
       expect(page).toContain("Today's reviews");
       expect(page).toMatch(/Reviewed ?1 ?Remembered ?100 ?% ?Time ?1 minute ?Next review ?\S.* ?Streak ?1 day/);
       expect(page).not.toContain("All done");
+      expect(page).toContain("You reached today’s goal of 1 minute. Your streak goes on.");
       await live.browser.request(`/uk/account/settings`, {
         method: "POST",
         form: { ...SETTINGS, timeZone: zone, newPerDay: "1" },
@@ -541,10 +547,17 @@ export function defineDailySuite(databaseName: string, databaseEnv: () => Promis
       const anonymous = await app.browser().page("/");
       expect(anonymous.html).toContain('id="home-email"');
       expect(textOf(anonymous.html)).not.toContain("Your day");
-      expect(textOf((await who.browser.page("/account/home")).html)).toContain("3 new terms left today");
-      expect(mine).toContain("Streak: 0 days in a row with reviews");
+      // My home leads with the next step and the day's goal; the day's figures are on this page.
+      expect(textOf((await who.browser.page("/account/home")).html)).toContain("0 of 10 minutes of review today");
+      expect(mine).toContain("Streak: 0 days in a row at your daily goal");
       await who.browser.request("/account/review", { method: "POST", form: { termId: id, grade: "good" } });
-      expect(textOf((await who.browser.page("/")).html)).toContain("Streak: 1 day in a row with reviews");
+      // One grade counts a minute: short of the default goal of ten, enough for a goal of one.
+      expect(textOf((await who.browser.page("/")).html)).toContain("Streak: 0 days in a row at your daily goal");
+      await who.browser.request("/account/settings", {
+        method: "POST",
+        form: { intent: "goal", goal: "own", goalOwn: "1" },
+      });
+      expect(textOf((await who.browser.page("/")).html)).toContain("Streak: 1 day in a row at your daily goal");
     });
   });
 }

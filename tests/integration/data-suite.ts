@@ -490,10 +490,13 @@ export function defineDataSuite(databaseName: string, databaseEnv: () => Promise
         await app.db.execute(
           sql`insert into review_logs (term_id, rating, state, reviewed_at, scheduled_days) values (${termId}, ${rating}, 2, ${at(daysAgo)}, ${scheduled})`,
         );
+      // A goal of one minute, which any day with a grade reaches: the streak is the same before and after the rule's
+      // change (ADR 119), whatever the date of the run.
+      await jo.request("/account/settings", { method: "POST", form: { intent: "goal", goal: "own", goalOwn: "1" } });
       const { html, response } = await jo.page("/account/statistics");
       expect(response.status).toBe(200);
       const text = textOf(html);
-      expect(text).toContain("Streak: 3 days in a row with reviews");
+      expect(text).toContain("Streak: 3 days in a row at your daily goal");
       expect(text).toContain("5 reviews in this period");
       expect(text).toContain("80% of 5 reviews in this period were not graded Again.");
       expect(text).toContain("1 term comes due in the next 30 days, 0 of them today.");

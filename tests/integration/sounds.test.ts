@@ -196,7 +196,6 @@ describe("sounds of Anki decks", () => {
       form: { intent: "sounds", autoplaySounds: "on" },
     });
     expect(saved.status).toBe(302);
-    const { rows } = await app.db.execute(sql`select id from terms where user_id = ${id} and text = '猫'`);
     await app.db.execute(sql`update terms set due = now() + interval '1 day' where user_id = ${id} and text <> '猫'`);
     const back = await browser.page("/account/review?reveal=1");
     expect(back.html).toMatch(/<audio[^>]*autoplay/i);

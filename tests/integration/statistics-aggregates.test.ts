@@ -22,6 +22,8 @@ import { markKnown } from "../../app/reading/known-words.server";
 import { STAGES, type Stage } from "../../app/learning/vocabulary";
 import { addDays, dayFormatter, daysUntil, weekOf } from "../../app/progress/days";
 import { learnerStatistics } from "../../app/progress/statistics.server";
+import { CARD_CAP_MS, GOAL_STREAK_FROM } from "../../app/learning/daily-goal.server";
+import { DAILY_GOAL } from "../../app/learning/daily-limits";
 import { createDatabase } from "../../scripts/support/postgres.ts";
 import { PROJECT_ROOT } from "../support/server-process.ts";
 import { tempDir } from "../support/temp.ts";
@@ -270,9 +272,23 @@ function expected(
     return { day, ...counts };
   });
   const reviewed = new Set(logs.filter((log) => log.day <= today).map((log) => log.day));
+  // Review time per day (ADR 119): each grade counts the time since the learner's grade before it, at most the cap.
+  const time = new Map<string, number>();
+  let previous: number | null = null;
+  for (const log of [...logs].sort((a, b) => a.reviewedAt.getTime() - b.reviewedAt.getTime())) {
+    const at = log.reviewedAt.getTime();
+    time.set(
+      log.day,
+      (time.get(log.day) ?? 0) + (previous === null ? CARD_CAP_MS : Math.min(CARD_CAP_MS, at - previous)),
+    );
+    previous = at;
+  }
+  // From the rule's first day a day counts when it reaches the goal (the default here); before it, any review.
+  const counts = (day: string) =>
+    day >= GOAL_STREAK_FROM ? (time.get(day) ?? 0) >= DAILY_GOAL.default * 60_000 : reviewed.has(day);
   let streak = 0;
-  let day = reviewed.has(today) ? today : addDays(today, -1);
-  while (reviewed.has(day)) {
+  let day = counts(today) ? today : addDays(today, -1);
+  while (counts(day)) {
     streak++;
     day = addDays(day, -1);
   }

@@ -26,88 +26,115 @@ describe("the welcome on My home", () => {
   const fresh = (email: string) => signedInBrowser(app, mail, email, undefined, { welcome: "keep" });
   const answer = (browser: Browser, fields: Record<string, string>, path = "/account/home") =>
     browser.request(path, { method: "POST", form: fields });
-  const good = { intent: "welcome", studyLanguage: "de", level: "elementary", newPerDay: "15" };
   async function row(email: string) {
     const { rows } = await app.db.execute(
-      sql`select u.level, u.study_language, u.welcomed_at, s.new_per_day from users u left join learner_settings s on s.user_id = u.id where u.email = ${email}`,
+      sql`select u.level, u.study_language, u.welcomed_at, s.new_per_day, s.daily_goal_minutes from users u left join learner_settings s on s.user_id = u.id where u.email = ${email}`,
     );
     return rows[0]!;
   }
 
-  it("shows the welcome instead of the dashboard until it is answered, and refuses bad answers with a 400", async () => {
+  it("asks one question a screen and refuses bad answers with a 400 and the translated message", async () => {
     const ann = await fresh("welcome.ann@example.com");
     const home = await ann.page("/account/home");
     expect(home.response.status).toBe(200);
     const text = textOf(home.html);
     expect(text).toContain("Welcome");
+    expect(text).toContain("Step 1 of 3");
     expect(text).toContain("Which language do you want to learn?");
     expect(text).not.toContain("My terms by stage");
-    // The most studied languages come first, then every other study language; none is chosen for the learner.
-    const options = [...home.html.matchAll(/<option value="([a-z]*)"/g)].map((m) => m[1]);
-    expect(options.slice(0, 4)).toEqual(["", "en", "es", "fr"]);
-    expect(options.length).toBeGreaterThan(150);
-    expect(home.html).toMatch(/<option value="" disabled="" selected="">Choose a language<\/option>/);
-    // The daily limit's default, the settings' range.
-    expect(home.html).toMatch(/name="newPerDay"[^>]*max="1000"|max="1000"[^>]*name="newPerDay"/);
-    expect(home.html).toMatch(/value="20"/);
+    // The most chosen languages first (Spanish leading, English last of them), then every other; none is chosen.
+    const codes = [...home.html.matchAll(/<input[^>]*name="studyLanguage"[^>]*>/g)].map(
+      (m) => /value="([a-z]+)"/.exec(m[0])?.[1],
+    );
+    expect(codes.slice(0, 4)).toEqual(["es", "fr", "de", "it"]);
+    expect(codes[20]).toBe("en");
+    expect(codes.length).toBeGreaterThan(150);
+    expect(home.html).not.toMatch(/name="studyLanguage"[^>]*checked/);
+    // The search without JavaScript: a GET, bounded, matching a language's own name too.
+    const found = await ann.page(`/account/home?step=language&q=${encodeURIComponent("日本")}`);
+    expect(found.html).toContain('value="日本"');
+    const longQuery = await ann.page(`/account/home?step=language&q=${"x".repeat(5000)}`);
+    expect(longQuery.response.status).toBe(200);
+    expect(textOf(longQuery.html)).toContain(`No language matches “${"x".repeat(60)}”.`);
 
     const cases: [Record<string, string>, string, string][] = [
-      [{ ...good, studyLanguage: "xx" }, "/account/home", "Choose a language from the list."],
-      [{ ...good, studyLanguage: "" }, "/account/home", "Choose a language from the list."],
-      [{ ...good, level: "guru" }, "/account/home", "Choose a level from the list."],
-      [{ ...good, newPerDay: "1001" }, "/account/home", "Enter a whole number of new terms from 0 to 1,000."],
-      [{ ...good, newPerDay: "-1" }, "/account/home", "Enter a whole number of new terms from 0 to 1,000."],
-      [{ ...good, newPerDay: "ten" }, "/account/home", "Enter a whole number of new terms from 0 to 1,000."],
-      [{ ...good, newPerDay: "9".repeat(5000) }, "/account/home", "Enter a whole number of new terms from 0 to 1,000."],
-      [{ ...good, level: "guru" }, "/de/account/home", "Wähle ein Niveau aus der Liste."],
-      [{ ...good, studyLanguage: "xx" }, "/uk/account/home", "Вибери мову зі списку."],
-      [{ ...good, intent: "other" }, "/account/home", "That action is not available here."],
+      [{ intent: "language", studyLanguage: "xx" }, "/account/home", "Choose a language from the list."],
+      [{ intent: "language" }, "/account/home", "Choose a language from the list."],
+      [{ intent: "level", level: "guru" }, "/account/home?step=level", "Choose a level from the list."],
+      [{ intent: "level", level: "guru" }, "/de/account/home?step=level", "Wähle ein Niveau aus der Liste."],
+      [{ intent: "goal", goal: "ten" }, "/account/home?step=goal", "Choose a goal, or enter a whole number"],
+      [{ intent: "goal", goal: "own", goalOwn: "121" }, "/account/home?step=goal", "Choose a goal, or enter"],
+      [{ intent: "goal", goal: "own", goalOwn: "0" }, "/account/home?step=goal", "Choose a goal, or enter"],
+      [{ intent: "goal", goal: "own", goalOwn: "9".repeat(5000) }, "/account/home?step=goal", "Choose a goal"],
+      [{ intent: "language", studyLanguage: "xx" }, "/uk/account/home", "Вибери мову зі списку."],
+      [{ intent: "other" }, "/account/home", "That action is not available here."],
     ];
     for (const [fields, path, message] of cases) {
       const response = await answer(ann, fields, path);
       expect(response.status, JSON.stringify(fields).slice(0, 80)).toBe(400);
       const html = await response.text();
       expect(textOf(html)).toContain(message);
-      // The form comes back with what was sent, the message tied to its field.
-      expect(html.match(/aria-describedby="welcome-\w+-error"/), message).not.toBeNull();
+      expect(html.match(/aria-describedby="(welcome|goal)-error"/), message).not.toBeNull();
     }
-    // Level and number missing altogether: both errors at once.
-    const empty = await answer(ann, { intent: "welcome", studyLanguage: "es" });
-    expect(empty.status).toBe(400);
-    const emptyText = textOf(await empty.text());
-    expect(emptyText).toContain("Choose a level from the list.");
-    expect(emptyText).toContain("Enter a whole number of new terms from 0 to 1,000.");
     // Nothing was saved; the welcome is still there.
     expect(await row("welcome.ann@example.com")).toMatchObject({ level: null, welcomed_at: null });
     expect(textOf((await ann.page("/account/home")).html)).toContain("Which language do you want to learn?");
   });
 
-  it("saves the answers and shows My home with the list at the learner's level as the next step", async () => {
+  it("saves each answer, then opens the text of the learner's level in the reader with the starter list", async () => {
     const ben = await fresh("welcome.ben@example.com");
     // The page is kept in memory for the learner: answering must draw it again.
     await ben.page("/de/account/home");
     expect(textOf((await ben.page("/de/account/home")).html)).toContain("Welche Sprache möchtest du lernen?");
-    const saved = await answer(ben, good, "/de/account/home");
-    expect(saved.status).toBe(302);
-    expect(saved.headers.get("Location")).toBe("/de/account/home");
+    const language = await answer(ben, { intent: "language", studyLanguage: "es" }, "/de/account/home");
+    expect(language.status).toBe(302);
+    expect(language.headers.get("Location")).toBe("/de/account/home?step=level");
     expect(ben.jar.get("studyLanguage")).toBeTruthy();
+    expect(textOf((await ben.page("/de/account/home?step=level")).html)).toContain("Wie gut kannst du schon Spanisch?");
+    const level = await answer(ben, { intent: "level", level: "intermediate" }, "/de/account/home?step=level");
+    expect(level.headers.get("Location")).toBe("/de/account/home?step=goal");
+    const goal = await answer(ben, { intent: "goal", goal: "own", goalOwn: "25" }, "/de/account/home?step=goal");
+    expect(goal.status).toBe(302);
     expect(await row("welcome.ben@example.com")).toMatchObject({
-      level: "elementary",
-      study_language: "de",
-      new_per_day: 15,
+      level: "intermediate",
+      study_language: "es",
+      daily_goal_minutes: 25,
     });
     expect((await row("welcome.ben@example.com")).welcomed_at).not.toBeNull();
+    // The Spanish text at Intermediate, else at the nearest level with one, in the reader.
+    const reader = goal.headers.get("Location")!;
+    expect(reader).toMatch(/^\/de\/account\/texts\/[0-9a-f-]{36}$/);
+    const lesson = await ben.page(reader);
+    expect(toastsIn(lesson.html)[0]?.[0]).toBe("Deine erste Lektion");
+    expect(textOf(lesson.html)).toContain("Wörter für den Anfang:");
+    expect(lesson.html).toContain("/de/account/explore/public?language=es&amp;level=intermediate");
+    // My home: continue that text, with the starter list; the goal of 25 minutes.
     const home = await ben.page("/de/account/home");
-    expect(toastsIn(home.html)[0]).toEqual(["Alles bereit", "Deine Lernsprache: Deutsch."]);
-    const text = textOf(home.html);
-    expect(text).toContain("Dein nächster Schritt");
-    expect(text).toContain("Deutsch, Grundkenntnisse");
-    expect(home.html).toContain('href="/de/account/explore/public?language=de&amp;level=elementary"');
-    expect(text).not.toContain("Welche Sprache möchtest du lernen?");
-    // Settings show the new daily limit.
-    expect((await ben.page("/account/settings")).html).toMatch(
-      /name="newPerDay"[^>]*value="15"|value="15"[^>]*name="newPerDay"/,
+    expect(home.html).toContain('data-next="read"');
+    expect(home.html).toContain('data-starter-list="es-intermediate"');
+    expect(textOf(home.html)).toContain("Heute 0 von 25 Minuten wiederholt");
+    // Answering the last step again (a second tab) makes no second copy of the text.
+    const again = await answer(ben, { intent: "goal", goal: "10" }, "/de/account/home?step=goal");
+    expect(again.status).toBe(302);
+    const { rows } = await app.db.execute(
+      sql`select count(*)::int as n from texts t join users u on u.id = t.user_id where u.email = 'welcome.ben@example.com'`,
     );
+    expect(rows[0]).toMatchObject({ n: 1 });
+  });
+
+  it("leads to the starter list, else the public lists, in a language without a text", async () => {
+    const eve = await fresh("welcome.eve@example.com");
+    await answer(eve, { intent: "language", studyLanguage: "sw" });
+    await answer(eve, { intent: "level", level: "beginner" }, "/account/home?step=level");
+    const goal = await answer(eve, { intent: "goal", goal: "5" }, "/account/home?step=goal");
+    expect(goal.status).toBe(302);
+    expect(goal.headers.get("Location")).toBe("/account/explore/public");
+    const lists = await eve.page("/account/explore/public");
+    expect(lists.response.status).toBe(200);
+    expect(toastsIn(lists.html)[0]?.[0]).toBe("Public lists");
+    // My home: no empty form, a next step all the same.
+    const home = await eve.page("/account/home");
+    expect(home.html).toContain('data-next="add"');
   });
 
   it("skipping keeps the defaults; the next step moves to reading, then to review", async () => {
@@ -123,10 +150,10 @@ describe("the welcome on My home", () => {
       new_per_day: null,
     });
     let home = await cleo.page("/account/home");
-    // No level chosen: the Beginner list of the study language.
+    // No level chosen: the first lesson at Beginner (the nearest level with an English text), the starter list beside.
     expect(textOf(home.html)).toContain("Your next step");
-    expect(textOf(home.html)).toContain("English, Beginner");
-    expect(home.html).toContain('data-next="list"');
+    expect(home.html).toContain('data-next="lesson"');
+    expect(home.html).toContain('data-starter-list="en-beginner"');
 
     // A text opened in the reader: continue reading it.
     const body = new FormData();
@@ -136,7 +163,7 @@ describe("the welcome on My home", () => {
     expect(added.status).toBe(302);
     const textPath = added.headers.get("Location")!;
     home = await cleo.page("/account/home");
-    expect(home.html).toContain('data-next="list"');
+    expect(home.html).toContain('data-next="lesson"');
     expect((await cleo.page(textPath)).response.status).toBe(200);
     home = await cleo.page("/account/home");
     expect(home.html).toContain('data-next="read"');
@@ -152,7 +179,7 @@ describe("the welcome on My home", () => {
     home = await cleo.page("/account/home");
     expect(home.html).toContain('data-next="review"');
     expect(textOf(home.html)).toContain("1 term is waiting for review.");
-    // One primary button: the day panel below does not repeat "Start review".
+    // One primary button: nothing below repeats "Start review".
     expect(textOf(home.html).match(/Start review/g)).toHaveLength(1);
     // Skipping again (a second tab, a replayed form) changes nothing.
     expect((await answer(cleo, { intent: "skip" })).status).toBe(302);

@@ -1,7 +1,7 @@
 /**
  * Screenshots of a new learner's first visit to My home (see playwright.screenshots.config.ts): the welcome, the
- * welcome with a server-rendered error, and My home afterwards with its next step (the list at the learner's level,
- * then a review once a term is due), at the widths of SHOTS_WIDTHS (360 and 1280), light and dark.
+ * welcome's steps, one with a server-rendered error, the first lesson, and My home afterwards with its next step (the
+ * text begun and the starter list, then a review once a term is due), at the widths of SHOTS_WIDTHS (360 and 1280), light and dark.
  */
 import { mkdirSync } from "node:fs";
 import path from "node:path";
@@ -29,23 +29,30 @@ test("the welcome and My home's next step", async ({ page, javaScriptEnabled, co
   await shootHere(page, "welcome", javaScriptEnabled);
 
   const main = page.locator("main");
-  await main.getByLabel(t("en", "learning:welcome.language")).selectOption("de");
-  await main.getByRole("radio", { name: t("en", "lists:levels.beginner") }).check();
-  const number = main.getByLabel(t("en", "learning:settings.newPerDay"));
-  await number.evaluate((input: HTMLInputElement) => {
-    input.removeAttribute("max");
-    input.value = "5000";
-  });
-  await main.getByRole("button", { name: t("en", "learning:welcome.start") }).click();
-  await expect(main.locator("#welcome-newPerDay-error")).toBeVisible();
+  const next = main.getByRole("button", { name: t("en", "learning:welcome.next") });
+  await main.getByRole("radio", { name: "German" }).check();
+  await next.click();
+  await expect(page).toHaveURL(/step=level/);
+  await shootHere(page, "welcome-level", javaScriptEnabled);
+  await main.locator('input[name="level"][value="beginner"]').check();
+  await next.click();
+  await expect(page).toHaveURL(/step=goal/);
+  await shootHere(page, "welcome-goal", javaScriptEnabled);
+  await main.getByRole("radio", { name: t("en", "learning:goal.own") }).check();
+  const own = main.getByLabel(t("en", "learning:goal.ownLabel"));
+  await own.evaluate((input: HTMLInputElement) => input.removeAttribute("max"));
+  await own.fill("500");
+  await main.getByRole("button", { name: t("en", "learning:welcome.finish") }).click();
+  await expect(main.locator("#goal-error")).toBeVisible();
   await shootHere(page, "welcome-error", javaScriptEnabled);
 
-  await number.fill("15");
-  await main.getByRole("button", { name: t("en", "learning:welcome.start") }).click();
-  await expect(main.locator(".next-action")).toBeVisible();
+  await main.getByRole("radio", { name: /^15 minutes/ }).check();
+  await main.getByRole("button", { name: t("en", "learning:welcome.finish") }).click();
+  await expect(page).toHaveURL(/\/account\/texts\//);
+  await shootHere(page, "first-lesson", javaScriptEnabled);
   await page.goto("/account/home");
   if (javaScriptEnabled) await waitForHydration(page);
-  await shootHere(page, "home-list", javaScriptEnabled);
+  await shootHere(page, "home-lesson", javaScriptEnabled);
 
   await page.goto("/account/explore/public?language=de&level=beginner");
   await page.getByRole("button", { name: t("en", "lists:public.addAll") }).click();

@@ -31,7 +31,13 @@ describe("time zone names", () => {
   });
 
   it("reads a zone stored under its old name as the current one", () => {
-    const row = { newPerDay: 20, reviewsPerDay: 200, reviewModes: "forward", desiredRetention: 0.9 };
+    const row = {
+      newPerDay: 20,
+      reviewsPerDay: 200,
+      reviewModes: "forward",
+      desiredRetention: 0.9,
+      dailyGoalMinutes: 10,
+    };
     expect(settingsOf({ ...row, timeZone: "Europe/Kiev" }).timeZone).toBe("Europe/Kyiv");
     expect(settingsOf({ ...row, timeZone: null }).timeZone).toBeNull();
   });

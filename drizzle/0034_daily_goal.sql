@@ -1,0 +1,2 @@
+ALTER TABLE "learner_settings" ADD COLUMN "daily_goal_minutes" integer DEFAULT 10 NOT NULL;--> statement-breakpoint
+ALTER TABLE "learner_settings" ADD CONSTRAINT "learner_settings_daily_goal_range" CHECK ("learner_settings"."daily_goal_minutes" between 1 and 120);
