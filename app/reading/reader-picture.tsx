@@ -1,4 +1,6 @@
 import { useRouteLoaderData } from "react-router";
+import { useHydrated } from "remix-utils/use-hydrated";
+import { useBasicMode } from "../http/basic-mode";
 import { useTranslation } from "../i18n/use-translation";
 import type { Theme } from "../theme/theme";
 import light1280 from "./images/reader-1280-light.webp";
@@ -18,33 +20,42 @@ const PICTURES = {
  * A picture of the product: the reader of a learner's own text, taken from the running app
  * (tests/screenshots/landing-picture.shots.ts), in the page's theme: the chosen one, or the system's through a
  * `<source>` when the visitor chose none. The browser fetches one file, at the width it shows. Below the first
- * screen: lazy, and after the page's own requests.
+ * screen, lazy and after the page's own requests: on a slow link a lazy image this near the first screen still loads
+ * at once and shared the link with the page's scripts, so with JavaScript it is rendered once the page is hydrated
+ * (in its frame, which keeps its room), and without JavaScript from `<noscript>` (in basic mode at once).
  */
 export function ReaderPicture() {
   const { t } = useTranslation("landing");
   const theme = useRouteLoaderData<{ theme: Theme }>("root")?.theme ?? "system";
-  const picture = PICTURES[theme === "dark" ? "dark" : "light"];
+  const chosen = PICTURES[theme === "dark" ? "dark" : "light"];
+  // Basic mode sends no scripts to a browser that runs them: there `<noscript>` would show nothing.
+  const hydrated = useHydrated();
+  const basic = useBasicMode();
+  const now = hydrated || basic;
+  const picture = (
+    <picture>
+      {theme === "system" ? (
+        <source media="(prefers-color-scheme: dark)" srcSet={PICTURES.dark.srcSet} sizes={SIZES} />
+      ) : null}
+      <img
+        className="reader-shot"
+        src={chosen.src}
+        srcSet={chosen.srcSet}
+        sizes={SIZES}
+        width={PICTURE_SIZE.width}
+        height={PICTURE_SIZE.height}
+        alt={t("picture.alt")}
+        loading="lazy"
+        decoding="async"
+        fetchPriority="low"
+      />
+    </picture>
+  );
   return (
     <section className="reader-picture" aria-labelledby="picture-title">
       <h2 id="picture-title">{t("picture.title")}</h2>
       <p className="lead">{t("picture.body")}</p>
-      <picture>
-        {theme === "system" ? (
-          <source media="(prefers-color-scheme: dark)" srcSet={PICTURES.dark.srcSet} sizes={SIZES} />
-        ) : null}
-        <img
-          className="reader-shot"
-          src={picture.src}
-          srcSet={picture.srcSet}
-          sizes={SIZES}
-          width={PICTURE_SIZE.width}
-          height={PICTURE_SIZE.height}
-          alt={t("picture.alt")}
-          loading="lazy"
-          decoding="async"
-          fetchPriority="low"
-        />
-      </picture>
+      <div className="reader-shot-frame">{now ? picture : <noscript>{picture}</noscript>}</div>
     </section>
   );
 }
