@@ -198,7 +198,7 @@ export function WordPanel({
           </Form>
         </>
       )}
-      {inPlace ? <p className="hint">{t("panel.keys")}</p> : null}
+      {inPlace ? <p className="hint panel-keys">{t("panel.keys")}</p> : null}
     </aside>
   );
 }
