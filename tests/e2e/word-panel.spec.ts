@@ -46,6 +46,8 @@ test("one press on a meaning adds the term with it and the sentence; the toast's
   javaScriptEnabled,
   consoleGuard,
 }) => {
+  // A whole journey: add, undo, the term's page, add again.
+  test.slow();
   // The removed term's page answers 404, which the browser reports as a failed resource.
   consoleGuard.allow(/status of 404 \(Not Found\)/);
   await germanText(page, javaScriptEnabled);
@@ -99,6 +101,8 @@ test("a meaning pressed for a term one has already is refused with its message (
   javaScriptEnabled,
   consoleGuard,
 }) => {
+  // Two tabs of one learner.
+  test.slow();
   consoleGuard.allow(/status of 409 \(Conflict\)/);
   await germanText(page, javaScriptEnabled);
   await word(page, "Hund").click();
