@@ -39,6 +39,12 @@ async function loadApp() {
   return { build, loaded, entry: appServerOf(loaded), vite };
 }
 
+// The embedded database opens on its own thread while the app loads (app/db/pglite-early.ts).
+if (!DEVELOPMENT && !process.env.DATABASE_URL) {
+  const { startPgliteEarly } = await import("./app/db/pglite-early.ts");
+  startPgliteEarly();
+}
+
 // Loading the app validates the configuration: a bad variable stops the process here, naming it.
 const { build, loaded, entry, vite } = await loadApp().catch((error: unknown) => {
   console.error(error instanceof Error ? error.message : error);

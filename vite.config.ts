@@ -25,6 +25,7 @@ export default defineConfig({
       },
     ],
   },
+  ssr: { noExternal: ["drizzle-orm"] },
   build: {
     target: "es2022",
     // A lazily loaded file's imports are preloaded with it, except the file itself (the import fetches it anyway) and

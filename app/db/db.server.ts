@@ -3,6 +3,7 @@ import { log } from "../server/log.server";
 import { noteConnectionLost, onHealthCheck, onShutdown } from "../server/lifecycle.server";
 import { timeQueries, watchPool } from "../server/metrics.server";
 import { openDatabase, type Database, type DatabaseHandle } from "./open.server";
+import { takeEarlyPglite } from "./pglite-early";
 
 export type { Database };
 
@@ -17,6 +18,8 @@ function open(): Promise<Handle> {
       directUrl: env.DATABASE_DIRECT_URL,
       dataDir: env.DATA_DIR,
       templateDir: env.DATA_TEMPLATE_DIR,
+      // server.ts may have started the embedded database's thread before the app was loaded.
+      started: env.DATABASE_URL ? undefined : takeEarlyPglite(env.DATA_DIR),
       // The embedded database answers from a thread of its own: its queries do not hold the event loop.
       worker: true,
       // PostgreSQL announces the learners each write changes, heard by every instance: their sessions are kept.

@@ -5,6 +5,7 @@ import path from "node:path";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { announcesLearnerChanges, LearnerChanges } from "./learner-changes.ts";
 import { assertFreeSpace, lockDataDir } from "./lock.server.ts";
+import type { PgliteWorkerClient } from "./pglite-client.server.ts";
 import { copyTemplateDatabase, PGLITE_FOLDER } from "./template.server.ts";
 
 export type Database = PgDatabase<PgQueryResultHKT>;
@@ -46,6 +47,8 @@ export type OpenOptions = {
    * the database themselves read each time.
    */
   listen?: boolean;
+  /** PGlite's thread, started before the app was loaded (server.ts, pglite-early.ts): opened from there on. */
+  started?: Promise<PgliteStart>;
 };
 
 /** Every process that opens and migrates the database runs migrations one at a time under this PostgreSQL lock. */
@@ -173,12 +176,13 @@ async function openPglite(
   migrationsFolder: string,
   templateDir?: string,
   worker = false,
+  started?: Promise<PgliteStart>,
 ): Promise<DatabaseHandle> {
+  if (worker) return openPgliteWorker(await (started ?? startPgliteWorker(dir, migrationsFolder, templateDir)), dir);
   const release = await lockDataDir(dir);
   try {
     // Under the lock: no other process copies into or opens this directory meanwhile.
     if (templateDir) copyTemplateDatabase(dir, templateDir);
-    if (worker) return await openPgliteWorker(dir, migrationsFolder, release);
     const { PGlite } = await import("@electric-sql/pglite");
     const { drizzle } = await import("drizzle-orm/pglite");
     const { migrate } = await import("drizzle-orm/pglite/migrator");
@@ -193,15 +197,42 @@ async function openPglite(
   }
 }
 
-/** PGlite on its own thread, opened and migrated there (pglite-client.server.ts). */
-async function openPgliteWorker(dir: string, migrationsFolder: string, release: () => void): Promise<DatabaseHandle> {
-  const { PgliteWorkerClient } = await import("./pglite-client.server.ts");
+/** The embedded database's thread started: its directory locked (and given the template), PGlite opening there. */
+export type PgliteStart = { client: PgliteWorkerClient; release: () => void };
+
+/**
+ * Locks the data directory, copies the template into it when it has no database, and starts PGlite's thread, which
+ * opens and migrates the database (pglite-client.server.ts). Needs nothing of drizzle: server.ts calls it before the
+ * app is loaded, so the database opens on the other core meanwhile (pglite-early.ts).
+ */
+export async function startPgliteWorker(
+  dir: string,
+  migrationsFolder: string,
+  templateDir?: string,
+): Promise<PgliteStart> {
+  const release = await lockDataDir(dir);
+  try {
+    // Under the lock: no other process copies into or opens this directory meanwhile.
+    if (templateDir) copyTemplateDatabase(dir, templateDir);
+    const { PgliteWorkerClient } = await import("./pglite-client.server.ts");
+    const client = new PgliteWorkerClient(path.join(path.resolve(dir), PGLITE_FOLDER), migrationsFolder);
+    // Awaited by openPgliteWorker, maybe later than it fails: not an unhandled rejection meanwhile.
+    client.waitReady.catch(() => {});
+    return { client, release };
+  } catch (error) {
+    release();
+    throw error;
+  }
+}
+
+/** PGlite on its own thread, opened and migrated there, given to drizzle once ready. */
+async function openPgliteWorker({ client, release }: PgliteStart, dir: string): Promise<DatabaseHandle> {
   const { drizzle } = await import("drizzle-orm/pglite");
-  const client = new PgliteWorkerClient(path.join(path.resolve(dir), PGLITE_FOLDER), migrationsFolder);
   try {
     await client.waitReady;
   } catch (error) {
     await client.close().catch(() => {});
+    release();
     throw error;
   }
   const db = drizzle({ client: client as unknown as import("@electric-sql/pglite").PGlite });
@@ -242,5 +273,5 @@ export function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
       options.onConnectionError ?? (() => {}),
       options.listen ?? false,
     );
-  return openPglite(options.dataDir, migrationsFolder, options.templateDir, options.worker);
+  return openPglite(options.dataDir, migrationsFolder, options.templateDir, options.worker, options.started);
 }

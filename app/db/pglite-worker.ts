@@ -3,9 +3,8 @@
 // `node` runs this file (a worker is not bundled by the build).
 import { parentPort, workerData } from "node:worker_threads";
 import { PGlite } from "@electric-sql/pglite";
-import { drizzle } from "drizzle-orm/pglite";
-import { migrate } from "drizzle-orm/pglite/migrator";
 import { LEARNER_CHANNEL, LEARNER_NOTIFY_SETTING } from "./learner-changes.ts";
+import { migrationsCurrent } from "./migrations-current.ts";
 import { preparedStatements } from "./pglite-statements.ts";
 import type { PgliteRequest, PgliteReply, WireError, WireQueryOptions } from "./pglite-wire.ts";
 
@@ -51,7 +50,12 @@ const ROLLBACK = Symbol("rollback");
 
 async function main() {
   const db = await PGlite.create(dataDir);
-  await migrate(drizzle(db), { migrationsFolder });
+  // Drizzle's migrator is loaded only when a migration is due: a restart or a copy of a current template skips it.
+  if (!(await migrationsCurrent(db, migrationsFolder))) {
+    const { drizzle } = await import("drizzle-orm/pglite");
+    const { migrate } = await import("drizzle-orm/pglite/migrator");
+    await migrate(drizzle(db), { migrationsFolder });
+  }
   // This thread is the database's only writer: a learner's changed row is announced to the app at commit, before the
   // answer to the statement (or the transaction's end) that changed it (drizzle/0021).
   await db.exec(`SET ${LEARNER_NOTIFY_SETTING} = 'on'`);

@@ -14,7 +14,7 @@ import type { ViteDevServer } from "vite";
 import { env } from "../config/env.server";
 import { learnTranslationFiles } from "../i18n/translation-files.server";
 import { bodyLimitFor } from "../http/request-body.server";
-import { checkHealth, hasStarted } from "../server/lifecycle.server";
+import { checkHealth, hasStarted, whenStarted } from "../server/lifecycle.server";
 import { log } from "../server/log.server";
 import { holdsBearerToken, metrics, requestDuration, requestsInFlight } from "../server/metrics.server";
 import { requestLogFields, routePatterns } from "../server/request-log.server";
@@ -22,6 +22,7 @@ import { isPersonalRequest, markPersonal, securityHeaderList, setSecurityHeaders
 import { DRAWN_LEVELS } from "./kept-document.server";
 import { answerLearnerPage } from "./learner-pages.server";
 import { bodyAdmission } from "./body-admission.server";
+import { earlyWrites } from "./early-writes.server";
 import { answerOverloaded, answerSlowBody, loadShedder } from "./load-shedding.server";
 import { publicPageCache, type Around } from "./page-cache.server";
 import {
@@ -319,11 +320,19 @@ export function createEdge({ build, loaded, vite, server, clientDir, stopping, r
     if (!res.headersSent) res.setHeader("X-Request-Id", requestLogFields(req).requestId);
   }
 
-  /** Through admission (production) to the work. */
+  /** A write that arrives while the app starts waits for it outside the working slots, a few for a while. */
+  const holdEarlyWrite = earlyWrites({
+    started: hasStarted,
+    whenStarted,
+    waits: (req) => log.info("write waits for the start", { method: req.method, path: pathOf(req.url!) }),
+    waited: (req, ms, started) =>
+      log.info("write waited for the start", { method: req.method, path: pathOf(req.url!), ms, started }),
+  });
+
+  /** Through admission (production) to the work; a write that arrives while the app starts waits for it first. */
   function proceed(req: IncomingMessage, res: ServerResponse) {
     nameRequest(req, res);
-    if (!admit) return work(req, res);
-    admit(req, res, () => work(req, res));
+    holdEarlyWrite(req, res, () => (admit ? admit(req, res, () => work(req, res)) : work(req, res)));
   }
 
   return function handle(req: IncomingMessage, res: ServerResponse) {

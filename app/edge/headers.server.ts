@@ -75,10 +75,15 @@ function isPersonal(method: string, pathname: string, cookie: string | undefined
   return res.getHeader("Set-Cookie") !== undefined || isPersonalRequest(method, pathname, cookie);
 }
 
+/** A learner's sound by its hash (ADR 126): private, but the browser may keep it, as its URL names its bytes. */
+const SOUND_PATH = /^(?:\/[a-z]{2})?\/account\/sounds\/[0-9a-f]{64}$/;
+
 /** Anything that depends on the visitor is never stored by shared caches. */
 export function markPersonal(method: string, pathname: string, cookie: string | undefined, res: ServerResponse) {
   if (!isPersonal(method, pathname, cookie, res)) return;
-  res.setHeader("Cache-Control", PERSONAL_CACHE_CONTROL);
+  const own = String(res.getHeader("Cache-Control") ?? "");
+  if (!(SOUND_PATH.test(pathname) && own.startsWith("private,")))
+    res.setHeader("Cache-Control", PERSONAL_CACHE_CONTROL);
   res.setHeader("Vary", mergeVary(res.getHeader("Vary"), "Cookie"));
 }
 

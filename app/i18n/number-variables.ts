@@ -16,4 +16,7 @@ export const NUMBER_VARIABLES = {
   maxTerms: 50_000,
   maxPackageEntries: 50_000,
   maxAnkiFields: 50,
+  /** A sound's limit and a learner's sounds' limit, in MB (ADR 126). */
+  maxSoundMb: 2,
+  soundsPerLearnerMb: 200,
 } as const;

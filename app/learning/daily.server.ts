@@ -279,6 +279,7 @@ const settingsColumns: Record<keyof SettingsRow, SQL> = {
   timeZone: sql`${learnerSettings.timeZone}`,
   reviewModes: sql`${learnerSettings.reviewModes}`,
   desiredRetention: sql`${learnerSettings.desiredRetention}`,
+  autoplaySounds: sql`${learnerSettings.autoplaySounds}`,
 };
 
 /** The statement of dayAndQueue, built once (the values are placeholders). */

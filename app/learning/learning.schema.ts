@@ -159,6 +159,8 @@ export const learnerSettings = pgTable(
     showReadings: boolean("show_readings").notNull().default(true),
     /** Turning a page in the reader marks the page's remaining new words as known (ADR 105); off by default. */
     knownOnPageTurn: boolean("known_on_page_turn").notNull().default(false),
+    /** Play a term's sound by itself when the review shows its answer (ADR 126); off by default. */
+    autoplaySounds: boolean("autoplay_sounds").notNull().default(false),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [

@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, lt } from "drizzle-orm";
 import { z } from "zod";
+import { soundHashesOf } from "./sounds.server";
 import type { Database } from "../db/db.server";
 import { today } from "./daily.server";
 import { learnerScheduler } from "./fsrs-fit.server";
@@ -59,6 +60,10 @@ export async function offlineDeck(db: Database, owner: Owner, locale: string, no
         )
         .orderBy(asc(termExamples.createdAt))
     : [];
+  const sounds = await soundHashesOf(
+    db,
+    chosen.map((term) => term.id),
+  );
   const byTerm = new Map<string, TermExample[]>();
   for (const example of examples) byTerm.set(example.termId, [...(byTerm.get(example.termId) ?? []), example]);
   return {
@@ -71,6 +76,7 @@ export async function offlineDeck(db: Database, owner: Owner, locale: string, no
       ...reviewCard(term, byTerm.get(term.id) ?? [], settings.modes, now, intervalLabels(term, now, by, locale), {
         revealed: true,
         answer: undefined,
+        sound: sounds.get(term.id) ?? null,
       }),
       due: term.due.getTime(),
     })),

@@ -11,9 +11,12 @@ import type { Level } from "./vocabulary";
 
 const files = import.meta.glob("./public-lists/*.json", { eager: true, import: "default" });
 
-/** The curated lists shipped in the repository, checked when the server starts. */
+let parsed: ListFile[] | null = null;
+
+/** The curated lists shipped in the repository, checked once, when the server starts (the files do not change). */
 export function shippedLists(): ListFile[] {
-  return Object.entries(files).map(([file, raw]) => parseListFile(file.split("/").at(-1)!, raw));
+  parsed ??= Object.entries(files).map(([file, raw]) => parseListFile(file.split("/").at(-1)!, raw));
+  return parsed;
 }
 
 /**

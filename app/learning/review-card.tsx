@@ -1,4 +1,5 @@
 import { useRef, type RefObject } from "react";
+import { TermSound } from "./term-sound";
 import { useTranslation } from "../i18n/use-translation";
 import { Form, Link } from "react-router";
 import { useLocalePath } from "../i18n/use-locale";
@@ -181,6 +182,7 @@ export function ReviewAnswer({ card }: { card: ReviewCard }) {
           {answer.reading}
         </p>
       ) : null}
+      <TermSound src={answer.sound} autoPlay={answer.autoplay} />
       {answer.typed ? (
         <>
           <p className={`answer-check answer-${answer.typed.check}`}>

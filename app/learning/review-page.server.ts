@@ -26,6 +26,8 @@ import {
 import type { FSRS } from "ts-fsrs";
 import { GRADES, type GradeName } from "./stage";
 import { readSettings } from "./settings.server";
+import { soundHashesOf } from "./sounds.server";
+import { soundPath } from "./sounds";
 import { stemmerFor } from "./stemmers.server";
 import { stageOf, type Owner, type Term, type TermExample } from "./terms.server";
 import { momentFormatter } from "./time-zone.server";
@@ -55,6 +57,10 @@ export type ReviewCard = {
     text: string;
     /** Furigana, pinyin or a pronunciation ("" when none). */
     reading: string;
+    /** The URL of the term's sound (ADR 126), if it has one. */
+    sound: string | null;
+    /** Play it as the answer shows (the learner's setting). */
+    autoplay: boolean;
     /** What fills the gap: the form the sentence uses ("Hunde" for "der Hund"). */
     gapAnswer: string | null;
     meaning: string;
@@ -172,6 +178,8 @@ export async function reviewState(
     card: reviewCard(term, examples, settings.modes, now, intervalLabels(term, now, by, view.locale), {
       revealed: view.revealed,
       answer: view.answer,
+      sound: view.revealed ? ((await soundHashesOf(db, [term.id])).get(term.id) ?? null) : null,
+      autoplay: settings.autoplaySounds ?? false,
     }),
   };
 }
@@ -205,7 +213,7 @@ export function reviewCard(
   modes: readonly ReviewMode[],
   now: Date,
   intervals: Record<GradeName, string>,
-  view: { revealed: boolean; answer: string | null | undefined },
+  view: { revealed: boolean; answer: string | null | undefined; sound?: string | null; autoplay?: boolean },
 ): ReviewCard {
   const gapped = examples
     .map((example) => ({ example, cloze: clozeFor(`${term.language}\0${term.text}\0${example.sentence}`) }))
@@ -235,6 +243,8 @@ export function reviewCard(
       ? {
           text: term.text,
           reading: term.reading,
+          sound: view.sound ? soundPath(view.sound) : null,
+          autoplay: view.autoplay ?? false,
           gapAnswer: chosen ? chosen.cloze.answer : null,
           meaning: term.meaning,
           notes: term.notes,

@@ -18,6 +18,8 @@ export type LearnerSettings = {
   modes: ReviewMode[];
   /** The recall probability the scheduler aims for when a term comes due (ADR 062). */
   desiredRetention: number;
+  /** Play a term's sound when the review shows its answer (ADR 126). */
+  autoplaySounds?: boolean;
 };
 
 export const DEFAULT_SETTINGS: LearnerSettings = {
@@ -26,6 +28,7 @@ export const DEFAULT_SETTINGS: LearnerSettings = {
   timeZone: null,
   modes: DEFAULT_REVIEW_MODES,
   desiredRetention: RETENTION.default,
+  autoplaySounds: false,
 };
 
 /** The settings read, with the learner's day on every page that shows it: built once per database. */
@@ -47,7 +50,8 @@ export async function readSettings(db: Database, userId: string): Promise<Learne
 export type SettingsRow = Pick<
   typeof learnerSettings.$inferSelect,
   "newPerDay" | "reviewsPerDay" | "timeZone" | "reviewModes" | "desiredRetention"
->;
+> &
+  Partial<Pick<typeof learnerSettings.$inferSelect, "autoplaySounds">>;
 
 /** The settings a row holds, as `readSettings` gives them; no row is the defaults. */
 export function settingsOf(row: SettingsRow | undefined): LearnerSettings {
@@ -59,7 +63,16 @@ export function settingsOf(row: SettingsRow | undefined): LearnerSettings {
     timeZone: row.timeZone === null ? null : currentZoneName(row.timeZone),
     modes: parseModes(row.reviewModes),
     desiredRetention: row.desiredRetention,
+    autoplaySounds: row.autoplaySounds ?? false,
   };
+}
+
+/** Turns playing sounds on the review's answer side on or off (a form of its own on the settings page). */
+export async function saveAutoplaySounds(db: Database, userId: string, on: boolean, now = new Date()) {
+  await db
+    .insert(learnerSettings)
+    .values({ userId, autoplaySounds: on, updatedAt: now })
+    .onConflictDoUpdate({ target: learnerSettings.userId, set: { autoplaySounds: on, updatedAt: now } });
 }
 
 export async function saveSettings(db: Database, userId: string, settings: LearnerSettings, now = new Date()) {

@@ -25,6 +25,8 @@ import {
 } from "./terms.server";
 import { isStage, type Stage } from "./vocabulary";
 import { PATHS, termPath } from "../http/paths";
+import { soundHashesOf } from "./sounds.server";
+import { soundPath } from "./sounds";
 import { familyOf, familyRefusal, linkToParent, termPageProposals, unlinkParent } from "./families.server";
 
 type Context = Readonly<RouterContextProvider>;
@@ -47,11 +49,13 @@ export async function termPageData(request: Request, context: Context, id: strin
   const term = await ownTerm(request, id, user.id);
   const now = new Date();
   const db = await getDatabase();
-  const [timeZone, examples, family] = await Promise.all([
+  const [timeZone, examples, family, sounds] = await Promise.all([
     learnerTimeZone(db, user.id),
     examplesOf(db, term.id),
     familyOf(db, user.id, term),
+    soundHashesOf(db, [term.id]),
   ]);
+  const sound = sounds.get(term.id);
   // Parents to propose: the learner's terms of the same stem (a term with forms is a parent, not a form).
   const owner = { userId: user.id, language: term.language };
   const proposals = family.parent || family.forms.length > 0 ? [] : await termPageProposals(db, owner, term.text);
@@ -66,6 +70,7 @@ export async function termPageData(request: Request, context: Context, id: strin
       language: term.language,
       reps: term.reps,
       due: term.due.toISOString(),
+      sound: sound ? soundPath(sound) : null,
     },
     stage: stageOf(term, now),
     languageName: studyLanguageName(term.language, requestLocale(context)),

@@ -36,6 +36,10 @@ export const STUDY_LANGUAGES = (
   "sv sw ta te tg th ti tk tl tn to tr ts tt tw ty ug uk ur uz ve vi vo wa wo xh yi yo za zh zu"
 ).split(" ");
 
+/** Study languages written right to left (ISO 639-1): their texts render with `dir="rtl"`. */
+const RIGHT_TO_LEFT = new Set(["ar", "dv", "fa", "he", "ps", "sd", "ug", "ur", "yi"]);
+export const textDirection = (language: string): "ltr" | "rtl" => (RIGHT_TO_LEFT.has(language) ? "rtl" : "ltr");
+
 export const isStudyLanguage = (code: unknown): code is string =>
   typeof code === "string" && STUDY_LANGUAGES.includes(code);
 export const isLevel = (value: unknown): value is Level =>

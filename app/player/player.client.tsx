@@ -6,7 +6,7 @@ import type { PlayerCard, PlayerDeck } from "./player.server";
 import { PlayerSettingsForm } from "./player-settings";
 import { useMediaSession } from "./media-session";
 import { GRADE_NAMES, usePlayerSettings } from "./settings";
-import { speak, useVoices, voiceFor, wait } from "./speech";
+import { playSound, speak, stopSound, useVoices, voiceFor, wait } from "./speech";
 
 export type PlayerLabels = { legend: string; grades: Record<GradeName, string> };
 type Props = { deck: PlayerDeck; interfaceLanguage: string; languageName: string; labels: PlayerLabels };
@@ -41,6 +41,7 @@ export default function Player({ deck, interfaceLanguage, languageName, labels }
   const stop = useCallback((next: Phase = "paused") => {
     run.current++;
     speechSynthesis.cancel();
+    stopSound();
     setPhase(next);
   }, []);
 
@@ -49,6 +50,7 @@ export default function Player({ deck, interfaceLanguage, languageName, labels }
     async (from: number) => {
       const mine = ++run.current;
       speechSynthesis.cancel();
+      stopSound();
       for (let at = from; at < deck.cards.length; at++) {
         const current = deck.cards[at]!;
         setIndex(at);
@@ -57,7 +59,9 @@ export default function Player({ deck, interfaceLanguage, languageName, labels }
         const study = voiceFor(listed.list, deck.language);
         const own = voiceFor(listed.list, interfaceLanguage);
         const steps: (() => Promise<void>)[] = [
-          () => speak(current.text, deck.language, study, now.rate),
+          // The term's own sound when it has one (a deck's recording), else the voice.
+          () =>
+            current.sound ? playSound(current.sound, now.rate) : speak(current.text, deck.language, study, now.rate),
           () => wait(now.pause * 1000),
           () => (current.meaning ? speak(current.meaning, interfaceLanguage, own, now.rate) : Promise.resolve()),
           () => (current.example ? speak(current.example.sentence, deck.language, study, now.rate) : Promise.resolve()),
@@ -93,6 +97,7 @@ export default function Player({ deck, interfaceLanguage, languageName, labels }
       if (phase === "paused" || phase === "ready") {
         run.current++;
         speechSynthesis.cancel();
+        stopSound();
         setIndex(index + 1);
         setPhase(index + 1 >= deck.cards.length ? "done" : "paused");
       } else void play(index + 1);
@@ -135,6 +140,7 @@ export default function Player({ deck, interfaceLanguage, languageName, labels }
     return () => {
       runs.current++;
       if (typeof speechSynthesis !== "undefined") speechSynthesis.cancel();
+      stopSound();
     };
   }, []);
 

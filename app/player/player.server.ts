@@ -4,6 +4,8 @@ import { today } from "../learning/daily.server";
 import { termExamples, terms } from "../learning/learning.schema";
 import { readSettings } from "../learning/settings.server";
 import type { Owner } from "../learning/terms.server";
+import { soundHashesOf } from "../learning/sounds.server";
+import { soundPath } from "../learning/sounds";
 
 /**
  * The player (ADR 109): the day's review read aloud. Each card carries what is spoken (the term, its meaning, its first
@@ -17,6 +19,8 @@ export type PlayerCard = {
   text: string;
   meaning: string;
   example: { sentence: string; translation: string } | null;
+  /** The URL of the term's sound (ADR 126): played instead of the voice saying the term. */
+  sound: string | null;
 };
 export type PlayerDeck = { owner: string; language: string; cards: PlayerCard[] };
 
@@ -72,6 +76,10 @@ export async function playerDeck(db: Database, owner: Owner, now = new Date()): 
         .orderBy(asc(termExamples.termId), asc(termExamples.createdAt))
     : [];
   const first = new Map(examples.map(({ termId, sentence, translation }) => [termId, { sentence, translation }]));
+  const sounds = await soundHashesOf(
+    db,
+    chosen.map((term) => term.id),
+  );
   return {
     owner: owner.userId,
     language: owner.language,
@@ -81,6 +89,7 @@ export async function playerDeck(db: Database, owner: Owner, now = new Date()): 
       text: term.text,
       meaning: term.meaning,
       example: first.get(term.id) ?? null,
+      sound: sounds.has(term.id) ? soundPath(sounds.get(term.id)!) : null,
     })),
   };
 }

@@ -49,3 +49,29 @@ export function speak(text: string, language: string, voice: SpeechSynthesisVoic
 
 /** Resolves after `ms`: the pause between the term and its meaning. */
 export const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** The sound playing now (one at a time), so that stopping the player stops it too. */
+let playing: HTMLAudioElement | null = null;
+
+/** Plays a term's sound and resolves when it ended, failed or was stopped. */
+export function playSound(src: string, rate: number): Promise<void> {
+  return new Promise((resolve) => {
+    playing?.pause();
+    const audio = new Audio(src);
+    playing = audio;
+    audio.playbackRate = rate;
+    const done = () => {
+      if (playing === audio) playing = null;
+      resolve();
+    };
+    audio.addEventListener("ended", done, { once: true });
+    audio.addEventListener("error", done, { once: true });
+    audio.addEventListener("pause", done, { once: true });
+    audio.play().catch(done);
+  });
+}
+
+/** Stops the sound playing, if any. */
+export function stopSound() {
+  playing?.pause();
+}

@@ -3,6 +3,7 @@ import { useNavigate } from "react-router";
 import { unpackRuby, type Ruby } from "./readings";
 import type { ViewPiece } from "./view";
 import { focusIntoPanel, type WordOpening } from "./panel-focus";
+import { textDirection } from "../learning/vocabulary";
 
 /**
  * A word with its readings over it: the runs that have one in a `<ruby>` with an `<rt>` after each (one ruby per
@@ -99,7 +100,12 @@ export function ReaderText({
 
   const withReadings = paragraphs.some((pieces) => pieces.some((p) => typeof p !== "string" && p.ruby));
   return (
-    <div className={withReadings ? "reader-text with-readings" : "reader-text"} lang={language} ref={root}>
+    <div
+      className={withReadings ? "reader-text with-readings" : "reader-text"}
+      lang={language}
+      dir={textDirection(language)}
+      ref={root}
+    >
       {paragraphs.map((pieces, index) => (
         <div key={index}>
           <p>

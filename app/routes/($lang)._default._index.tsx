@@ -12,6 +12,7 @@ import { DayPanel } from "../learning/day-panel";
 import { studyLanguageContext } from "../learning/preferences.server";
 import type { PageHandle } from "../ui/seo";
 import type { StalenessHandle } from "../edge/staleness";
+import { ReaderPicture } from "../reading/reader-picture";
 
 /** The landing page shows a signed-in learner's day; its demonstration is shipped. */
 export const handle: PageHandle & StalenessHandle = {
@@ -66,6 +67,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         </div>
         <ReaderDemo demo={demo} />
       </section>
+      <ReaderPicture />
       <section aria-labelledby="samples-title">
         <h2 id="samples-title">{t("demo.samplesTitle")}</h2>
         <ul className="cards sample-cards">
@@ -93,14 +95,18 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           {FEATURES.map((feature) => (
             <li key={feature} className="card">
               <h3>{t(`features.${feature}.title`)}</h3>
-              <p>{t(`features.${feature}.body`)}</p>
+              <p>
+                {feature === "explore"
+                  ? t("features.explore.body", { count: demo.languages.lists })
+                  : t(`features.${feature}.body`)}
+              </p>
             </li>
           ))}
         </ul>
       </section>
       <section aria-labelledby="languages-title">
         <h2 id="languages-title">{t("languagesTitle")}</h2>
-        <p>{t("languagesBody")}</p>
+        <p>{t("languagesBody", { count: demo.languages.study })}</p>
       </section>
     </>
   );
@@ -132,7 +138,7 @@ function ReaderDemo({ demo }: { demo: Demo }) {
             >
               {word.text}
             </Link>
-            {index === demo.words.length - 1 ? "." : " "}
+            {word.end}
           </span>
         ))}
       </p>

@@ -5,6 +5,7 @@ import { PATHS } from "../http/paths";
 import { capitalize } from "../i18n/format";
 import { useLocalePath } from "../i18n/use-locale";
 import { ReaderText } from "../reading/reader-text";
+import { textDirection } from "../learning/vocabulary";
 import { StageLegend, TextStatsLine } from "../reading/reading-ui";
 import { samplePageAction, samplePageData } from "../reading/samples-page.server";
 import type { PageHandle } from "../ui/seo";
@@ -33,7 +34,9 @@ export default function SamplePage({ loaderData }: Route.ComponentProps) {
       <p className="eyebrow">
         {capitalize(loaderData.languageName, i18n.language)} · {t(`lists:levels.${loaderData.level}`)}
       </p>
-      <h1 lang={view.language}>{view.title}</h1>
+      <h1 lang={view.language} dir={textDirection(view.language)}>
+        {view.title}
+      </h1>
       {learner ? (
         <>
           <p className="lead">{t(learner.copy ? "samples.yoursAdded" : "samples.yours")}</p>

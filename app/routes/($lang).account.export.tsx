@@ -11,6 +11,7 @@ import { capitalize } from "../i18n/format";
 import { requestLocale } from "../i18n/i18n.server";
 import { studyLanguageName } from "../learning/study-language";
 import { ankiPackage } from "../transfer/anki-export.server";
+import { findSound, soundsByTerm } from "../learning/sounds.server";
 import { documentJson, exportDocument, knownWordsCsv, reviewsCsv, termsCsv } from "../transfer/export.server";
 import type { StalenessHandle } from "../edge/staleness";
 import type { PageHandle } from "../ui/seo";
@@ -47,11 +48,15 @@ const downloadFile: Route.MiddlewareFunction = async ({ request, context }, next
     // The code in brackets lets the import put each deck's terms back into their study language.
     const deckName = (language: string) =>
       `Polyglot::${capitalize(studyLanguageName(language, locale), locale)} (${language})`;
-    return download(
-      new Uint8Array(await ankiPackage(document, deckName, now)),
-      "application/apkg",
-      `polyglot-${day}.apkg`,
-    );
+    const sounds = await soundsByTerm(db, user.id);
+    const soundOf = (language: string, text: string) => {
+      const sound = sounds.get(`${language}\u0000${text}`);
+      return (
+        sound && { ...sound, read: async () => (await findSound(db, user.id, sound.hash))?.data ?? Buffer.alloc(0) }
+      );
+    };
+    const archive = await ankiPackage(document, deckName, now, soundOf);
+    return download(archive, "application/apkg", `polyglot-${day}.apkg`);
   }
   const [parts, type, name] =
     format === "json"
@@ -133,6 +138,7 @@ export default function ExportPage() {
             {t("export.apkg")}
           </a>
           <p className="hint">{t("export.apkgHint")}</p>
+          <p className="hint">{t("export.soundsHint")}</p>
         </li>
       </ul>
       <p>

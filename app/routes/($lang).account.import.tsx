@@ -16,6 +16,9 @@ import { studyLanguageName } from "../learning/study-language";
 import { ImportPreview } from "../transfer/import-preview";
 import { readImportOptions } from "../transfer/import-options.server";
 import { binaryKind, isZip, MAX_REVIEWS_PER_NOTE, readAnkiPackage } from "../transfer/anki-import.server";
+import type { MediaError, PlannedSound } from "../transfer/anki-media.server";
+import { readPackageSounds } from "../transfer/zip-entries.server";
+import { keepDraftSound, soundRoomOf } from "../learning/sounds.server";
 import { commitImport, deleteDraft, findDraft, MAX_ROWS, previewImport, saveDraft } from "../transfer/import.server";
 import { redirectWithToast, translatedToast } from "../toasts/toast.server";
 import type { StalenessHandle } from "../edge/staleness";
@@ -26,6 +29,16 @@ import type { PageHandle } from "../ui/seo";
 export const handle: PageHandle & StalenessHandle = {
   title: "titles.import",
   staleness: { dependsOn: ["learner"], keptForLearner: true },
+};
+
+/** The statuses of a package refused for its media (ADR 126). */
+const MEDIA_STATUS: Record<MediaError | "tooManyFiles", number> = {
+  tooManyFiles: 413,
+  mediaPath: 422,
+  soundTooLarge: 413,
+  soundsOverLimit: 413,
+  unsupportedSound: 415,
+  unreadable: 422,
 };
 
 /** Rows of the preview table and lines of problems listed on the page (the counts cover all of them). */
@@ -82,6 +95,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       partOfSpeech: options.partOfSpeech,
       firstCells: preview.firstCells.map(echoed),
       toImport: preview.fresh.length,
+      sounds: preview.sounds,
       duplicates: preview.duplicates,
       problemCount: preview.problems.length,
       problems: groupedProblems(preview.problems)
@@ -121,6 +135,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const locale = requestLocale(context);
   const db = await getDatabase();
   const here = localePath(locale, PATHS.import);
+  const packageMessage = (refusal: { error: string; name?: string }) =>
+    t(`learning:import.packageErrors.${refusal.error}`, { name: refusal.name ?? "" });
   /** The learner's own draft named by the form, or a 404 like a missing one. */
   const ownDraft = async (draftId: string) => {
     if (!isId(draftId)) pageNotFound(request);
@@ -132,7 +148,9 @@ export async function action({ request, context }: Route.ActionArgs) {
    * An uploaded file's content for the draft: text as it is (up to the text limit); an Anki package read into a draft
    * of its notes; any other binary file refused with what it looks like, never previewed.
    */
-  const readUpload = async (file: File): Promise<{ content: string } | { message: string; status: number }> => {
+  const readUpload = async (
+    file: File,
+  ): Promise<{ content: string; sounds?: PlannedSound[] } | { message: string; status: number }> => {
     const head = new Uint8Array(await file.slice(0, 64).arrayBuffer());
     const accepts = t("learning:import.accepts");
     const looksLike = (kind: string) => ({
@@ -141,8 +159,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     });
     const where = spooledPath(file);
     if (isZip(head) && where) {
-      const read = await readAnkiPackage(where, MAX_ROWS);
-      if ("content" in read) return { content: read.content };
+      const read = await readAnkiPackage(where, MAX_ROWS, await soundRoomOf(db, user.id));
+      if ("content" in read) return { content: read.content, sounds: read.sounds };
       if (read.error === "notPackage") return looksLike(read.looksLike ?? "zip");
       const status = {
         zipBomb: 413,
@@ -150,13 +168,10 @@ export async function action({ request, context }: Route.ActionArgs) {
         tooManyNotes: 400,
         tooManyFields: 422,
         newerAnki: 422,
-        unreadable: 422,
         notAnki: 422,
+        ...MEDIA_STATUS,
       };
-      return {
-        message: t(`learning:import.packageErrors.${read.error}`),
-        status: status[read.error],
-      };
+      return { message: packageMessage(read), status: status[read.error] };
     }
     const kind = binaryKind(head);
     if (kind) return looksLike(kind);
@@ -170,13 +185,23 @@ export async function action({ request, context }: Route.ActionArgs) {
         schema: uploadFields,
         run: async ({ file, pasted }) => {
           let content = pasted;
+          let sounds: PlannedSound[] = [];
           if (file) {
             const read = await readUpload(file);
             if ("message" in read) return data({ message: read.message }, { status: read.status });
             content = read.content;
+            sounds = read.sounds ?? [];
           }
           if (!content.trim()) return data({ message: t("learning:import.nothingToImport") }, { status: 400 });
           const id = await saveDraft(db, owner, file?.name.slice(0, 200) ?? "", content);
+          // A package's sounds are kept with its draft; one that is not a sound refuses the whole package.
+          const refused = await readPackageSounds(spooledPath(file!) ?? "", sounds, (sound) =>
+            keepDraftSound(db, id, sound),
+          );
+          if (refused) {
+            await deleteDraft(db, user.id, id);
+            return data({ message: packageMessage(refused) }, { status: MEDIA_STATUS[refused.error] });
+          }
           return redirect(`${here}?draft=${id}`, 303);
         },
       }),

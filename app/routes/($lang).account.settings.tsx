@@ -10,6 +10,7 @@ import {
   adoptTimeZone,
   readDictionary,
   readSettings,
+  saveAutoplaySounds,
   saveDictionary,
   saveSettings,
   settingsSchema,
@@ -55,6 +56,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     zoneChosen: settings.timeZone !== null,
     showReadings,
     knownOnPageTurn,
+    autoplaySounds: settings.autoplaySounds ?? false,
     dictionary: {
       template: dictionary ?? "",
       placeholder: defaultDictionary(owner.language),
@@ -67,6 +69,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 const dictionaryFields = z.object({ dictionary: text() });
 const readingsFields = z.object({ showReadings: flag() });
 const pageTurnFields = z.object({ knownOnPageTurn: flag() });
+const soundsFields = z.object({ autoplaySounds: flag() });
 const timeZoneFields = z.object({ timeZone: text() });
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -126,6 +129,14 @@ export async function action({ request, context }: Route.ActionArgs) {
         run: async ({ knownOnPageTurn }) => {
           await saveKnownOnPageTurn(db, user.id, knownOnPageTurn);
           return saved("pageTurnSaved");
+        },
+      }),
+      // A term's sound plays by itself on the review's answer side (off by default).
+      sounds: intent({
+        schema: soundsFields,
+        run: async ({ autoplaySounds }) => {
+          await saveAutoplaySounds(db, user.id, autoplaySounds);
+          return saved("soundsSaved");
         },
       }),
       browserTimeZone: intent({
@@ -244,6 +255,28 @@ export default function SettingsPage({ loaderData, actionData }: Route.Component
           </p>
           <button type="submit" className="button">
             {t("settings.savePageTurn")}
+          </button>
+        </Form>
+      </section>
+      <section className="settings-section" aria-labelledby="sounds-title">
+        <h2 id="sounds-title">{t("settings.soundsTitle")}</h2>
+        <Form method="post" className="stack" aria-labelledby="sounds-title">
+          <input type="hidden" name="intent" value="sounds" />
+          <label className="checkbox">
+            <input
+              type="checkbox"
+              name="autoplaySounds"
+              defaultChecked={loaderData.autoplaySounds}
+              aria-describedby="sounds-hint"
+              key={String(loaderData.autoplaySounds)}
+            />{" "}
+            {t("settings.autoplaySounds")}
+          </label>
+          <p className="hint" id="sounds-hint">
+            {t("settings.soundsHint")}
+          </p>
+          <button type="submit" className="button">
+            {t("settings.saveSounds")}
           </button>
         </Form>
       </section>

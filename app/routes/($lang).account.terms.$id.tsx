@@ -5,6 +5,7 @@ import { ExampleFields, TermFields } from "../learning/term-fields";
 import { termPageAction, termPageData } from "../learning/term-page.server";
 import { StageBadge } from "../learning/ui";
 import { TermFamily } from "../learning/term-family";
+import { TermSound } from "../learning/term-sound";
 import { STAGES } from "../learning/vocabulary";
 import { useLocalePath } from "../i18n/use-locale";
 import type { PageHandle } from "../ui/seo";
@@ -46,6 +47,7 @@ export default function TermPage({ loaderData, actionData }: Route.ComponentProp
         </p>
       ) : null}
       <p className="lead">{term.meaning}</p>
+      <TermSound src={term.sound} />
       {term.notes ? <p>{term.notes}</p> : null}
       <p>
         <StageBadge stage={stage} /> · {t("term.reviewed", { count: term.reps })} ·{" "}

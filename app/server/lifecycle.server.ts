@@ -4,12 +4,17 @@ type Closer = () => Promise<void>;
 const healthChecks: HealthCheck[] = [];
 const closers: Closer[] = [];
 let startedOnce = false;
+let markStarted: () => void = () => {};
+const started = new Promise<void>((resolve) => (markStarted = resolve));
 
 /** The app has started once: its database opened and the shipped data loaded (`GET /healthz` answers 200 from now on). */
 export function noteStarted(): void {
   startedOnce = true;
+  markStarted();
 }
 export const hasStarted = (): boolean => startedOnce;
+/** Resolves when the app has started once (never, when it does not). */
+export const whenStarted = (): Promise<void> => started;
 
 /** Capabilities that hold resources (the database, analytics queues) register how to check and release them. */
 export function onHealthCheck(check: HealthCheck) {

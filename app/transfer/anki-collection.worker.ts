@@ -31,7 +31,8 @@ export type CollectionInput = {
 };
 
 export type CollectionError = "notAnki" | "tooManyNotes" | "tooManyFields" | "tooLarge" | "unreadable";
-export type CollectionOutcome = { content: string; notes: number; reviewsLeftOut: number } | { error: CollectionError };
+export type CollectionOutcome =
+  { content: string; notes: number; reviewsLeftOut: number; sounds: string[] } | { error: CollectionError };
 
 export function readCollection(sqlite: Sqlite, input: CollectionInput): CollectionOutcome {
   let db: DatabaseSync;
@@ -193,9 +194,10 @@ export function draftOf(
   let text = 0;
   // The fields' first bytes (as a blob: SQLite's text functions end a text at its first NUL), up to four a character.
   const rows = db.prepare(
-    "select id, mid, substr(cast(flds as blob), 1, :bytes) as flds from notes order by rowid limit :max",
+    "select id, mid, substr(cast(flds as blob), 1, :bytes) as flds, substr(tags, 1, 1000) as tags from notes order by rowid limit :max",
   );
   const utf8 = new TextDecoder();
+  const sounds = new Set<string>();
   for (const row of rows.iterate({ bytes: 4 * input.maxFields * (input.cellLimit + 2), max: input.maxNotes })) {
     const mid = String(row.mid);
     usage.set(mid, (usage.get(mid) ?? 0) + 1);
@@ -213,8 +215,19 @@ export function draftOf(
     if (text > input.maxText) return { error: "tooLarge" };
     const card = cards.get(Number(row.id));
     const language = card ? languages.get(card.deck) : undefined;
+    // The note's sound: the first it names, in field order (ADR 126).
+    const sound = firstSoundName(cells);
+    if (sound) sounds.add(sound);
+    // A note our export tagged as a known word (ADR 126) comes back as one.
+    const known = ` ${String(row.tags ?? "").toLowerCase()} `.includes(" polyglot::known ");
     lines.push(
-      JSON.stringify({ f: cells, r: card ? reviews.ofCard.get(card.id) : [], ...(language ? { l: language } : {}) }),
+      JSON.stringify({
+        f: cells,
+        r: card ? reviews.ofCard.get(card.id) : [],
+        ...(language ? { l: language } : {}),
+        ...(sound ? { s: sound } : {}),
+        ...(known ? { k: 1 } : {}),
+      }),
     );
   }
   const main = [...usage].sort((a, b) => b[1] - a[1])[0]?.[0];
@@ -226,5 +239,19 @@ export function draftOf(
     content: [JSON.stringify(header), ...lines].join("\n"),
     notes: lines.length,
     reviewsLeftOut: reviews.leftOut,
+    sounds: [...sounds],
   };
+}
+
+/** The first `[sound:name]` of a note's fields, in field order (Core decks name the word's sound before the sentence's). */
+export function firstSoundName(fields: string[]): string | null {
+  for (const field of fields) {
+    const start = field.indexOf("[sound:");
+    if (start === -1) continue;
+    const end = field.indexOf("]", start);
+    if (end === -1) continue;
+    const name = field.slice(start + 7, end).trim();
+    if (name) return name.slice(0, 255);
+  }
+  return null;
 }

@@ -3,6 +3,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
+import { Readable } from "node:stream";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { ZipFile } from "yazl";
 import type { ExportDocument } from "./export.server";
@@ -14,7 +15,9 @@ import type { ExportDocument } from "./export.server";
  */
 
 /** The note type's fields, in order; the importer maps them back by these names (Reading came last, later). */
-export const ANKI_FIELDS = ["Term", "Meaning", "Example", "Notes", "Reading"] as const;
+export const ANKI_FIELDS = ["Term", "Meaning", "Example", "Notes", "Reading", "Sound"] as const;
+/** The tag of a note that is a known word (ADR 126): its card suspended, and it comes back as a known word. */
+export const KNOWN_TAG = "polyglot::known";
 const MODEL_ID = 1_700_000_000_000;
 const DECK_BASE_ID = 1_700_000_000_001;
 const DAY_MS = 86_400_000;
@@ -77,7 +80,7 @@ function model(now: number) {
           name: "Card 1",
           ord: 0,
           qfmt: "{{Term}}",
-          afmt: '{{FrontSide}}<hr id="answer">{{#Reading}}{{Reading}}<br>{{/Reading}}{{Meaning}}<br><br>{{Example}}<br><br>{{Notes}}',
+          afmt: '{{FrontSide}}<hr id="answer">{{#Reading}}{{Reading}}<br>{{/Reading}}{{Meaning}}<br><br>{{Example}}<br><br>{{Notes}}{{Sound}}',
           bqfmt: "",
           bafmt: "",
           did: null,
@@ -163,16 +166,23 @@ function idSource() {
 /** Rows written between turns of the event loop (node:sqlite is synchronous). */
 const ROWS_PER_TURN = 200;
 
+/** A term's sound as the package takes it: read from the database when the archive reaches it. */
+export type PackageSound = { name: string; hash: string; read: () => Promise<Buffer> };
+
 /**
  * The export document as an Anki package: a deck per study language (named by `deckName`), one note and one card per
  * term with its FSRS schedule (due, interval, memory state in the card's data, where Anki's FSRS keeps it) and the
- * review history as revlog rows.
+ * review history as revlog rows; each term's sound (`soundOf`, by language and text) as a media file named in its
+ * Sound field; each known word a note tagged KNOWN_TAG whose card is suspended. The archive is written as a stream,
+ * one sound in memory at a time.
  */
 export async function ankiPackage(
   document: ExportDocument,
   deckName: (language: string) => string,
   now = new Date(),
-): Promise<Buffer> {
+  soundOf: (language: string, text: string) => PackageSound | undefined = () => undefined,
+): Promise<ReadableStream<Uint8Array>> {
+  const media = mediaNames();
   const dir = await mkdtemp(path.join(tmpdir(), "polyglot-apkg-"));
   try {
     const file = path.join(dir, "collection.anki2");
@@ -184,7 +194,7 @@ export async function ankiPackage(
       const insertNote = db.prepare("insert into notes values (?, ?, ?, ?, -1, '', ?, ?, ?, 0, '')");
       const insertCard = db.prepare("insert into cards values (?, ?, ?, 0, ?, -1, ?, ?, ?, ?, ?, ?, ?, 0, 0, 0, 0, ?)");
       const insertReview = db.prepare("insert into revlog values (?, ?, -1, ?, ?, ?, ?, 0, ?)");
-      const languages = [...new Set(rows.map((term) => term.language))];
+      const languages = languagesOf(document);
       const crt = collectionStart(document, now.getTime());
       const noteId = idSource();
       const cardId = idSource();
@@ -196,7 +206,9 @@ export async function ankiPackage(
         const example = term.examples
           .map((e) => (e.translation ? `${e.sentence} | ${e.translation}` : e.sentence))
           .join("\n");
+        const sound = soundOf(term.language, term.text);
         const fields = [term.text, term.meaning, example, term.notes, term.reading].map(toField);
+        fields.push(sound ? `[sound:${media.add(sound)}]` : "");
         const nid = noteId(created);
         insertNote.run(
           nid,
@@ -242,14 +254,12 @@ export async function ankiPackage(
           lastIvl = review.scheduledDays;
         }
       }
+      writeKnownWords(db, document, languages, { noteId, cardId, mod, start: rows.length });
       db.exec("commit");
     } finally {
       db.close();
     }
-    return await zip([
-      ["collection.anki2", await readFile(file)],
-      ["media", Buffer.from("{}")],
-    ]);
+    return zip(await readFile(file), media.files);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -268,7 +278,7 @@ function writeCollection(
   now: number,
 ) {
   db.exec(SCHEMA);
-  const languages = [...new Set(document.terms.map((term) => term.language))];
+  const languages = languagesOf(document);
   const decks: Record<string, ReturnType<typeof deck>> = { 1: deck(1, "Default", now) };
   for (const [index, language] of languages.entries())
     decks[DECK_BASE_ID + index] = deck(DECK_BASE_ID + index, deckName(language), now);
@@ -297,14 +307,77 @@ function writeCollection(
   );
 }
 
-function zip(entries: [string, Buffer][]): Promise<Buffer> {
+/** The study languages of the terms and known words, a deck each, in order of first appearance. */
+const languagesOf = (document: ExportDocument) => [
+  ...new Set([...document.terms.map((term) => term.language), ...document.knownWords.map((known) => known.language)]),
+];
+
+/**
+ * The package's media files, numbered in order: a sound keeps its name unless another sound took it, then it is named
+ * by its hash; the same bytes named twice are one file.
+ */
+function mediaNames() {
+  const files: PackageSound[] = [];
+  const byName = new Map<string, string>();
+  return {
+    files,
+    add(sound: PackageSound): string {
+      const plain = sound.name.replace(/[/\\\]\u0000-\u001f]/g, "_") || "sound";
+      const taken = byName.get(plain);
+      const name = taken === undefined || taken === sound.hash ? plain : `${sound.hash.slice(0, 16)}-${plain}`;
+      if (!byName.has(name)) files.push({ ...sound, name });
+      byName.set(name, sound.hash);
+      return name;
+    },
+  };
+}
+
+/** Known words as notes of the Term field alone, tagged KNOWN_TAG, each with a suspended new card. */
+function writeKnownWords(
+  db: DatabaseSync,
+  document: ExportDocument,
+  languages: string[],
+  ids: { noteId: (ms: number) => number; cardId: (ms: number) => number; mod: number; start: number },
+) {
+  const insertNote = db.prepare("insert into notes values (?, ?, ?, ?, -1, ?, ?, ?, ?, 0, '')");
+  const insertCard = db.prepare("insert into cards values (?, ?, ?, 0, ?, -1, 0, -1, ?, 0, 0, 0, 0, 0, 0, 0, 0, '')");
+  for (const [index, known] of document.knownWords.entries()) {
+    const marked = Date.parse(known.markedAt ?? "") || ids.mod * 1000;
+    const fields = [toField(known.word), "", "", "", "", ""];
+    const nid = ids.noteId(marked);
+    const guid = guidOf(known.language, `known\u0000${known.word}`);
+    insertNote.run(
+      nid,
+      guid,
+      MODEL_ID,
+      ids.mod,
+      ` ${KNOWN_TAG} `,
+      fields.join("\x1f"),
+      fields[0]!,
+      checksum(fields[0]!),
+    );
+    const deckId = DECK_BASE_ID + languages.indexOf(known.language);
+    insertCard.run(ids.cardId(marked), nid, deckId, ids.mod, ids.start + index + 1);
+  }
+}
+
+/** The archive as a stream: the collection, the media map, then each sound read when the archive reaches it. */
+function zip(collection: Buffer, sounds: PackageSound[]): ReadableStream<Uint8Array> {
   const archive = new ZipFile();
-  for (const [name, content] of entries) archive.addBuffer(content, name);
+  archive.addBuffer(collection, "collection.anki2");
+  const map = Object.fromEntries(sounds.map((sound, index) => [String(index), sound.name]));
+  archive.addBuffer(Buffer.from(JSON.stringify(map)), "media");
+  // Sounds are compressed already: stored as they are.
+  for (const [index, sound] of sounds.entries())
+    archive.addReadStream(
+      Readable.from(
+        (async function* () {
+          yield await sound.read();
+        })(),
+      ),
+      String(index),
+      { compress: false },
+    );
   archive.end();
-  const chunks: Buffer[] = [];
-  return new Promise((resolve, reject) => {
-    archive.outputStream.on("data", (chunk: Buffer) => chunks.push(chunk));
-    archive.outputStream.on("end", () => resolve(Buffer.concat(chunks)));
-    archive.outputStream.on("error", reject);
-  });
+  return Readable.toWeb(archive.outputStream as Readable) as ReadableStream<Uint8Array>;
 }

@@ -2,7 +2,6 @@ import { createWriteStream } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { Transform, type Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { createZstdDecompress } from "node:zlib";
@@ -16,6 +15,7 @@ import {
   deckLanguages,
   draftOf,
   firstCards,
+  firstSoundName,
   newestReviews,
   noteFieldNames,
   readCollection,
@@ -23,6 +23,8 @@ import {
   type CollectionInput,
 } from "./anki-collection.worker";
 import { RAW_CELL_LIMIT } from "./import-rows.server";
+import { planSounds, type MediaError, type PlannedSound } from "./anki-media.server";
+import { access, capped, entriesOf, openEntry, openZip, TooLarge } from "./zip-entries.server";
 
 /**
  * Reads an Anki package (`.apkg`, ADR 059) from a file on disk into a draft the import previews like a table: the
@@ -49,6 +51,10 @@ const ankiNote = z.object({
   r: z.array(z.tuple([z.number(), z.number().int().min(1).max(4)])),
   /** The study language named by the note's deck (our export's `Polyglot::<name> (<code>)`), if any. */
   l: z.string().refine(isStudyLanguage).optional(),
+  /** The first sound the note names (`[sound:…]`), kept with the draft when the package holds it. */
+  s: z.string().max(255).optional(),
+  /** Tagged `polyglot::known` by our export: a known word, not a term. */
+  k: z.literal(1).optional(),
 });
 /**
  * A package as the draft keeps it, in JSON lines: this header (its field names), then one note a line, each parsed and
@@ -87,9 +93,11 @@ export async function parseAnkiDraft(content: string): Promise<AnkiDraft | null>
 }
 
 /** Why a package is refused: translation keys under `learning:import.packageErrors`. */
-export type PackageError = "zipBomb" | "notPackage" | "newerAnki" | CollectionError;
+export type PackageError = "zipBomb" | "tooManyFiles" | "notPackage" | "newerAnki" | CollectionError | MediaError;
 
-export type PackageResult = { content: string; notes: number } | { error: PackageError; looksLike?: BinaryKind };
+export type PackageResult =
+  | { content: string; notes: number; sounds: PlannedSound[]; soundsMissing: number }
+  | { error: PackageError; looksLike?: BinaryKind; name?: string };
 
 /** What a binary file that is not a package looks like, by its first bytes (magic numbers) or a zip's entries. */
 export type BinaryKind =
@@ -154,53 +162,12 @@ function zipKind(names: string[]): BinaryKind {
   return "zip";
 }
 
-const openZip = (file: string) =>
-  new Promise<yauzl.ZipFile>((resolve, reject) =>
-    yauzl.open(
-      file,
-      { lazyEntries: true, autoClose: false, validateEntrySizes: true, strictFileNames: false },
-      (e, zip) => (e || !zip ? reject(e ?? new Error("no zip")) : resolve(zip)),
-    ),
-  );
-
-/** The archive's entries from its central directory, read one at a time. */
-function entriesOf(zip: yauzl.ZipFile): Promise<yauzl.Entry[]> {
-  return new Promise((resolve, reject) => {
-    const entries: yauzl.Entry[] = [];
-    zip.on("entry", (entry: yauzl.Entry) => {
-      entries.push(entry);
-      zip.readEntry();
-    });
-    zip.once("end", () => resolve(entries));
-    zip.once("error", reject);
-    zip.readEntry();
-  });
-}
-
-const openEntry = (zip: yauzl.ZipFile, entry: yauzl.Entry) =>
-  new Promise<Readable>((resolve, reject) =>
-    zip.openReadStream(entry, (e, stream) => (e || !stream ? reject(e ?? new Error("no stream")) : resolve(stream))),
-  );
-
-class TooLarge extends Error {}
-
-/** Passes bytes through and fails once more than `limit` have passed (a stream that unpacks beyond its word). */
-function capped(limit: number) {
-  let size = 0;
-  return new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      size += chunk.length;
-      done(size > limit ? new TooLarge() : null, chunk);
-    },
-  });
-}
-
 /**
  * Reads the package in `file`: checks the archive's entry count and declared sizes before unpacking anything, unpacks
  * only the collection (newest layout present; `.anki21b` through Node's zstd) into a temporary directory that is
  * removed afterwards, and reads notes, field names and reviews with node:sqlite, read-only.
  */
-export async function readAnkiPackage(file: string, maxNotes: number): Promise<PackageResult> {
+export async function readAnkiPackage(file: string, maxNotes: number, soundRoom = 0): Promise<PackageResult> {
   let zip: yauzl.ZipFile;
   try {
     zip = await openZip(file);
@@ -209,7 +176,7 @@ export async function readAnkiPackage(file: string, maxNotes: number): Promise<P
   }
   const dir = await mkdtemp(path.join(tmpdir(), "polyglot-anki-"));
   try {
-    if (zip.entryCount > MAX_PACKAGE_ENTRIES) return { error: "zipBomb" };
+    if (zip.entryCount > MAX_PACKAGE_ENTRIES) return { error: "tooManyFiles" };
     const entries = await entriesOf(zip);
     const unpacked = entries.reduce((sum, entry) => sum + entry.uncompressedSize, 0);
     if (unpacked > MAX_UNPACKED_BYTES) return { error: "zipBomb" };
@@ -229,7 +196,11 @@ export async function readAnkiPackage(file: string, maxNotes: number): Promise<P
       if (error instanceof TooLarge) return { error: "zipBomb" };
       return { error: layout === "collection.anki21b" ? "newerAnki" : "unreadable" };
     }
-    return await readUnpacked(collection, layout, maxNotes);
+    const read = await readUnpacked(collection, layout, maxNotes);
+    if ("error" in read) return read;
+    const sounds = await planSounds(access(zip, entries), read.sounds, soundRoom);
+    if ("error" in sounds) return sounds;
+    return { content: read.content, notes: read.notes, sounds: sounds.plan, soundsMissing: sounds.missing };
   } catch {
     return { error: "unreadable" };
   } finally {
@@ -254,8 +225,10 @@ export const MAX_PACKAGE_TEXT = 32 * 1024 * 1024;
 const READ_HEAP_MB = 384;
 const READ_DEADLINE_MS = 30_000;
 
+type Unpacked = { content: string; notes: number; sounds: string[] } | { error: PackageError };
+
 /** Reads the unpacked collection on a thread of its own, with a heap limit and a deadline (ADR 089). */
-async function readUnpacked(file: string, layout: Layout, maxNotes: number): Promise<PackageResult> {
+async function readUnpacked(file: string, layout: Layout, maxNotes: number): Promise<Unpacked> {
   const input: CollectionInput = {
     file,
     layout,
@@ -273,13 +246,15 @@ async function readUnpacked(file: string, layout: Layout, maxNotes: number): Pro
   try {
     const outcome = await runInWorker({
       entry: readCollection,
-      helpers: [collectionTables, noteFieldNames, deckLanguages, firstCards, newestReviews, draftOf],
+      helpers: [collectionTables, noteFieldNames, deckLanguages, firstCards, newestReviews, draftOf, firstSoundName],
       module: "node:sqlite",
       input,
       heapMb: READ_HEAP_MB,
       deadlineMs: READ_DEADLINE_MS,
     });
-    return "error" in outcome ? { error: outcome.error } : { content: outcome.content, notes: outcome.notes };
+    return "error" in outcome
+      ? { error: outcome.error }
+      : { content: outcome.content, notes: outcome.notes, sounds: outcome.sounds };
   } catch (error) {
     if (error instanceof TaskDeadline || error instanceof TaskStopped) {
       log.warn("anki package refused", { reason: error.message });

@@ -1,3 +1,4 @@
+import { soundCountOf } from "../learning/sounds.server";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { and, asc, eq, inArray, or, sql } from "drizzle-orm";
 import { stringify } from "csv-stringify/sync";
@@ -122,6 +123,8 @@ export async function exportDocument(db: Database, userId: string, now = new Dat
     after = { language: last.language, createdAt: last.createdAt, id: last.id };
   }
   const knownWords = await knownWordsOf(db, userId);
+  // Sounds travel in the Anki package only (ADR 126); the other files say how many they leave out.
+  const soundsLeftOut = await soundCountOf(db, userId);
   const billing = await billingOf(db, userId);
   return {
     format: EXPORT_FORMAT,
@@ -129,6 +132,7 @@ export async function exportDocument(db: Database, userId: string, now = new Dat
     exportedAt: now.toISOString(),
     terms: documentTerms,
     knownWords,
+    soundsLeftOut,
     ...billing,
   };
 }

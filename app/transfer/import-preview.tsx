@@ -19,6 +19,8 @@ export type PreviewData = {
   problems: (RowProblem & { count: number })[];
   /** Graded reviews an Anki package brings along for the terms to import. */
   reviewCount: number;
+  /** Sounds an Anki package brings along for the terms to import (ADR 126). */
+  sounds: number;
   /** Older reviews of an Anki package's notes left out: each note keeps its newest `reviewsPerNote`. */
   reviewsLeftOut: number;
   reviewsPerNote: number;
@@ -120,6 +122,7 @@ export function ImportPreview({
               })}
             </li>
             {preview.kind === "apkg" ? <li>{t("import.reviewsKept", { count: preview.reviewCount })}</li> : null}
+            {preview.sounds > 0 ? <li>{t("import.soundsKept", { count: preview.sounds })}</li> : null}
             {preview.reviewsLeftOut > 0 ? (
               <li>{t("import.reviewsLeftOut", { count: preview.reviewsLeftOut, max: preview.reviewsPerNote })}</li>
             ) : null}

@@ -1,6 +1,8 @@
 import { lowerFor } from "../reading/segment";
 import { randomUUID } from "node:crypto";
-import { and, eq, lt, sql } from "drizzle-orm";
+import { and, eq, lt, sql, TransactionRollbackError } from "drizzle-orm";
+import { attachDraftSounds, draftSoundNames, soundBytesOf } from "../learning/sounds.server";
+import { SOUNDS_PER_LEARNER_BYTES } from "../learning/sounds";
 import type { Database } from "../db/db.server";
 import { inIndexOrder } from "../db/index-order.server";
 import { terms } from "../learning/learning.schema";
@@ -105,6 +107,8 @@ type Candidate = {
   row?: ImportRow;
   reviews?: [number, number][];
   exported?: ExportedTerm;
+  /** The name of the Anki note's sound, kept with the draft when the package held it (ADR 126). */
+  sound?: string;
 };
 
 export type Parsed = {
@@ -174,14 +178,17 @@ export async function parseDraft(draft: Draft, options: ImportOptions): Promise<
   if (looksLikeAnkiDraft(draft.content)) {
     const anki = await parseAnkiDraft(draft.content);
     if (!anki) return { kind: "apkg", ...none, fileError: "unreadable" };
+    // Notes our export tagged as known words come back as known words (ADR 126), the others as terms.
+    const knownWords = ankiKnownWords(anki.notes, draft);
     const table: ImportTable = {
       kind: "apkg",
       headers: anki.fields,
-      rows: anki.notes.map((note, index) => ({ line: index + 1, cells: note.f })),
+      rows: anki.notes.flatMap((note, index) => (note.k ? [] : [{ line: index + 1, cells: note.f }])),
       html: true,
     };
+    if (table.rows.length === 0 && knownWords.length > 0) return { kind: "apkg", ...none, knownWords, fileError: null };
     const parsed = await fromTable(draft, table, options, (line) => anki.notes[line - 1]);
-    return { ...parsed, reviewsLeftOut: anki.omitted ?? 0 };
+    return { ...parsed, knownWords, reviewsLeftOut: anki.omitted ?? 0 };
   }
   let table;
   try {
@@ -202,7 +209,7 @@ async function fromTable(
   draft: Draft,
   table: ImportTable,
   options: ImportOptions,
-  ankiNote?: (line: number) => { r: [number, number][]; l?: string } | undefined,
+  ankiNote?: (line: number) => { r: [number, number][]; l?: string; s?: string } | undefined,
 ): Promise<Parsed> {
   const none = { headers: [], mapping: [], firstCells: [], candidates: [], problems: [] };
   if (table.rows.length === 0) return { kind: table.kind, ...none, fileError: "empty" };
@@ -232,6 +239,7 @@ async function fromTable(
         language: note?.l ?? draft.language,
         row,
         ...(note ? { reviews: note.r } : {}),
+        ...(note?.s ? { sound: note.s } : {}),
       };
     }),
     problems,
@@ -279,11 +287,21 @@ async function withoutDuplicates(db: Database, userId: string, candidates: Candi
   return { fresh, duplicates };
 }
 
-/** What the preview page shows: the mapping, the first rows, every problem and the counts. */
+/** What the preview page shows: the mapping, the first rows, every problem and the counts (sounds kept among them). */
 export async function previewImport(db: Database, userId: string, draft: Draft, options: ImportOptions) {
   const parsed = await parseDraft(draft, options);
   const { fresh, duplicates } = await withoutDuplicates(db, userId, parsed.candidates);
-  return { ...parsed, fresh, duplicates };
+  const kept = parsed.kind === "apkg" ? await draftSoundNames(db, draft.id) : new Set<string>();
+  const sounds = fresh.filter((candidate) => candidate.sound && kept.has(candidate.sound)).length;
+  return { ...parsed, fresh, duplicates, sounds };
+}
+
+/** The known words of an Anki package's notes tagged by our export (their first field is the word). */
+function ankiKnownWords(notes: { f: string[]; l?: string; k?: 1 }[], draft: Draft): ExportedKnownWord[] {
+  return notes.flatMap((note) => {
+    const word = htmlToText((note.f[0] ?? "").slice(0, RAW_CELL_LIMIT)).slice(0, 200);
+    return note.k && word ? [{ language: note.l ?? draft.language, word, markedAt: draft.createdAt }] : [];
+  });
 }
 
 /**
@@ -297,53 +315,68 @@ export async function commitImport(db: Database, owner: Owner, draft: Draft, opt
   if (parsed.fileError)
     return { imported: 0, duplicates: 0, problems: parsed.problems.length, fileError: parsed.fileError };
   const perStatement = isEmbedded(db) ? INSERT_BATCH.embedded : INSERT_BATCH.postgresql;
-  const result = await db.transaction(async (tx) => {
-    const { fresh, duplicates } = await withoutDuplicates(tx, owner.userId, parsed.candidates);
-    if (!(await roomForTerms(tx, owner.userId, fresh.length))) return null;
-    for (let start = 0; start < fresh.length; start += perStatement) {
-      if (start > 0) await nextTurn();
-      const batch = [];
-      for (const candidate of fresh.slice(start, start + perStatement)) {
-        // Replaying a long history is the slow part of an Anki import: a turn every few terms.
-        if (candidate.reviews?.length && batch.length % REPLAYS_PER_TURN === 0) await nextTurn();
-        const id = randomUUID();
-        batch.push({ id, candidate, replayed: replay(candidate.reviews ?? [], now, id) });
+  const result = await db
+    .transaction(async (tx) => {
+      const { fresh, duplicates } = await withoutDuplicates(tx, owner.userId, parsed.candidates);
+      if (!(await roomForTerms(tx, owner.userId, fresh.length))) return null;
+      for (let start = 0; start < fresh.length; start += perStatement) {
+        if (start > 0) await nextTurn();
+        const batch = [];
+        for (const candidate of fresh.slice(start, start + perStatement)) {
+          // Replaying a long history is the slow part of an Anki import: a turn every few terms.
+          if (candidate.reviews?.length && batch.length % REPLAYS_PER_TURN === 0) await nextTurn();
+          const id = randomUUID();
+          batch.push({ id, candidate, replayed: replay(candidate.reviews ?? [], now, id) });
+        }
+        await insertTerms(
+          tx,
+          batch.map(({ id, candidate, replayed }) => ({ id, ...termValues(owner.userId, candidate, now, replayed) })),
+        );
+        await attachDraftSounds(
+          tx,
+          owner.userId,
+          draft.id,
+          batch.flatMap(({ id, candidate }) => (candidate.sound ? [[id, candidate.sound] as [string, string]] : [])),
+        );
+        await nextTurn();
+        await insertExamples(
+          tx,
+          batch.flatMap(({ id, candidate }) =>
+            // A file's examples keep their order: each a millisecond after the one before it.
+            (candidate.exported?.examples ?? candidate.row?.examples ?? []).map((e, index) => ({
+              term_id: id,
+              sentence: e.sentence,
+              translation: e.translation,
+              created_at: "createdAt" in e ? (e.createdAt as Date) : new Date(now.getTime() + index),
+            })),
+          ),
+        );
+        await nextTurn();
+        await insertReviews(
+          tx,
+          batch.flatMap(({ id, candidate, replayed }) =>
+            (candidate.exported?.reviews ?? replayed?.reviews ?? []).map((r) => ({
+              term_id: id,
+              rating: r.rating,
+              state: r.state,
+              reviewed_at: r.reviewedAt,
+              scheduled_days: r.scheduledDays,
+            })),
+          ),
+        );
       }
-      await insertTerms(
-        tx,
-        batch.map(({ id, candidate, replayed }) => ({ id, ...termValues(owner.userId, candidate, now, replayed) })),
-      );
-      await nextTurn();
-      await insertExamples(
-        tx,
-        batch.flatMap(({ id, candidate }) =>
-          // A file's examples keep their order: each a millisecond after the one before it.
-          (candidate.exported?.examples ?? candidate.row?.examples ?? []).map((e, index) => ({
-            term_id: id,
-            sentence: e.sentence,
-            translation: e.translation,
-            created_at: "createdAt" in e ? (e.createdAt as Date) : new Date(now.getTime() + index),
-          })),
-        ),
-      );
-      await nextTurn();
-      await insertReviews(
-        tx,
-        batch.flatMap(({ id, candidate, replayed }) =>
-          (candidate.exported?.reviews ?? replayed?.reviews ?? []).map((r) => ({
-            term_id: id,
-            rating: r.rating,
-            state: r.state,
-            reviewed_at: r.reviewedAt,
-            scheduled_days: r.scheduledDays,
-          })),
-        ),
-      );
-    }
-    await insertKnownWords(tx, owner.userId, parsed.knownWords ?? [], perStatement * 10);
-    await tx.delete(importDrafts).where(eq(importDrafts.id, draft.id));
-    return { imported: fresh.length, duplicates };
-  });
+      await insertKnownWords(tx, owner.userId, parsed.knownWords ?? [], perStatement * 10);
+      // Sounds past the learner's limit (they were within it at upload, other imports may have come since): nothing.
+      if ((await soundBytesOf(tx, owner.userId)) > SOUNDS_PER_LEARNER_BYTES) tx.rollback();
+      await tx.delete(importDrafts).where(eq(importDrafts.id, draft.id));
+      return { imported: fresh.length, duplicates };
+    })
+    .catch((error: unknown) => {
+      if (error instanceof TransactionRollbackError) return "soundLimit" as const;
+      throw error;
+    });
+  if (result === "soundLimit")
+    return { imported: 0, duplicates: 0, problems: parsed.problems.length, fileError: "soundLimit" as const };
   if (!result) return { imported: 0, duplicates: 0, problems: parsed.problems.length, fileError: "termLimit" as const };
   // A review history came in: the learner's FSRS parameters may be fitted now, in the background (ADR 062).
   if (parsed.candidates.some((candidate) => candidate.reviews?.length || candidate.exported?.reviews.length))

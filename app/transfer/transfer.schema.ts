@@ -1,6 +1,7 @@
 import { index, integer, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
 // `.ts`: scripts load the tables with plain `node` (see db/open.server.ts).
 import { users } from "../auth/auth.schema.ts";
+import { bytea } from "../learning/sounds.schema.ts";
 
 /**
  * An uploaded or pasted file between its preview and the learner's confirmation, so the preview survives page loads
@@ -36,4 +37,24 @@ export const importDraftParts = pgTable(
     content: text("content").notNull(),
   },
   (table) => [primaryKey({ columns: [table.draftId, table.part] })],
+);
+
+/**
+ * The sounds an uploaded Anki package's notes name, checked and kept with the draft until it is confirmed (or dropped
+ * with it): the confirmation may reach another instance than the upload did, and the upload's file is gone by then.
+ */
+export const importDraftSounds = pgTable(
+  "import_draft_sounds",
+  {
+    draftId: uuid("draft_id")
+      .notNull()
+      .references(() => importDrafts.id, { onDelete: "cascade" }),
+    /** The name the notes use in `[sound:…]`. */
+    name: text("name").notNull(),
+    kind: text("kind").notNull(),
+    hash: text("hash").notNull(),
+    size: integer("size").notNull(),
+    data: bytea("data").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.draftId, table.name] })],
 );

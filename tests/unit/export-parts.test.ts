@@ -65,6 +65,7 @@ function documentOf(count: number, words: string[], billing = false): ExportDocu
       word: `${word(n).toLowerCase()}${n}`,
       markedAt: at(n),
     })),
+    soundsLeftOut: count % 7,
     plan: billing
       ? {
           plan: "monthly",

@@ -11,6 +11,7 @@ import { NOTES_MAX_LENGTH } from "../../app/learning/term-form";
 import { TEXT_LIMIT_BYTES } from "../../app/reading/text-form";
 import { MAX_FIELDS, MAX_PACKAGE_ENTRIES } from "../../app/transfer/anki-import.server";
 import { MAX_ROWS } from "../../app/transfer/import.server";
+import { MAX_SOUND_BYTES, SOUNDS_PER_LEARNER_BYTES } from "../../app/learning/sounds";
 
 /**
  * Keeps `locales/GLOSSARY.md`: per locale, the variants the glossary rejects (formal address, the words not chosen)
@@ -237,6 +238,8 @@ describe("numbers", () => {
     expect(NUMBER_VARIABLES.maxNotes).toBe(NOTES_MAX_LENGTH);
     expect(NUMBER_VARIABLES.maxPackageEntries).toBe(MAX_PACKAGE_ENTRIES);
     expect(NUMBER_VARIABLES.maxAnkiFields).toBe(MAX_FIELDS);
+    expect(NUMBER_VARIABLES.maxSoundMb * 1024 * 1024).toBe(MAX_SOUND_BYTES);
+    expect(NUMBER_VARIABLES.soundsPerLearnerMb * 1024 * 1024).toBe(SOUNDS_PER_LEARNER_BYTES);
     expect(readFileSync(path.join(root, "app/transfer/import-rows.server.ts"), "utf8")).toContain(
       "notes.length > NOTES_MAX_LENGTH",
     );

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { inLocale, parseListFile } from "../../app/learning/public-list-file";
+import { shippedLists } from "../../app/learning/public-lists.server";
 
 const folder = path.resolve(import.meta.dirname, "../../app/learning/public-lists");
 
@@ -23,6 +24,12 @@ describe("the shipped public list files", () => {
     const parsed = parseListFile(file, JSON.parse(readFileSync(path.join(folder, file), "utf8")));
     expect(parsed.terms.length).toBeGreaterThan(0);
     for (const term of parsed.terms) expect(term.meaning.en).toBeTruthy();
+  });
+});
+
+describe("the lists a start loads", () => {
+  it("are checked once per process: the list loader and the glosses' loader share them", () => {
+    expect(shippedLists()).toBe(shippedLists());
   });
 });
 
