@@ -1,7 +1,6 @@
 import type { Database } from "../db/db.server";
 import { panelLookUp } from "../dictionary/entries.server";
 import { DEFAULT_LOCALE } from "../i18n/locales";
-import { isPartOfSpeech } from "../learning/vocabulary";
 import type { InstantMeaning } from "./instant-meanings";
 
 /**
@@ -26,14 +25,4 @@ export async function meaningsFor(
     language: glossLanguage,
   }));
   return { meanings, lemmas: found.lemmas };
-}
-
-/** The meaning (and part of speech) a gloss button sent without JavaScript, to prefill the "add term" form. */
-export function prefillOf(query: URLSearchParams): { meaning?: string; partOfSpeech?: string } {
-  const meaning = query.get("meaning")?.trim().slice(0, 500);
-  const partOfSpeech = query.get("partOfSpeech") ?? "";
-  return {
-    ...(meaning ? { meaning } : {}),
-    ...(meaning && isPartOfSpeech(partOfSpeech) ? { partOfSpeech } : {}),
-  };
 }

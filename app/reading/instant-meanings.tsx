@@ -1,5 +1,4 @@
-import type { MouseEvent } from "react";
-import { Form, Link } from "react-router";
+import { Link } from "react-router";
 import { PATHS } from "../http/paths";
 import { useLocalePath } from "../i18n/use-locale";
 import { useTranslation } from "../i18n/use-translation";
@@ -34,41 +33,29 @@ function limitGlosses(entries: InstantMeaning[], max: number): InstantMeaning[] 
 const isPartOfSpeech = (value: string | null): value is string =>
   value !== null && (PARTS_OF_SPEECH as readonly string[]).includes(value);
 
+/** What a meaning's button sends as `choice` (panel-terms.server.ts' readChoice): the part of speech, a bar, the gloss. */
+const choiceOf = (entry: InstantMeaning, gloss: string) =>
+  `${isPartOfSpeech(entry.partOfSpeech) ? entry.partOfSpeech : ""}|${gloss}`;
+
 /**
- * The glosses the dictionaries hold for the word of an open panel, each a button that fills the "add term" form's
- * meaning (and part of speech) with one press. Without JavaScript a button is a GET form: the reader comes back with
- * `meaning=` and the form prefilled; with it, the button fills the form in place. The meaning stays a field to type in.
+ * The glosses the dictionaries (and the public lists) hold for the word of an open panel, each a submit button of a
+ * form of the word panel that carries the word and its sentence: one press adds the term with that meaning, its part of
+ * speech and the sentence as its example. Typing a meaning of one's own stays the "add term" form below.
  */
 export function InstantMeanings({
   entries,
   textLanguage,
-  page,
-  word,
-  base,
+  pending,
 }: {
   entries: InstantMeaning[];
   textLanguage: string;
-  page: number;
-  word: number;
-  /** The reader's address without its query. */
-  base: string;
+  /** The `choice` being saved (JavaScript), whose button shows it. */
+  pending?: string | null;
 }) {
   const { t } = useTranslation("reading");
   const to = useLocalePath();
   if (entries.length === 0) return null;
   const shown = limitGlosses(entries, MAX_BUTTONS);
-
-  const fill = (event: MouseEvent<HTMLButtonElement>) => {
-    const panel = event.currentTarget.closest(".word-panel");
-    const meaning = panel?.querySelector<HTMLInputElement>("#meaning");
-    if (!meaning) return;
-    event.preventDefault();
-    meaning.value = event.currentTarget.value;
-    const pos = event.currentTarget.form?.elements.namedItem("partOfSpeech") as HTMLInputElement | null;
-    const select = panel?.querySelector<HTMLSelectElement>("#partOfSpeech");
-    if (select && pos?.value) select.value = pos.value;
-    meaning.focus();
-  };
 
   return (
     <section className="instant-meanings" aria-labelledby="instant-meanings-title">
@@ -77,12 +64,7 @@ export function InstantMeanings({
         {t("meanings.hint")}
       </p>
       {shown.map((entry, index) => (
-        <Form key={index} method="get" action={`${base}#word-panel`} preventScrollReset className="meaning-entry">
-          <input type="hidden" name="page" value={page} />
-          <input type="hidden" name="word" value={word} />
-          {isPartOfSpeech(entry.partOfSpeech) ? (
-            <input type="hidden" name="partOfSpeech" value={entry.partOfSpeech} />
-          ) : null}
+        <div key={index} className="meaning-entry">
           <p className="meaning-headword">
             {entry.via ? <span className="hint">{t("meanings.dictionaryForm")} </span> : null}
             <span lang={textLanguage}>{entry.headword}</span>
@@ -99,18 +81,19 @@ export function InstantMeanings({
               <button
                 key={gloss}
                 type="submit"
-                name="meaning"
-                value={gloss}
+                name="choice"
+                value={choiceOf(entry, gloss)}
                 lang={entry.language}
-                className="button button-small button-secondary"
+                className="button button-small button-secondary meaning-button"
                 aria-describedby="instant-meanings-hint"
-                onClick={fill}
+                aria-busy={pending === choiceOf(entry, gloss) || undefined}
+                disabled={!!pending}
               >
                 {gloss}
               </button>
             ))}
           </div>
-        </Form>
+        </div>
       ))}
       <p className="hint">
         <Link to={to(PATHS.dictionaries)}>{t("meanings.sources")}</Link>

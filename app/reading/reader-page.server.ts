@@ -10,10 +10,11 @@ import { isId } from "../learning/ids";
 import { requireLearner } from "../learning/learner.server";
 import { studyLanguageName } from "../learning/study-language";
 import { termWithExampleSchema, type FieldErrors } from "../learning/term-form";
-import { createTerm, findTerm, isDuplicate, setStage, stageOf } from "../learning/terms.server";
+import { findTerm, setStage, stageOf } from "../learning/terms.server";
+import { rememberDeletedTerm } from "../learning/deleted-terms.server";
+import { addPanelTerm, undoPanelTerm } from "./panel-terms.server";
 import { markKnown, newWordsOfPage, readKnownOnPageTurn, undoKnownBatch } from "./known-words.server";
 import { isStage, type Stage } from "../learning/vocabulary";
-import { roomForTerms } from "../learning/limits.server";
 import { redirectWithToast, translatedToast } from "../toasts/toast.server";
 import { matchIndexed } from "./match";
 import { pageNumber, readerView } from "./reader.server";
@@ -35,7 +36,7 @@ import { readDictionary } from "../learning/settings.server";
 import { readShowReadings, saveShowReadings } from "./readings-setting.server";
 import { markTextOpened } from "../learning/welcome.server";
 import { starterList } from "../learning/first-lesson.server";
-import { meaningsFor, prefillOf } from "./instant-meanings.server";
+import { meaningsFor } from "./instant-meanings.server";
 import { familyRefusal, familyStages, linkToParent, unlinkParent, wordFamily } from "../learning/families.server";
 
 type Context = Readonly<RouterContextProvider>;
@@ -123,7 +124,6 @@ export async function readerPageData(request: Request, context: Context, id: str
     // The selected word in the learner's dictionary for the text's language (English Wiktionary by default).
     dictionary: selected ? dictionaryUrl(template ?? defaultDictionary(text.language), selected.text) : null,
     meanings: looked?.meanings ?? [],
-    prefill: prefillOf(query),
     knownBatch: Number.isSafeInteger(knownAt) && knownAt > 0 ? knownAt : null,
     knownOnPageTurn,
     languageName: studyLanguageName(text.language, requestLocale(context)),
@@ -184,25 +184,47 @@ export async function readerPageAction(request: Request, context: Context, id: s
   return dispatchIntents(
     request,
     {
+      // A pressed meaning (`choice`) or a typed one; the toast's undo removes the term again (undoAdd).
       addTerm: intent({
-        schema: z.object(placement).and(termWithExampleSchema),
-        run: async ({ term, example, ...place }) => {
-          if (!(await roomForTerms(db, user.id))) return failed("addTerm", 409, {}, t("learning:errors.termLimit"));
-          try {
-            const created = await createTerm(db, owner, term, example ?? undefined);
-            // A known word the learner now wants to learn is a term only, counted once (ADR 105).
-            await unignoreWord(db, owner, created.text);
-            return redirectWithToast(
-              request,
-              backTo(place),
-              translatedToast(t, "success", "learning:toasts.created", { text: created.text }),
-            );
-          } catch (error) {
-            if (!isDuplicate(error)) throw error;
+        schema: z.object({ ...placement, choice: textField() }).and(termWithExampleSchema),
+        run: async ({ term, example, choice, ...place }) => {
+          const added = await addPanelTerm(db, owner, { term, example, choice });
+          if (!added.ok && added.reason === "limit") return failed("addTerm", 409, {}, t("learning:errors.termLimit"));
+          if (!added.ok) {
             const language = studyLanguageName(text.language, locale);
             return failed("addTerm", 409, {}, t("learning:errors.duplicate", { text: term.text, language }));
           }
+          const undo = {
+            label: t("reading:panel.undo"),
+            action: here,
+            fields: {
+              intent: "undoAdd",
+              termId: added.id,
+              page: String(place.page),
+              ...(place.word === null ? {} : { word: String(place.word) }),
+              ...(added.wasKnown ? { known: "1" } : {}),
+            },
+          };
+          return redirectWithToast(request, backTo(place), {
+            ...translatedToast(t, "success", "learning:toasts.created", { text: added.text }),
+            undo,
+          });
         },
+      }),
+      undoAdd: intent({
+        schema: z.object({ ...placement, termId: textField(), known: flag() }),
+        run: async ({ termId, known, ...place }) => {
+          if (!isId(termId)) return invalidAction("undoAdd");
+          const removed = await undoPanelTerm(db, owner, termId, known);
+          if (!removed) return redirect(backTo(place));
+          return redirectWithToast(
+            request,
+            backTo(place),
+            translatedToast(t, "success", "reading:toasts.termRemoved", { text: removed.text }),
+            { headers: { "Set-Cookie": await rememberDeletedTerm(request, termId) } },
+          );
+        },
+        invalid: () => invalidAction("undoAdd"),
       }),
       stage: intent({
         schema: z.object({ ...placement, termId: textField(), stage: z.custom<Stage>(isStage) }),

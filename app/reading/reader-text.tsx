@@ -2,6 +2,7 @@ import { useEffect, useEffectEvent, useRef, type ReactNode } from "react";
 import { useNavigate } from "react-router";
 import { unpackRuby, type Ruby } from "./readings";
 import type { ViewPiece } from "./view";
+import { focusIntoPanel, type WordOpening } from "./panel-focus";
 import { textDirection } from "../learning/vocabulary";
 
 /**
@@ -25,7 +26,8 @@ function WithReadings({ ruby }: { ruby: Ruby }) {
 
 /**
  * The words of a page, each marked with its stage. With `wordLink`, each word is a link that opens its panel (shown
- * after the word's paragraph); with JavaScript the panel opens in place and the arrow keys move between words. Without
+ * after the word's paragraph); with JavaScript the panel opens in place and the arrow keys move between words (and the
+ * panel with them when it is open). Without
  * `wordLink` (the demo) the words are plain text.
  */
 export function ReaderText({
@@ -47,7 +49,11 @@ export function ReaderText({
 
   const root = useRef<HTMLDivElement>(null);
   const keyDown = useEffectEvent((event: KeyboardEvent) => onKey?.(event));
-  const openWord = useEffectEvent((href: string) => navigate(href, { preventScrollReset: true }));
+  const go = (href: string, focus: WordOpening["focus"]) =>
+    navigate(href, { preventScrollReset: true, state: { focus } satisfies WordOpening });
+  const openWord = useEffectEvent((href: string) => go(href, "panel"));
+  const moveTo = useEffectEvent((href: string) => go(href, "word"));
+  const openWordNow = useEffectEvent(() => selectedWord ?? null);
   const interactive = !!wordLink;
 
   // Listeners on the text rather than on each of its hundreds of words.
@@ -58,22 +64,31 @@ export function ReaderText({
       const link = (event.target as HTMLElement).closest<HTMLAnchorElement>("a.word");
       if (!link || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
       event.preventDefault();
+      // The open word again (Enter after ← →): into its panel.
+      if (Number(link.dataset.word) === openWordNow()) return focusIntoPanel();
       // Without the anchor: the page stays where it is and the panel opens below the paragraph.
       void openWord(link.getAttribute("href")!.replace(/#.*$/, ""));
     };
+    // ← → move the focus between words; while a panel is open they open the next word's (from the word or from the
+    // panel, outside its fields), the focus staying on the word.
     const move = (event: KeyboardEvent) => {
       keyDown(event);
       if (event.defaultPrevented || (event.key !== "ArrowRight" && event.key !== "ArrowLeft")) return;
+      if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
       const target = event.target as HTMLElement;
-      if (!target.matches("a.word")) return;
+      const shown = openWordNow();
+      const fromPanel = shown !== null && !!target.closest(".word-panel") && !target.matches("input, textarea, select");
+      if (!target.matches("a.word") && !fromPanel) return;
       const links = [...element.querySelectorAll<HTMLAnchorElement>("a.word")];
+      const from = fromPanel ? element.querySelector<HTMLAnchorElement>(`#w-${shown}`) : (target as HTMLAnchorElement);
       const rtl = getComputedStyle(element).direction === "rtl";
       const step = (event.key === "ArrowRight") !== rtl ? 1 : -1;
-      const next = links[links.indexOf(target as HTMLAnchorElement) + step];
-      if (next) {
-        event.preventDefault();
-        next.focus();
-      }
+      const next = from && links[links.indexOf(from) + step];
+      if (!next) return;
+      event.preventDefault();
+      if (shown === null) return next.focus();
+      next.focus({ preventScroll: true });
+      void moveTo(next.getAttribute("href")!.replace(/#.*$/, ""));
     };
     element.addEventListener("click", open);
     element.addEventListener("keydown", move);

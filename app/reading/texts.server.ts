@@ -122,8 +122,9 @@ export async function ignoreWord(db: Database, owner: Owner, word: string): Prom
     .onConflictDoNothing();
 }
 
-export async function unignoreWord(db: Database, owner: Owner, word: string): Promise<void> {
-  await db
+/** Whether the word was known (ignored) before. */
+export async function unignoreWord(db: Database, owner: Owner, word: string): Promise<boolean> {
+  const removed = await db
     .delete(ignoredWords)
     .where(
       and(
@@ -131,5 +132,7 @@ export async function unignoreWord(db: Database, owner: Owner, word: string): Pr
         eq(ignoredWords.language, owner.language),
         eq(ignoredWords.word, lowerFor(owner.language, word)),
       ),
-    );
+    )
+    .returning({ word: ignoredWords.word });
+  return removed.length > 0;
 }

@@ -1,14 +1,15 @@
 import { useTranslation } from "../i18n/use-translation";
-import { Form, Link } from "react-router";
+import { Form, Link, useFetcher } from "react-router";
+import { useEffect, useRef } from "react";
 import { quoteMarks } from "../i18n/format";
 import { useLocale, useLocalePath } from "../i18n/use-locale";
 import { termPath } from "../http/paths";
 import type { FieldErrors } from "../learning/term-form";
-import type { ReactNode } from "react";
 import { ExampleFields, TermFields } from "../learning/term-fields";
 import { ListenButton, useVoice } from "./listen";
 import { WordStageBadge } from "./reading-ui";
 import { WordFamilySection } from "./word-family";
+import { InstantMeanings, type InstantMeaning } from "./instant-meanings";
 import { KEY_STAGES, type SelectedWord } from "./view";
 
 type Failure = { intent: string; errors: Record<string, string>; message: string | null } | undefined;
@@ -25,8 +26,24 @@ function Position({ page, word, inPlace }: { page: number; word: number; inPlace
 }
 
 /**
- * The panel of one word: its term with the four stages (keys 1–4), or a prefilled "add term" form whose example is the
- * sentence the word appeared in; and "ignore" (known) or "stop ignoring". Listen buttons when the browser has a voice.
+ * After a term is added from the panel with JavaScript (the page did not reload, the pressed button is gone), the focus
+ * goes back to the word, so Escape, the arrow keys and 1–4 keep working.
+ */
+function useFocusWordAfterSave(state: string, failed: boolean, word: number) {
+  const before = useRef(state);
+  useEffect(() => {
+    const was = before.current;
+    before.current = state;
+    if (was !== "idle" && state === "idle" && !failed)
+      document.getElementById(`w-${word}`)?.focus({ preventScroll: true });
+  }, [state, failed, word]);
+}
+
+/**
+ * The panel of one word: its term with the four stages (keys 1–4), or the dictionaries' meanings (one press adds the
+ * term) and a prefilled "add term" form whose example is the sentence the word appeared in; and "ignore" (known) or
+ * "stop ignoring". Listen buttons when the browser has a voice. With JavaScript the adding forms are a fetcher's: the
+ * panel updates in place.
  */
 export function WordPanel({
   selected,
@@ -38,7 +55,6 @@ export function WordPanel({
   inPlace,
   dictionary,
   meanings,
-  prefill,
 }: {
   selected: SelectedWord;
   language: string;
@@ -48,16 +64,18 @@ export function WordPanel({
   failure: Failure;
   inPlace: boolean;
   dictionary: string | null;
-  /** The dictionaries' glosses for a new word (instant-meanings.tsx), above the "add term" form they fill. */
-  meanings?: ReactNode;
-  /** The meaning and part of speech chosen among them without JavaScript (`?meaning=`). */
-  prefill?: { meaning?: string; partOfSpeech?: string };
+  /** The dictionaries' glosses for a new word (instant-meanings.tsx), each a button that adds the term. */
+  meanings: InstantMeaning[];
 }) {
   const { t } = useTranslation("reading");
   const to = useLocalePath();
   const [open, close] = quoteMarks(useLocale());
   const voice = useVoice(language);
-  const errors = failure?.intent === "addTerm" ? (failure.errors as FieldErrors) : undefined;
+  const adding = useFetcher<Failure>({ key: `word-panel-add-${selected.word}` });
+  const pending = adding.state !== "idle";
+  const added = adding.data ?? failure;
+  useFocusWordAfterSave(adding.state, !!adding.data, selected.word);
+  const errors = added?.intent === "addTerm" ? (added.errors as FieldErrors) : undefined;
   const { term } = selected;
   return (
     <aside className="word-panel" id="word-panel" aria-labelledby="word-panel-title">
@@ -75,6 +93,25 @@ export function WordPanel({
         <span lang={language}>{selected.sentence}</span>
         {close}
       </p>
+      {added?.message ? (
+        <p className="error-text" role="alert">
+          {added.message}
+        </p>
+      ) : null}
+      {!term && meanings.length > 0 ? (
+        <adding.Form method="post" action={action} preventScrollReset aria-busy={pending}>
+          <Position page={page} word={selected.word} inPlace={inPlace} />
+          <input type="hidden" name="intent" value="addTerm" />
+          <input type="hidden" name="text" value={selected.text} />
+          <input type="hidden" name="reading" value={selected.reading ?? ""} />
+          <input type="hidden" name="sentence" value={selected.sentence} />
+          <InstantMeanings
+            entries={meanings}
+            textLanguage={language}
+            pending={pending ? String(adding.formData?.get("choice") ?? "") || "-" : null}
+          />
+        </adding.Form>
+      ) : null}
       {dictionary ? (
         <p>
           <a href={dictionary} target="_blank" rel="noopener noreferrer" className="dictionary-link">
@@ -86,11 +123,6 @@ export function WordPanel({
         <p className="word-panel-listen">
           <ListenButton text={selected.text} voice={voice} label={t("panel.listenWord")} />{" "}
           <ListenButton text={selected.sentence} voice={voice} label={t("panel.listenSentence")} />
-        </p>
-      ) : null}
-      {failure?.message ? (
-        <p className="error-text" role="alert">
-          {failure.message}
         </p>
       ) : null}
       {selected.family ? (
@@ -137,22 +169,20 @@ export function WordPanel({
         </>
       ) : (
         <>
-          {meanings}
-          <Form method="post" action={action} preventScrollReset className="stack">
+          <adding.Form method="post" action={action} preventScrollReset className="stack" aria-busy={pending}>
             <Position page={page} word={selected.word} inPlace={inPlace} />
             <input type="hidden" name="intent" value="addTerm" />
-            <h3>{t("panel.addTerm")}</h3>
+            <h3>{t(meanings.length > 0 ? "panel.ownMeaning" : "panel.addTerm")}</h3>
             <TermFields
-              key={prefill?.meaning}
-              values={{ text: selected.text, reading: selected.reading, ...prefill }}
+              values={{ text: selected.text, reading: selected.reading }}
               errors={errors}
               language={language}
               more={<ExampleFields values={{ sentence: selected.sentence }} errors={errors} language={language} />}
             />
-            <button type="submit" className="button">
+            <button type="submit" className="button" disabled={pending}>
               {t("panel.addTerm")}
             </button>
-          </Form>
+          </adding.Form>
           <Form method="post" action={action} preventScrollReset>
             <Position page={page} word={selected.word} inPlace={inPlace} />
             <input type="hidden" name="text" value={selected.text} />
@@ -168,7 +198,7 @@ export function WordPanel({
           </Form>
         </>
       )}
-      {inPlace ? <p className="hint">{t("panel.keys")}</p> : null}
+      {inPlace ? <p className="hint panel-keys">{t("panel.keys")}</p> : null}
     </aside>
   );
 }

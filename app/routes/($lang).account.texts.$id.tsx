@@ -1,4 +1,3 @@
-import { useEffect, useRef } from "react";
 import { useTranslation } from "../i18n/use-translation";
 import { Form, Link, useNavigate, useNavigation, useSubmit } from "react-router";
 import { useHydrated } from "remix-utils/use-hydrated";
@@ -12,7 +11,7 @@ import { StarterListLink } from "../learning/next-action";
 import { TextFields } from "../reading/text-fields";
 import { KEY_STAGES } from "../reading/view";
 import { WordPanel } from "../reading/word-panel";
-import { InstantMeanings } from "../reading/instant-meanings";
+import { usePanelFocus } from "../reading/panel-focus";
 import type { PageHandle } from "../ui/seo";
 import type { StalenessHandle } from "../edge/staleness";
 
@@ -62,20 +61,8 @@ export default function ReaderPage({ loaderData, actionData }: Route.ComponentPr
     pieces.some((piece) => typeof piece !== "string" && piece.stage === "new"),
   );
 
-  // With JavaScript the focus moves into the panel when it opens (to the meaning of a new word, else its title) and back
-  // to the word when it closes. Without, the panel comes with the page and the anchor brings the word into view.
-  const openWord = selected?.word ?? null;
-  const previousWord = useRef<number | null>(null);
-  useEffect(() => {
-    const before = previousWord.current;
-    previousWord.current = openWord;
-    if (openWord !== null && openWord !== before) {
-      const target =
-        document.querySelector<HTMLElement>("#word-panel #meaning") ?? document.getElementById("word-panel-title");
-      target?.focus({ preventScroll: true });
-    } else if (openWord === null && before !== null)
-      document.getElementById(`w-${before}`)?.focus({ preventScroll: true });
-  }, [openWord]);
+  // With JavaScript the focus moves into the panel when it opens and back to the word when it closes (panel-focus.ts).
+  usePanelFocus(selected?.word ?? null);
 
   // Escape closes the panel, 1–4 set the stage of the word's term (the arrow keys are ReaderText's).
   const onKey = (event: KeyboardEvent) => {
@@ -157,16 +144,7 @@ export default function ReaderPage({ loaderData, actionData }: Route.ComponentPr
               failure={actionData}
               inPlace={hydrated}
               dictionary={loaderData.dictionary}
-              prefill={loaderData.prefill}
-              meanings={
-                <InstantMeanings
-                  entries={loaderData.meanings}
-                  textLanguage={reader.language}
-                  page={page}
-                  word={selected.word}
-                  base={here}
-                />
-              }
+              meanings={loaderData.meanings}
             />
           ) : null
         }

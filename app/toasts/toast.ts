@@ -6,9 +6,13 @@ export type Toast = {
   title: string;
   description: string;
   field?: { name: string; value: string };
+  /** A form that takes back what was just done (POST to `action` with `fields`), its button labelled `label`. */
+  undo?: { label: string; action: string; fields: Record<string, string> };
 };
 
 export const TOAST_DURATION_MS = 5000;
+/** A toast with an undo stays longer, and while the pointer or the focus is on it (components.css). */
+export const UNDO_TOAST_DURATION_MS = 10_000;
 export const MAX_TOASTS = 5;
 
 /**

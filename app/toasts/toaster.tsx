@@ -1,8 +1,15 @@
 import { useEffect, useLayoutEffect, useRef, useState, type RefObject } from "react";
+import { Form } from "react-router";
 import { useTranslation } from "../i18n/use-translation";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { clearPlacement, type Box, type Placement } from "./placement";
-import { TOAST_DURATION_MS, type Toast } from "./toast";
+import { TOAST_DURATION_MS, UNDO_TOAST_DURATION_MS, type Toast } from "./toast";
+
+const durationOf = (toast: Toast) => (toast.undo ? UNDO_TOAST_DURATION_MS : TOAST_DURATION_MS);
+
+/** Whether the learner is on the toast (pointer or focus): it waits until they leave it. */
+const inUse = (id: string) =>
+  document.querySelector(`[data-toast-id="${CSS.escape(id)}"]`)?.matches(":hover, :focus-within") ?? false;
 
 /** What a learner can press or type in: the stack keeps clear of these. */
 const ACTIONS = "a[href], button, input:not([type=hidden]), select, textarea, summary, [tabindex]:not([tabindex='-1'])";
@@ -59,8 +66,9 @@ function moveTo(element: HTMLElement, placement: Placement | null) {
 
 /**
  * Bottom-right messages, rendered by the server so they show without JavaScript (a CSS animation hides them after
- * five seconds; without JavaScript they take their place in the page's flow instead of a corner, so they cover
- * nothing); with JavaScript they can also be dismissed, and they move out of the way of any action under them.
+ * five seconds, ten for one with an undo; without JavaScript they take their place in the page's flow instead of a
+ * corner, so they cover nothing); with JavaScript they can also be dismissed, and they move out of the way of any
+ * action under them. An undo is a POST form, and with JavaScript the page it returns to keeps its place (`inPlace`).
  */
 export function Toaster({ toasts }: { toasts: Toast[] }) {
   const { t } = useTranslation();
@@ -68,11 +76,17 @@ export function Toaster({ toasts }: { toasts: Toast[] }) {
   const interactive = useHydrated();
   useEffect(() => {
     if (toasts.length === 0) return;
-    const timer = setTimeout(
-      () => setDismissed((ids) => [...ids, ...toasts.map((toast) => toast.id)]),
-      TOAST_DURATION_MS,
-    );
-    return () => clearTimeout(timer);
+    const timers = new Set<ReturnType<typeof setTimeout>>();
+    const later = (toast: Toast, ms: number) => {
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        if (inUse(toast.id)) later(toast, TOAST_DURATION_MS);
+        else setDismissed((ids) => [...ids, toast.id]);
+      }, ms);
+      timers.add(timer);
+    };
+    for (const toast of toasts) later(toast, durationOf(toast));
+    return () => timers.forEach(clearTimeout);
   }, [toasts]);
   const visible = toasts.filter((toast) => !dismissed.includes(toast.id));
   const region = useClearPlacement(visible.map((toast) => toast.id).join(" "));
@@ -81,11 +95,26 @@ export function Toaster({ toasts }: { toasts: Toast[] }) {
     <div ref={region} className="toast-region" role="status" aria-live="polite" aria-label={t("toast.region")}>
       <ol className="toasts">
         {visible.map((toast) => (
-          <li key={toast.id} className={`toast toast-${toast.type}`} data-toast-id={toast.id}>
+          <li
+            key={toast.id}
+            className={`toast toast-${toast.type}${toast.undo ? " toast-with-undo" : ""}`}
+            data-toast-id={toast.id}
+          >
             <div>
               <strong>{toast.title}</strong>
               <p>{toast.description}</p>
             </div>
+            {toast.undo ? (
+              <Form method="post" action={toast.undo.action} preventScrollReset className="toast-undo">
+                {Object.entries(toast.undo.fields).map(([name, value]) => (
+                  <input key={name} type="hidden" name={name} value={value} />
+                ))}
+                {interactive ? <input type="hidden" name="inPlace" value="1" /> : null}
+                <button type="submit" className="button button-small toast-undo-button">
+                  {toast.undo.label}
+                </button>
+              </Form>
+            ) : null}
             {interactive ? (
               <button
                 type="button"

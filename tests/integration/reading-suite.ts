@@ -179,6 +179,54 @@ export function defineReadingSuite(databaseName: string, databaseEnv: () => Prom
       expect(wordsIn((await greta.page(`/account/texts/${id}`)).html).get("katze")).toBe("tolearn");
     });
 
+    it("adds a term with one press on a meaning, and its undo takes back exactly that: a known word is known again", async () => {
+      const ivo = await signedInBrowser(app, mail, "reader.ivo@example.com");
+      const id = await addText(ivo, "Quiet park", STORY);
+      const quiet = hrefOf((await ivo.page(`/account/texts/${id}`)).html, "quiet")!;
+      const at = `/account/texts/${id}?page=1&word=${quiet}`;
+      await ivo.request(at, { method: "POST", form: { intent: "ignore", page: "1", word: quiet, text: "quiet" } });
+      const learner = sql`(select id from users where email = 'reader.ivo@example.com')`;
+      const known = async () =>
+        (await app.db.execute(sql`select word from ignored_words where user_id = ${learner} and word = 'quiet'`)).rows;
+      expect(await known()).toHaveLength(1);
+      // The meaning's button: its part of speech and gloss over the (empty) typed meaning; the sentence as the example.
+      const added = await ivo.request(at, {
+        method: "POST",
+        form: {
+          intent: "addTerm",
+          page: "1",
+          word: quiet,
+          text: "quiet",
+          reading: "",
+          sentence: "The park was quiet.",
+          choice: "adjective|calm",
+        },
+      });
+      expect(added.status).toBe(302);
+      expect(added.headers.get("Location")).toBe(`${at}#w-${quiet}`);
+      const { rows } = await app.db.execute(
+        sql`select t.id, t.meaning, t.part_of_speech as pos, e.sentence from terms t
+          join term_examples e on e.term_id = t.id where t.user_id = ${learner}`,
+      );
+      expect(rows).toMatchObject([{ meaning: "calm", pos: "adjective", sentence: "The park was quiet." }]);
+      expect(await known()).toHaveLength(0);
+      const termId = (rows[0] as { id: string }).id;
+      // The toast's undo (a POST form): the term goes, the word is known again; a second undo changes nothing.
+      const undo = { intent: "undoAdd", termId, page: "1", word: quiet, known: "1" };
+      const undone = await ivo.request(`/account/texts/${id}`, { method: "POST", form: undo });
+      expect(undone.status).toBe(302);
+      expect(undone.headers.get("Location")).toBe(`${at}#w-${quiet}`);
+      expect((await app.db.execute(sql`select id from terms where user_id = ${learner}`)).rows).toEqual([]);
+      expect(await known()).toHaveLength(1);
+      const again = await ivo.request(`/account/texts/${id}`, { method: "POST", form: undo });
+      expect(again.status).toBe(302);
+      // Not a term id: refused with the translated message, nothing changes.
+      const bad = await ivo.request(`/account/texts/${id}`, { method: "POST", form: { ...undo, termId: "nope" } });
+      expect(bad.status).toBe(400);
+      expect(plain(await bad.text())).toContain("That action is not available here.");
+      expect(await known()).toHaveLength(1);
+    });
+
     it("marks the rest of a page as known in one go: known words, no terms, no cards, and undoes exactly that", async () => {
       const hugo = await signedInBrowser(app, mail, "reader.hugo@example.com");
       await hugo.request("/account/terms/new", { method: "POST", form: { text: "beta", meaning: "second" } });
