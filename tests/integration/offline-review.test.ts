@@ -53,7 +53,8 @@ async function sync(browser: Browser, owner: string, grades: Grade[]) {
     method: "POST",
     form: { owner, grades: JSON.stringify(grades) },
   });
-  return { status: response.status, body: (await response.json()) as { outcomes?: string[] } };
+  const { outcomes } = (await response.json()) as { outcomes?: string[] };
+  return { status: response.status, body: { outcomes } };
 }
 
 const reviewCount = async (termId: string) =>
