@@ -4,6 +4,7 @@ import type { OfflineSync } from "./offline-status";
 import type { GradeName } from "./stage";
 import {
   DECK_EVENT,
+  gradedByForm,
   pendingGrades,
   readDeck,
   storeGrade,
@@ -71,7 +72,7 @@ export function useDeviceReview(owner: string, first: string | null = null): Dev
     setStored((last) => ({
       deck: own && { ...own, cards: withCardsBack(own.cards, newer) },
       // A card graded in this session never shows again, whatever copy of the deck the device holds.
-      graded: new Set([...(last?.graded ?? []), ...pending.map(gradeKey)]),
+      graded: new Set([...(last?.graded ?? []), ...pending.map(gradeKey), ...gradedByForm]),
       pending: pending.length,
     }));
     setNow(Date.now());

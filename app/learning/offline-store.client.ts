@@ -205,6 +205,25 @@ async function clearCaches(keepOfflinePage: boolean): Promise<void> {
   }
 }
 
+/** The cards (`id:version`) graded through the review's form in this page. */
+export const gradedByForm = new Set<string>();
+
+/**
+ * A grade the server applied through the review's form (before the device took over): its card leaves the stored
+ * deck, so the review from the device never shows it again at that version.
+ */
+export async function forgetGradedCard(form: FormData): Promise<void> {
+  const termId = form.get("termId");
+  const version = Number(form.get("version"));
+  if (typeof termId !== "string") return;
+  // Also kept in memory for the page: a copy of the deck fetched before this grade may still be stored after it.
+  gradedByForm.add(`${termId}:${version}`);
+  const deck = await readDeck();
+  if (!deck) return;
+  const cards = deck.cards.filter((card) => card.id !== termId || card.version !== version);
+  if (cards.length < deck.cards.length) await writeDeck({ ...deck, cards });
+}
+
 /**
  * A grade whose form could not reach the server (the network dropped in the middle of the review): kept like one given
  * offline, if the device holds cards for this learner and the form names a card and its version. True when kept.

@@ -139,6 +139,13 @@ export async function clientAction({ request, serverAction }: Route.ClientAction
   try {
     return await serverAction();
   } catch (error) {
+    // A grade applied answers with a redirect to the next card: the device's copy of today's cards follows (ADR
+    // 117), so the review from the device never shows the card just graded again.
+    if (error instanceof Response && form.has("grade") && "indexedDB" in window) {
+      const { forgetGradedCard } = await import("../learning/offline-store.client");
+      await forgetGradedCard(form).catch(() => undefined);
+      throw error;
+    }
     if (!unreachable(error) || !("caches" in window)) throw error;
     const { keepUnsentGrade } = await import("../learning/offline-store.client");
     await keepUnsentGrade(form).catch(() => false);

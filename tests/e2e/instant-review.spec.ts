@@ -308,3 +308,45 @@ test.describe("on a thin link", () => {
     expect(Number.isFinite(load.paint)).toBe(true);
   });
 });
+
+test("a card graded through the server's form before the device took over is not shown again from the device", async ({
+  page,
+  context,
+  javaScriptEnabled,
+}) => {
+  test.skip(!javaScriptEnabled, "the review from the device needs JavaScript");
+  test.setTimeout(60_000);
+  // Today's cards reach the device late, as the server had them when asked: before the grade below.
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await context.route("**/account/review/deck", async (route) => {
+    const response = await route.fetch();
+    await released;
+    await route.fulfill({ response }).catch(() => undefined);
+  });
+  await signInFresh(page, true, "instant-form");
+  await addTerms(page, ["early0", "early1", "early2"]);
+  await page.goto("/account/review");
+  await waitForHydration(page);
+  const first = (await termOnCard(page))!;
+  await page.getByRole("button", { name: t("en", "learning:review.show") }).click();
+  await expect(page).toHaveURL(/reveal=1/);
+  await page.getByRole("button", { name: new RegExp(`\\b${t("en", "learning:review.grades.good")}\\b`) }).click();
+  await expect(page.locator(".review-term")).not.toHaveText(first);
+
+  release();
+  await expect(page.locator('[data-review="device"] .review-term')).toBeVisible();
+  await expect(page.locator(".review-progress .hint")).toHaveText(
+    t("en", "learning:review.remaining_other", { count: 2 }),
+  );
+  const seen: string[] = [];
+  for (let i = 0; i < 2; i++) {
+    seen.push((await termOnCard(page))!);
+    await press(page, "Space", "answer");
+    await press(page, "3", "next");
+  }
+  expect(seen).not.toContain(first);
+  await expect.poll(() => waitingGrades(page), { timeout: 20_000 }).toBe(0);
+  expect((await serverReviews(page)).map((review) => review.text).sort()).toEqual(["early0", "early1", "early2"]);
+  await expect(page.locator(".offline-status")).toHaveCount(0);
+});
