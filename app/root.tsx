@@ -186,10 +186,10 @@ function useOfflineReview(signedIn: boolean, locale: RootData["locale"]) {
   const { revalidate } = useRevalidator();
   useEffect(() => {
     if (!signedIn) return;
-    // Grades sent in the background (ADR 117): the header's count follows. The review itself asks once it is done.
+    // Grades sent in the background (ADR 117): the header's count, where one is shown, follows.
     const synced = (event: Event) => {
       const { sent } = (event as CustomEvent<{ sent: number }>).detail;
-      if (sent > 0 && !/\/account\/review$/.test(window.location.pathname)) void revalidate();
+      if (sent > 0 && document.querySelector("header .due-count")) void revalidate();
     };
     // offline-store.client.ts's SYNCED_EVENT, written out so that no visitor's page loads that module.
     window.addEventListener("polyglot:offline-synced", synced);

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "../i18n/use-translation";
 import type { OfflineCard } from "./offline-review.server";
-import { GradeLabel, ReviewAnswer, ReviewPrompt, RevealQuestion } from "./review-card";
+import { GradeLabel, ReviewAnswer, ReviewPrompt, RevealQuestion, SpecialLetters } from "./review-card";
 import { charDiff, checkAnswer, SUGGESTED_GRADE } from "./review-modes";
 import { useReviewKeys } from "./review-shortcuts";
 import type { GradeName } from "./stage";
@@ -66,6 +66,7 @@ function DeviceCard({
   const [grading, setGrading] = useState(false);
   const answer = useRef<HTMLDivElement>(null);
   const front = useRef<HTMLButtonElement | HTMLInputElement | null>(null);
+  const typedField = useRef<HTMLInputElement | null>(null);
   const cardElement = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
@@ -128,6 +129,7 @@ function DeviceCard({
               id="typed-answer"
               ref={(element) => {
                 front.current = element;
+                typedField.current = element;
               }}
               name="answer"
               lang={card.language}
@@ -139,6 +141,7 @@ function DeviceCard({
             <button type="submit" className="button">
               {t("review.check")}
             </button>
+            <SpecialLetters language={card.language} field={typedField} />
           </form>
         ) : (
           <RevealQuestion card={card} />

@@ -173,7 +173,8 @@ export default function ReviewPage({ loaderData, actionData }: Route.ComponentPr
   const revealed = !!card?.answer;
   const instant = useInstantReview(
     owner,
-    card && !revealed ? `${card.id}:${card.version}` : null,
+    // Not while the server's page is changing (an answer or a grade on its way): the device goes on from its result.
+    card && !revealed && !pending ? `${card.id}:${card.version}` : null,
     state.card ? state.done : 0,
   );
   const gradeForm = useRef<HTMLFormElement>(null);
