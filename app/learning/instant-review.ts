@@ -16,6 +16,8 @@ export function useInstantReview(
   serverCard: string | null,
   /** Cards graded today before this card, as the server counted them. */
   serverDone: number,
+  /** Cards due now, as the server counted them. */
+  serverRemaining: number,
 ): { on: boolean; review: DeviceReview; doneBefore: number } {
   const [phase, setPhase] = useState<"server" | "device" | "handing-back">("server");
   const [first, setFirst] = useState<string | null>(null);
@@ -23,11 +25,14 @@ export function useInstantReview(
   const review = useDeviceReview(owner, first);
   const { revalidate } = useRevalidator();
   const fetched = useRef(false);
+  const [asked, setAsked] = useState(false);
 
   // Take over from the server's card when the device holds it; a card graded here whose grade is still on its way
   // (a reload right after the grade) gives way to the next one.
   const { loaded, holds, knows } = review;
-  const takeOver = phase === "server" && serverCard !== null && loaded && knows(serverCard);
+  // A copy that misses cards the server counts (stored before they were added) is asked for afresh first, once.
+  const complete = asked || review.cards.filter((card) => card.due <= review.now).length >= serverRemaining;
+  const takeOver = phase === "server" && serverCard !== null && loaded && knows(serverCard) && complete;
   if (takeOver) {
     setFirst(holds(serverCard) ? serverCard : null);
     setDoneBefore(serverDone);
@@ -42,6 +47,7 @@ export function useInstantReview(
     // Stored, the deck is read again (writeDeck's event).
     void fetchDeck(splitLocale(window.location.pathname).locale).then(async (deck) => {
       if (deck && deck.owner === owner) await writeDeck(deck);
+      setAsked(true);
     });
   }, [missing, owner]);
 
