@@ -7,6 +7,7 @@ import {
   Scripts,
   ScrollRestoration,
   useLocation,
+  useRevalidator,
   useRouteLoaderData,
   type MiddlewareFunction,
 } from "react-router";
@@ -182,6 +183,18 @@ function useTrackingParamsCleanup() {
  * with no signed-in learner clears what a device still holds (ADR 096).
  */
 function useOfflineReview(signedIn: boolean, locale: RootData["locale"]) {
+  const { revalidate } = useRevalidator();
+  useEffect(() => {
+    if (!signedIn) return;
+    // Grades sent in the background (ADR 117): the header's count, where one is shown, follows.
+    const synced = (event: Event) => {
+      const { sent } = (event as CustomEvent<{ sent: number }>).detail;
+      if (sent > 0 && document.querySelector("header .due-count")) void revalidate();
+    };
+    // offline-store.client.ts's SYNCED_EVENT, written out so that no visitor's page loads that module.
+    window.addEventListener("polyglot:offline-synced", synced);
+    return () => window.removeEventListener("polyglot:offline-synced", synced);
+  }, [signedIn, revalidate]);
   useEffect(() => {
     if (!signedIn) {
       void clearLeftDevice().catch(() => {});

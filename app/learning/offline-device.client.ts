@@ -4,6 +4,7 @@ import { STORED_COPY_HEADER } from "../toasts/toast";
 import {
   CACHE,
   clearDevice,
+  fetchDeck,
   META,
   PUBLIC_FILES,
   pendingGrades,
@@ -11,7 +12,6 @@ import {
   syncGrades,
   writeDeck,
 } from "./offline-store.client";
-import type { OfflineDeck } from "./offline-review.server";
 
 /**
  * The offline review on a signed-in learner's device (ADR 065), loaded once the page is interactive: registers the
@@ -21,7 +21,6 @@ import type { OfflineDeck } from "./offline-review.server";
  */
 export const OFFLINE_REVIEW_PATH = "/account/review/offline";
 export const OFFLINE_PAGE_PATH = "/offline";
-const DECK_PATH = "/account/review/deck";
 
 type Connection = { saveData?: boolean };
 
@@ -45,15 +44,6 @@ let signingOut = false;
 
 async function unregister(): Promise<void> {
   for (const registration of await navigator.serviceWorker.getRegistrations()) await registration.unregister();
-}
-
-async function fetchDeck(locale: Locale): Promise<OfflineDeck | null> {
-  try {
-    const response = await fetch(localePath(locale, DECK_PATH), { credentials: "same-origin" });
-    return response.ok ? ((await response.json()) as OfflineDeck) : null;
-  } catch {
-    return null;
-  }
 }
 
 /** Online and opening the app: waiting grades go first, then today's cards and the pages are stored afresh. */
@@ -97,6 +87,11 @@ async function storePages(locale: Locale): Promise<void> {
         .catch(() => undefined),
     ),
   );
+  // Stored before in this language with every module the pages name (hashed names: a file stored is the one named):
+  // what they import was stored with them, so the modules are not read through again.
+  const meta = await cache.match(META);
+  const before = meta ? ((await meta.json()) as { review: string }).review : null;
+  if (before === review && (await Promise.all([...assets].map((path) => cache.match(path)))).every(Boolean)) return;
   const otherLanguage = new RegExp(`^i18n-(?!${locale}-)`);
   const queue = [...assets];
   while (queue.length > 0 && assets.size < 300) {

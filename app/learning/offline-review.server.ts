@@ -7,9 +7,11 @@ import { learnerScheduler } from "./fsrs-fit.server";
 import { reviewLogs, termExamples, terms } from "./learning.schema";
 import { intervalLabels, reviewCard, type ReviewCard } from "./review-page.server";
 import { readSettings } from "./settings.server";
+import type { ReviewMode } from "./review-modes";
 import { GRADES, SchedulerError, type GradeName } from "./stage";
 import { log } from "../server/log.server";
-import { gradeTerm, type Owner, type TermExample } from "./terms.server";
+import { gradeTerm, type Owner, type Term, type TermExample } from "./terms.server";
+import type { FSRS } from "ts-fsrs";
 
 /**
  * The offline review (ADR 065): today's cards sent to the learner's device while online, and the grades given offline
@@ -48,6 +50,24 @@ export async function offlineDeck(db: Database, owner: Owner, locale: string, no
       return true;
     })
     .slice(0, OFFLINE_CARDS_MAX);
+  return {
+    owner: owner.userId,
+    language: owner.language,
+    fetchedAt: now.getTime(),
+    dayEnd: day.end.getTime(),
+    cards: await asCards(db, chosen, settings.modes, by, locale, now),
+  };
+}
+
+/** The same card the review page renders, revealed, without a typed answer (the device checks that), with its due. */
+async function asCards(
+  db: Database,
+  chosen: Term[],
+  modes: readonly ReviewMode[],
+  by: FSRS,
+  locale: string,
+  now: Date,
+): Promise<OfflineCard[]> {
   const examples = chosen.length
     ? await db
         .select()
@@ -66,21 +86,45 @@ export async function offlineDeck(db: Database, owner: Owner, locale: string, no
   );
   const byTerm = new Map<string, TermExample[]>();
   for (const example of examples) byTerm.set(example.termId, [...(byTerm.get(example.termId) ?? []), example]);
-  return {
-    owner: owner.userId,
-    language: owner.language,
-    fetchedAt: now.getTime(),
-    dayEnd: day.end.getTime(),
-    // The same card the review page draws, revealed, without a typed answer: the device checks that.
-    cards: chosen.map((term) => ({
-      ...reviewCard(term, byTerm.get(term.id) ?? [], settings.modes, now, intervalLabels(term, now, by, locale), {
-        revealed: true,
-        answer: undefined,
-        sound: sounds.get(term.id) ?? null,
-      }),
-      due: term.due.getTime(),
-    })),
-  };
+  return chosen.map((term) => ({
+    ...reviewCard(term, byTerm.get(term.id) ?? [], modes, now, intervalLabels(term, now, by, locale), {
+      revealed: true,
+      answer: undefined,
+      sound: sounds.get(term.id) ?? null,
+    }),
+    due: term.due.getTime(),
+  }));
+}
+
+/**
+ * The cards of terms just graded that fall due again before the learner's day ends (a learning step after "Again"):
+ * the answer to a grade sent from the device carries them, so the card comes back in the same session (ADR 117).
+ * Only terms due within a day are read further.
+ */
+export async function cardsBack(
+  db: Database,
+  owner: Owner,
+  termIds: string[],
+  locale: string,
+  now = new Date(),
+): Promise<OfflineCard[]> {
+  if (termIds.length === 0) return [];
+  const rows = await db
+    .select()
+    .from(terms)
+    .where(
+      and(
+        eq(terms.userId, owner.userId),
+        eq(terms.language, owner.language),
+        inArray(terms.id, termIds),
+        lt(terms.due, new Date(now.getTime() + 86_400_000)),
+      ),
+    );
+  if (rows.length === 0) return [];
+  const [settings, by] = await Promise.all([readSettings(db, owner.userId), learnerScheduler(db, owner.userId)]);
+  const day = await today(db, owner.userId, settings, now);
+  const soon = rows.filter((term) => term.due < day.end).sort((a, b) => a.due.getTime() - b.due.getTime());
+  return asCards(db, soon, settings.modes, by, locale, now);
 }
 
 /** How long a grade given offline stays good for: older ones are dropped (the schedule has moved on). */

@@ -1,4 +1,5 @@
-import type { OfflineDeck, OfflineGrade, SyncOutcome } from "./offline-review.server";
+import { localePath, type Locale } from "../i18n/locales";
+import type { OfflineCard, OfflineDeck, OfflineGrade, SyncOutcome } from "./offline-review.server";
 
 /**
  * What the learner's device keeps for the offline review (ADR 065): today's cards (IndexedDB `deck`), the grades given
@@ -12,6 +13,7 @@ export const DATABASE = "polyglot-offline";
 export const CACHE = "polyglot-offline-v1";
 export const META = "/offline-meta.json";
 export const SYNC_PATH = "/account/review/sync";
+const DECK_PATH = "/account/review/deck";
 /** Files of the public folder the stored pages show (icons) or the browser asks for (public/sw.js lists them too). */
 export const PUBLIC_FILES = ["/favicon.svg", "/favicon-32.png", "/apple-touch-icon.png", "/site.webmanifest"];
 
@@ -56,8 +58,22 @@ export async function readDeck(): Promise<OfflineDeck | null> {
   return ((await run<OfflineDeck>("deck", "readonly", (store) => store.get("current"))) as OfflineDeck) ?? null;
 }
 
+/** Today's cards as the server has them now (null when it cannot be reached or answers otherwise). */
+export async function fetchDeck(locale: Locale): Promise<OfflineDeck | null> {
+  try {
+    const response = await fetch(localePath(locale, DECK_PATH), { credentials: "same-origin" });
+    return response.ok ? ((await response.json()) as OfflineDeck) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Fired on `window` when today's cards were stored afresh. */
+export const DECK_EVENT = "polyglot:offline-deck";
+
 export async function writeDeck(deck: OfflineDeck): Promise<void> {
   await run("deck", "readwrite", (store) => store.put(deck, "current"));
+  window.dispatchEvent(new Event(DECK_EVENT));
 }
 
 /** The learner's grades waiting to be sent, in the order they were given. */
@@ -77,7 +93,8 @@ async function forget(keys: string[]): Promise<void> {
   });
 }
 
-export type SyncResult = { sent: number; elsewhere: number; failed: number; left: number };
+/** What a sync did: grades applied (or already), reviewed elsewhere, refused; left waiting; the cards that come back. */
+export type SyncResult = { sent: number; elsewhere: number; failed: number; left: number; back: OfflineCard[] };
 /** Fired on `window` when grades were sent, with the SyncResult as its detail. */
 export const SYNCED_EVENT = "polyglot:offline-synced";
 
@@ -87,18 +104,29 @@ export const SYNCED_EVENT = "polyglot:offline-synced";
  * to send: the page tells the learner whether they are online): the grades stay.
  */
 export function syncGrades(owner: string): Promise<SyncResult> {
-  // One sync at a time in a page (the page and the module refreshing the device both ask): a second call shares it.
-  inFlight ??= sendGrades(owner).finally(() => {
+  // One sync at a time in a page (the page and the module refreshing the device both ask); a call while one is under
+  // way runs once that one ends, for the grades given meanwhile (grades reach the server in the order given).
+  if (inFlight) {
+    queued ??= inFlight
+      .catch(() => undefined)
+      .then(() => {
+        queued = null;
+        return syncGrades(owner);
+      });
+    return queued;
+  }
+  inFlight = sendGrades(owner).finally(() => {
     inFlight = null;
   });
   return inFlight;
 }
 
+let queued: Promise<SyncResult> | null = null;
 let inFlight: Promise<SyncResult> | null = null;
 const SYNC_TIMEOUT_MS = 10_000;
 
 async function sendGrades(owner: string): Promise<SyncResult> {
-  const result: SyncResult = { sent: 0, elsewhere: 0, failed: 0, left: 0 };
+  const result: SyncResult = { sent: 0, elsewhere: 0, failed: 0, left: 0, back: [] };
   let waiting = await pendingGrades(owner);
   // With nothing to send, one empty request still tells whether the server answers.
   do {
@@ -117,14 +145,18 @@ async function sendGrades(owner: string): Promise<SyncResult> {
     // Signed out meanwhile, or another learner signed in: the grades stay for their learner.
     if (response.redirected || response.status === 409) break;
     if (!response.ok) throw new Error(`sync answered ${response.status}`);
-    const { outcomes } = (await response.json()) as { outcomes: SyncOutcome[] };
+    const { outcomes, cards = [] } = (await response.json()) as { outcomes: SyncOutcome[]; cards?: OfflineCard[] };
     await forget(batch.map((grade) => grade.key));
     result.sent += outcomes.filter((outcome) => outcome === "applied" || outcome === "duplicate").length;
     result.elsewhere += outcomes.filter((outcome) => outcome === "elsewhere").length;
     result.failed += outcomes.filter((outcome) => outcome === "failed").length;
     const done = new Set(batch.map((grade) => `${grade.termId}:${grade.version}`));
+    result.back.push(...cards);
     const deck = await readDeck();
-    if (deck) await writeDeck({ ...deck, cards: deck.cards.filter((card) => !done.has(`${card.id}:${card.version}`)) });
+    if (deck) {
+      const kept = deck.cards.filter((card) => !done.has(`${card.id}:${card.version}`));
+      await writeDeck({ ...deck, cards: withCardsBack(kept, cards) });
+    }
     waiting = waiting.slice(batch.length);
   } while (waiting.length > 0);
   result.left = (await pendingGrades(owner)).length;
@@ -132,6 +164,15 @@ async function sendGrades(owner: string): Promise<SyncResult> {
   if (result.sent + result.elsewhere + result.failed > 0)
     window.dispatchEvent(new CustomEvent(SYNCED_EVENT, { detail: result }));
   return result;
+}
+
+/**
+ * The deck with the cards that come back (a learning step): each replaces the term's older card, in due order.
+ */
+export function withCardsBack(cards: OfflineCard[], back: OfflineCard[]): OfflineCard[] {
+  if (back.length === 0) return cards;
+  const ids = new Set(back.map((card) => card.id));
+  return [...cards.filter((card) => !ids.has(card.id)), ...back].sort((a, b) => a.due - b.due);
 }
 
 /**
@@ -162,6 +203,25 @@ async function clearCaches(keepOfflinePage: boolean): Promise<void> {
       if (path !== META && path !== offline.pathname && !PUBLIC_FILES.includes(path)) await cache.delete(request);
     }
   }
+}
+
+/** The cards (`id:version`) graded through the review's form in this page. */
+export const gradedByForm = new Set<string>();
+
+/**
+ * A grade the server applied through the review's form (before the device took over): its card leaves the stored
+ * deck, so the review from the device never shows it again at that version.
+ */
+export async function forgetGradedCard(form: FormData): Promise<void> {
+  const termId = form.get("termId");
+  const version = Number(form.get("version"));
+  if (typeof termId !== "string") return;
+  // Also kept in memory for the page: a copy of the deck fetched before this grade may still be stored after it.
+  gradedByForm.add(`${termId}:${version}`);
+  const deck = await readDeck();
+  if (!deck) return;
+  const cards = deck.cards.filter((card) => card.id !== termId || card.version !== version);
+  if (cards.length < deck.cards.length) await writeDeck({ ...deck, cards });
 }
 
 /**

@@ -101,15 +101,6 @@ export function RevealAction({
   const { t } = useTranslation("learning");
   const field = useRef<HTMLInputElement>(null);
   if (card.mode === "typed") {
-    const letters = hydrated ? specialLetters(card.language) : [];
-    const insert = (letter: string) => {
-      const input = field.current;
-      if (!input) return;
-      const start = input.selectionStart ?? input.value.length;
-      const end = input.selectionEnd ?? start;
-      input.setRangeText(letter, start, end, "end");
-      input.focus();
-    };
     return (
       <Form method="get" replace className="typed-answer">
         <input type="hidden" name="reveal" value="1" />
@@ -129,22 +120,7 @@ export function RevealAction({
         <button type="submit" className="button">
           {t("review.check")}
         </button>
-        {letters.length > 0 ? (
-          <div className="special-letters" role="group" aria-label={t("review.specialLetters")}>
-            {letters.map((letter) => (
-              <button
-                key={letter}
-                type="button"
-                className="button button-small button-secondary"
-                lang={card.language}
-                aria-label={t("review.insertLetter", { letter })}
-                onClick={() => insert(letter)}
-              >
-                {letter}
-              </button>
-            ))}
-          </div>
-        ) : null}
+        {hydrated ? <SpecialLetters language={card.language} field={field} /> : null}
       </Form>
     );
   }
@@ -163,6 +139,37 @@ export function RevealAction({
         {t("review.show")}
       </button>
     </Form>
+  );
+}
+
+/** Buttons that type the study language's special letters into the typed answer's field (with JavaScript). */
+export function SpecialLetters({ language, field }: { language: string; field: RefObject<HTMLInputElement | null> }) {
+  const { t } = useTranslation("learning");
+  const letters = specialLetters(language);
+  if (letters.length === 0) return null;
+  const insert = (letter: string) => {
+    const input = field.current;
+    if (!input) return;
+    const start = input.selectionStart ?? input.value.length;
+    const end = input.selectionEnd ?? start;
+    input.setRangeText(letter, start, end, "end");
+    input.focus();
+  };
+  return (
+    <div className="special-letters" role="group" aria-label={t("review.specialLetters")}>
+      {letters.map((letter) => (
+        <button
+          key={letter}
+          type="button"
+          className="button button-small button-secondary"
+          lang={language}
+          aria-label={t("review.insertLetter", { letter })}
+          onClick={() => insert(letter)}
+        >
+          {letter}
+        </button>
+      ))}
+    </div>
   );
 }
 

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, type ReactNode } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { useTranslation } from "../i18n/use-translation";
 import { data, Form, Link, redirect, useNavigation, useRevalidator } from "react-router";
@@ -16,6 +16,9 @@ import { frontShownAt, reviewState, type ReviewState } from "../learning/review-
 import { GradeLabel, ReviewAnswer, ReviewPrompt, RevealAction, RevealQuestion } from "../learning/review-card";
 import { reviewShortcutsHeader, reviewShortcutsOn } from "../learning/review-shortcuts.server";
 import { useReviewShortcuts } from "../learning/review-shortcuts";
+import { useInstantReview } from "../learning/instant-review";
+import { DeviceReviewScreen } from "../learning/device-review-screen";
+import { OfflineStatus } from "../learning/offline-status";
 import { useLocalePath } from "../i18n/use-locale";
 import type { PageHandle } from "../ui/seo";
 import type { StalenessHandle } from "../edge/staleness";
@@ -77,7 +80,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     ),
     reviewShortcutsOn(request),
   ]);
-  return { state, shortcuts, changesAt: known.validUntil };
+  return { state, shortcuts, owner: user.id, changesAt: known.validUntil };
 }
 
 // The forms this action takes, built once: building a schema costs more than parsing a form with it.
@@ -138,6 +141,13 @@ export async function clientAction({ request, serverAction }: Route.ClientAction
   try {
     return await serverAction();
   } catch (error) {
+    // A grade applied answers with a redirect to the next card: the device's copy of today's cards follows (ADR
+    // 117), so the review from the device never shows the card just graded again.
+    if (error instanceof Response && form.has("grade") && "indexedDB" in window) {
+      const { forgetGradedCard } = await import("../learning/offline-store.client");
+      await forgetGradedCard(form).catch(() => undefined);
+      throw error;
+    }
     if (!unreachable(error) || !("caches" in window)) throw error;
     const { keepUnsentGrade } = await import("../learning/offline-store.client");
     await keepUnsentGrade(form).catch(() => false);
@@ -160,16 +170,23 @@ export default function ReviewPage({ loaderData, actionData }: Route.ComponentPr
   const navigation = useNavigation();
   const pending = navigation.state !== "idle";
   const hydrated = useHydrated();
-  const { state, shortcuts } = loaderData;
+  const { state, shortcuts, owner } = loaderData;
   const card = state.card;
   const revealed = !!card?.answer;
+  const instant = useInstantReview(
+    owner,
+    // Not while the server's page is changing (an answer or a grade on its way): the device goes on from its result.
+    card && !revealed && !pending ? `${card.id}:${card.version}` : null,
+    state.card ? state.done : 0,
+    state.card ? state.remaining : 0,
+  );
   const gradeForm = useRef<HTMLFormElement>(null);
   const cardElement = useRef<HTMLDivElement>(null);
   const answer = useRef<HTMLDivElement>(null);
   const showAnswer = useRef<HTMLButtonElement>(null);
   const at = state.card ? state.at : 0;
   useReviewShortcuts({
-    enabled: shortcuts && !!card,
+    enabled: shortcuts && !!card && !instant.on,
     revealed,
     revealTo: `?at=${at}&reveal=1`,
     card: cardElement,
@@ -203,6 +220,7 @@ export default function ReviewPage({ loaderData, actionData }: Route.ComponentPr
     </Form>
   ) : null;
 
+  if (instant.on) return <InstantReview instant={instant} shortcuts={shortcuts} setting={shortcutsSetting} />;
   if (!state.card) return <NothingNow state={state} />;
   const current = state.card;
   const total = state.done + state.remaining;
@@ -276,6 +294,51 @@ export default function ReviewPage({ loaderData, actionData }: Route.ComponentPr
       </div>
       {shortcutsSetting}
     </section>
+  );
+}
+
+/** The review from the cards on the device (ADR 117); what the server answered about the grades sent, as offline. */
+function InstantReview({
+  instant: { review, doneBefore },
+  shortcuts,
+  setting,
+}: {
+  instant: ReturnType<typeof useInstantReview>;
+  shortcuts: boolean;
+  setting: ReactNode;
+}) {
+  const { t } = useTranslation();
+  const { sync } = review;
+  const status =
+    sync.state === "offline" ? (
+      <OfflineStatus sync={sync} pending={review.pending} />
+    ) : sync.elsewhere + sync.failed > 0 ? (
+      <div className="notice offline-status" role="status">
+        {sync.elsewhere > 0 ? <p>{t("offline.elsewhere", { count: sync.elsewhere })}</p> : null}
+        {sync.failed > 0 ? <p>{t("offline.failed", { count: sync.failed })}</p> : null}
+      </div>
+    ) : null;
+  if (!review.card) {
+    // The last grades on their way; then the server's page.
+    return (
+      <section className="review-page review-focus" data-review="device">
+        <h1 className="visually-hidden">{t("learning:review.title")}</h1>
+        {status}
+        <p className="hint" role="status">
+          {t("offline.waiting", { count: review.pending })}
+        </p>
+      </section>
+    );
+  }
+  return (
+    <DeviceReviewScreen
+      review={review}
+      card={review.card}
+      shortcuts={shortcuts}
+      done={doneBefore + review.pending + sync.sent}
+      status={status}
+      setting={setting}
+    />
   );
 }
 

@@ -53,7 +53,8 @@ async function sync(browser: Browser, owner: string, grades: Grade[]) {
     method: "POST",
     form: { owner, grades: JSON.stringify(grades) },
   });
-  return { status: response.status, body: (await response.json()) as { outcomes?: string[] } };
+  const { outcomes } = (await response.json()) as { outcomes?: string[] };
+  return { status: response.status, body: { outcomes } };
 }
 
 const reviewCount = async (termId: string) =>
@@ -154,5 +155,38 @@ describe("a browser whose session was ended elsewhere", () => {
     const out = await again.request("/logout", { method: "POST", form: {} });
     expect(out.status).toBe(302);
     expect(out.headers.get("Clear-Site-Data")).toBe(CLEAR_DEVICE);
+  });
+});
+
+describe("cards that come back (ADR 117)", () => {
+  it("the answer to an applied grade carries the card when it falls due again before the day ends", async () => {
+    const learner = await signedInBrowser(app, mail, "loop@example.com");
+    const owner = await ownerOf(learner);
+    const termId = await addTerm(learner, "Schleife");
+    const send = async (grades: Grade[]) => {
+      const response = await learner.request("/account/review/sync", {
+        method: "POST",
+        form: { owner, grades: JSON.stringify(grades) },
+      });
+      expect(response.status).toBe(200);
+      return (await response.json()) as { outcomes: string[]; cards: { id: string; version: number; due: number }[] };
+    };
+    const now = Date.now();
+    // Again: the learning step brings it back in minutes, at its next version, with its answer.
+    const again = await send([{ termId, version: 0, grade: "again", at: now }]);
+    expect(again.outcomes).toEqual(["applied"]);
+    expect(again.cards.map((card) => [card.id, card.version])).toEqual([[termId, 1]]);
+    expect(again.cards[0]!.due).toBeGreaterThan(now);
+    expect(again.cards[0]!.due).toBeLessThan(now + 3_600_000);
+    // The same grade again changes nothing and brings nothing back.
+    expect(await send([{ termId, version: 0, grade: "again", at: now }])).toEqual({
+      outcomes: ["duplicate"],
+      cards: [],
+    });
+    // Easy sends it days away: nothing comes back today.
+    expect(await send([{ termId, version: 1, grade: "easy", at: now + 1 }])).toEqual({
+      outcomes: ["applied"],
+      cards: [],
+    });
   });
 });

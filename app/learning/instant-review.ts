@@ -1,0 +1,71 @@
+import { useEffect, useRef, useState } from "react";
+import { useRevalidator } from "react-router";
+import { splitLocale } from "../i18n/locales";
+import { useDeviceReview, type DeviceReview } from "./device-review";
+import { fetchDeck, writeDeck } from "./offline-store.client";
+
+/**
+ * The review with JavaScript (ADR 117): once the device holds the card the server rendered (its front, at the same
+ * version), the review goes on from the cards on the device: the answer and the next card show at once, the grades
+ * go in the background. When nothing is due on the device and every grade was answered, the server's page comes back
+ * (its summary, the next card's time, the header's count). Without JavaScript none of this runs.
+ */
+export function useInstantReview(
+  owner: string,
+  /** The card the server rendered, front side (`id:version`), else null. */
+  serverCard: string | null,
+  /** Cards graded today before this card, as the server counted them. */
+  serverDone: number,
+  /** Cards due now, as the server counted them. */
+  serverRemaining: number,
+): { on: boolean; review: DeviceReview; doneBefore: number } {
+  const [phase, setPhase] = useState<"server" | "device" | "handing-back">("server");
+  const [first, setFirst] = useState<string | null>(null);
+  const [doneBefore, setDoneBefore] = useState(0);
+  const review = useDeviceReview(owner, first);
+  const { revalidate } = useRevalidator();
+  const fetched = useRef(false);
+  const [asked, setAsked] = useState(false);
+
+  // Take over from the server's card when the device holds it; a card graded here whose grade is still on its way
+  // (a reload right after the grade) gives way to the next one.
+  const { loaded, holds, knows } = review;
+  // A copy that misses cards the server counts (stored before they were added) is asked for afresh first, once.
+  const complete = asked || review.cards.filter((card) => card.due <= review.now).length >= serverRemaining;
+  const takeOver = phase === "server" && serverCard !== null && loaded && knows(serverCard) && complete;
+  if (takeOver) {
+    setFirst(holds(serverCard) ? serverCard : null);
+    setDoneBefore(serverDone);
+    setPhase("device");
+  }
+
+  // Once, ask the server for today's cards when the device does not hold the card shown.
+  const missing = phase === "server" && serverCard !== null && loaded && !takeOver;
+  useEffect(() => {
+    if (!missing || fetched.current) return;
+    fetched.current = true;
+    // Stored, the deck is read again (writeDeck's event).
+    void fetchDeck(splitLocale(window.location.pathname).locale).then(async (deck) => {
+      if (deck && deck.owner === owner) await writeDeck(deck);
+      setAsked(true);
+    });
+  }, [missing, owner]);
+
+  // Nothing due here and every grade answered: the server's page, fresh.
+  const idle = phase === "device" && review.card === null && review.pending === 0 && review.sync.state === "online";
+  useEffect(() => {
+    if (!idle) return;
+    void Promise.resolve()
+      .then(() => {
+        setPhase("handing-back");
+        return revalidate();
+      })
+      .finally(() => {
+        fetched.current = false;
+        setFirst(null);
+        setPhase("server");
+      });
+  }, [idle, revalidate]);
+
+  return { on: phase !== "server", review, doneBefore };
+}
