@@ -20,6 +20,7 @@ export function DeviceReviewScreen({
   done,
   status,
   setting,
+  goal,
 }: {
   review: DeviceReview;
   card: OfflineCard;
@@ -28,6 +29,8 @@ export function DeviceReviewScreen({
   status?: ReactNode;
   /** The shortcut setting (online), else the keys as text. */
   setting?: ReactNode;
+  /** Online: the day's goal as the server last counted it. */
+  goal?: ReactNode;
 }) {
   const { t } = useTranslation("learning");
   const dueNow = review.cards.filter((candidate) => candidate.due <= review.now || candidate === card).length;
@@ -38,6 +41,7 @@ export function DeviceReviewScreen({
       <div className="review-progress">
         <progress value={done} max={done + review.cards.length} aria-label={t("review.progressLabel")} />
         <p className="hint">{t("review.remaining", { count: dueNow })}</p>
+        {goal}
       </div>
       <p className="visually-hidden" role="status">
         {t("review.announceCard", {

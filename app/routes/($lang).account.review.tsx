@@ -220,7 +220,15 @@ export default function ReviewPage({ loaderData, actionData }: Route.ComponentPr
     </Form>
   ) : null;
 
-  if (instant.on) return <InstantReview instant={instant} shortcuts={shortcuts} setting={shortcutsSetting} />;
+  if (instant.on)
+    return (
+      <InstantReview
+        instant={instant}
+        shortcuts={shortcuts}
+        setting={shortcutsSetting}
+        goal={<GoalMeter goal={state.goal} compact />}
+      />
+    );
   if (!state.card) return <NothingNow state={state} />;
   const current = state.card;
   const total = state.done + state.remaining;
@@ -302,10 +310,12 @@ function InstantReview({
   instant: { review, doneBefore },
   shortcuts,
   setting,
+  goal,
 }: {
   instant: ReturnType<typeof useInstantReview>;
   shortcuts: boolean;
   setting: ReactNode;
+  goal: ReactNode;
 }) {
   const { t } = useTranslation();
   const { sync } = review;
@@ -338,6 +348,7 @@ function InstantReview({
       done={doneBefore + review.pending + sync.sent}
       status={status}
       setting={setting}
+      goal={goal}
     />
   );
 }

@@ -169,7 +169,7 @@ describe("numbers", () => {
     ...["language", "text", "date", "email", "title", "plan", "level", "answer", "word", "period", "path", "os"],
     ...["name", "value", "stage", "letter", "grade", "browser", "day"],
     ...["amount", "min", "max", "pledged", "goal", "share", "percent"],
-    ...["year", "status", "kind", "parent", "time"],
+    ...["year", "status", "kind", "parent", "time", "query"],
   ]);
   for (const lng of LOCALES) {
     it(`${lng} formats every number it interpolates ({{count, number}})`, () => {
