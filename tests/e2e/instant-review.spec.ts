@@ -336,7 +336,7 @@ test("a card graded through the server's form before the device took over is not
 
   release();
   await expect(page.locator('[data-review="device"] .review-term')).toBeVisible();
-  await expect(page.locator(".review-progress .hint")).toHaveText(
+  await expect(page.locator(".review-progress > .hint")).toHaveText(
     t("en", "learning:review.remaining_other", { count: 2 }),
   );
   const seen: string[] = [];

@@ -433,7 +433,7 @@ test("a grade the network drops in the middle of the review is kept, and the rev
   await page.getByRole("button", { name: new RegExp(`\\b${t("en", "learning:review.grades.good")}\\b`) }).click();
   const status = page.locator(".offline-status");
   await expect(status).toContainText(t("en", "offline.waiting_one", { count: 1 }));
-  await expect(page.locator(".review-progress .hint")).toHaveText(
+  await expect(page.locator(".review-progress > .hint")).toHaveText(
     t("en", "learning:review.remaining_other", { count: 2 }),
   );
   await gradeOffline(page, 2);
@@ -634,7 +634,7 @@ test("signing out everywhere from another device clears the shared browser's sto
 
   // The learner's own device: "sign out everywhere", whose confirmation says the waiting grades are discarded.
   expect(await exportedReviews(page)).toEqual([]);
-  await page.goto("/account/home");
+  await page.goto("/account/profile");
   await waitForHydration(page);
   await page.getByRole("button", { name: t("en", "pages:logout.everywhere") }).click();
   await expect(page).toHaveURL(/\/$/);

@@ -22,6 +22,8 @@ async function addTerms(page: Page, count: number, prefix: string): Promise<void
     });
     expect(response.status(), `term ${i}`).toBeLessThan(400);
   }
+  // The adds' messages show on the next page the server renders, as on each redirect a browser follows: My home.
+  await page.goto("/account/home");
 }
 
 /** Each grade button's box, background and the WCAG contrast of its text on it, as the browser computed them. */

@@ -258,7 +258,7 @@ test("signs out everywhere from the account home: the other device is signed out
   await page.goto(linkIn(await mailFor(email)));
   await page.getByRole("button", { name: t("en", "pages:confirm.submit") }).click();
   await expect(page).toHaveURL(/\/account\/home$/);
-  // Past the welcome, to the dashboard with "sign out everywhere".
+  // Past the welcome, to the dashboard.
   if (javaScriptEnabled) await waitForHydration(page);
   await skipWelcome(page);
 
@@ -274,6 +274,8 @@ test("signs out everywhere from the account home: the other device is signed out
   await tab.goto("/account/home");
   await expect(tab).toHaveURL(/\/account\/home$/);
 
+  // "Sign out everywhere" is on the profile page, with the account's security.
+  await page.goto("/account/profile");
   if (javaScriptEnabled) await waitForHydration(page);
   await page.getByRole("button", { name: t("en", "pages:logout.everywhere") }).click();
   await expect(page).toHaveURL(/\/$/);
