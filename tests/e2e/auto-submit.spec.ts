@@ -3,8 +3,8 @@ import { expect, signInFresh, t, test, waitForHydration } from "./support";
 
 /** The forms whose one choice can act alone: with JavaScript a change submits, without it a button does. */
 const SWITCHES = [
-  { path: "/account/home", select: "#study-language", button: "learning:studyLanguage.submit" },
-  { path: "/account/home", select: "#level", button: "learning:level.submit" },
+  { path: "/account/settings", select: "#study-language", button: "learning:studyLanguage.submit" },
+  { path: "/account/settings", select: "#level", button: "learning:level.submit" },
   { path: "/account/statistics", select: "#days", button: "learning:statistics.show" },
   { path: "/account/explore/public", select: "#public-level", button: "lists:public.show" },
   { path: "/account/home", select: "#language-switch-select", button: "language.submit" },
@@ -42,7 +42,7 @@ test("a changed choice acts at once with JavaScript, and through its button with
   await open(page, "/account/explore/public", javaScriptEnabled);
   await choose("#public-level", "advanced", "lists:public.show");
   await expect(page).toHaveURL(/[?&]level=advanced\b/);
-  await open(page, "/account/home", javaScriptEnabled);
+  await open(page, "/account/settings", javaScriptEnabled);
   await choose("#level", "intermediate", "learning:level.submit");
   await expect(page.getByRole("status")).toBeVisible();
   await page.reload();
