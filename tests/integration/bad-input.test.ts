@@ -292,7 +292,7 @@ describe("signed in", () => {
   it("signs out everywhere: every session of the learner ends, with a translated toast", async () => {
     const email = uniqueEmail("everywhere");
     const first = await signInThroughLog(server, email);
-    // Past My home's welcome, to its dashboard (with "sign out everywhere").
+    // Past My home's welcome; "sign out everywhere" is on the profile page.
     await postForm(server, "/account/home", { intent: "skip" }, { Cookie: first.cookie });
     // A second device: another session row of the same learner (a second link would hit the per-address limit).
     const secondId = randomBytes(32).toString("base64url");
@@ -313,8 +313,8 @@ describe("signed in", () => {
       )[0]!,
     };
     expect((await getPage(server, "/account/home", { Cookie: second.cookie })).status).toBe(200);
-    const home = await getPage(server, "/de/account/home", { Cookie: first.cookie });
-    expect(home.body).toContain("Überall abmelden");
+    const profile = await getPage(server, "/de/account/profile", { Cookie: first.cookie });
+    expect(profile.body).toContain("Überall abmelden");
     const out = await postForm(server, "/de/logout", { intent: "everywhere" }, { Cookie: first.cookie });
     expect(out.status).toBe(302);
     expect(cookiesOf(out).get("__session")).toBe("");
