@@ -142,7 +142,7 @@ export function defineBillingSuite(databaseName: string, databaseEnv: () => Prom
       expect(text).toContain("Your Supporter plan is paid: €4.00 per month.");
       expect(text).toMatch(/Next renewal: \w+ \d{1,2}, \d{4}\./);
       expect(await billingText(alice)).toContain("Your plan: Supporter (active) Supporter");
-      expect(textOf((await alice.page("/account/home")).html)).toContain("Your plan: Supporter (active)");
+      expect(textOf((await alice.page("/account/profile")).html)).toContain("Your plan: Supporter (active)");
     });
 
     it("keeps the plan in the database (so it survives a restart), not in the process", async () => {
@@ -308,7 +308,7 @@ export function defineBillingSuite(databaseName: string, databaseEnv: () => Prom
       const late = { ...subscription, status: "active", cancel_at_period_end: false };
       expect(await stripe.send("customer.subscription.updated", late, t0 + 4)).toBe(200);
       expect(await billingText(alice)).toContain("(ended)");
-      expect(textOf((await alice.page("/account/home")).html)).toContain("Your plan: Free.");
+      expect(textOf((await alice.page("/account/profile")).html)).toContain("Your plan: Free.");
     });
 
     it("opens the customer portal with a POST for a learner with a Stripe customer", async () => {
