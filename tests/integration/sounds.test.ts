@@ -105,7 +105,6 @@ describe("sounds of Anki decks", () => {
     ]);
     // The draft and its sounds are gone once confirmed.
     expect(await holdings(id)).toEqual({ terms: 3, drafts: 0, draft_sounds: 0, sounds: 2 });
-
     // The term page plays it; its URL answers ranges.
     const { rows } = await app.db.execute(sql`select id from terms where user_id = ${id} and text = '猫'`);
     const { html } = await browser.page(`/account/terms/${String(rows[0]!.id)}`);
@@ -130,7 +129,6 @@ describe("sounds of Anki decks", () => {
     // Another learner cannot hear it.
     const other = await learner("sound-other");
     expect((await other.browser.request(src!)).status).toBe(404);
-
     // The review's answer side and the player carry it too.
     await app.db.execute(sql`update terms set due = now() - interval '1 minute' where user_id = ${id}`);
     await app.db.execute(sql`update terms set due = now() + interval '1 day' where user_id = ${id} and text <> '猫'`);
