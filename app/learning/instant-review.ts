@@ -30,17 +30,17 @@ export function useInstantReview(
   // Take over from the server's card when the device holds it; a card graded here whose grade is still on its way
   // (a reload right after the grade) gives way to the next one.
   const { loaded, holds, knows } = review;
-  // A copy that misses cards the server counts (stored before they were added) is asked for afresh first, once.
-  const complete = asked || review.cards.filter((card) => card.due <= review.now).length >= serverRemaining;
-  const takeOver = phase === "server" && serverCard !== null && loaded && knows(serverCard) && complete;
+  // The stored copy may be older than the cards (terms added or edited since): it is asked for afresh once per visit
+  // before the device takes over.
+  const takeOver = phase === "server" && serverCard !== null && loaded && asked && knows(serverCard);
   if (takeOver) {
     setFirst(holds(serverCard) ? serverCard : null);
     setDoneBefore(serverDone);
     setPhase("device");
   }
 
-  // Once, ask the server for today's cards when the device does not hold the card shown.
-  const missing = phase === "server" && serverCard !== null && loaded && !takeOver;
+  // Once, ask the server for today's cards.
+  const missing = phase === "server" && serverCard !== null && loaded && !asked;
   useEffect(() => {
     if (!missing || fetched.current) return;
     fetched.current = true;
