@@ -16,8 +16,6 @@ export function useInstantReview(
   serverCard: string | null,
   /** Cards graded today before this card, as the server counted them. */
   serverDone: number,
-  /** Cards due now, as the server counted them. */
-  serverRemaining: number,
 ): { on: boolean; review: DeviceReview; doneBefore: number } {
   const [phase, setPhase] = useState<"server" | "device" | "handing-back">("server");
   const [first, setFirst] = useState<string | null>(null);

@@ -178,7 +178,6 @@ export default function ReviewPage({ loaderData, actionData }: Route.ComponentPr
     // Not while the server's page is changing (an answer or a grade on its way): the device goes on from its result.
     card && !revealed && !pending ? `${card.id}:${card.version}` : null,
     state.card ? state.done : 0,
-    state.card ? state.remaining : 0,
   );
   const gradeForm = useRef<HTMLFormElement>(null);
   const cardElement = useRef<HTMLDivElement>(null);
