@@ -21,6 +21,7 @@ export function DeviceReviewScreen({
   status,
   setting,
   goal,
+  typed = null,
 }: {
   review: DeviceReview;
   card: OfflineCard;
@@ -31,6 +32,8 @@ export function DeviceReviewScreen({
   setting?: ReactNode;
   /** Online: the day's goal as the server last counted it. */
   goal?: ReactNode;
+  /** What the learner had typed on the server's card when the device took over (that card only). */
+  typed?: { key: string; value: string } | null;
 }) {
   const { t } = useTranslation("learning");
   const dueNow = review.cards.filter((candidate) => candidate.due <= review.now || candidate === card).length;
@@ -49,7 +52,13 @@ export function DeviceReviewScreen({
         })}
       </p>
       {/* A card of its own per card: the answer is hidden again, whatever the last card showed. */}
-      <DeviceCard key={cardKey(card)} card={card} shortcuts={shortcuts} grade={review.grade} />
+      <DeviceCard
+        key={cardKey(card)}
+        card={card}
+        shortcuts={shortcuts}
+        grade={review.grade}
+        typedBefore={typed?.key === cardKey(card) ? typed.value : ""}
+      />
       {setting ?? (shortcuts ? <p className="hint review-keys">{t("review.keys")}</p> : null)}
     </section>
   );
@@ -59,10 +68,12 @@ function DeviceCard({
   card,
   shortcuts,
   grade,
+  typedBefore,
 }: {
   card: OfflineCard;
   shortcuts: boolean;
   grade: DeviceReview["grade"];
+  typedBefore: string;
 }) {
   const { t } = useTranslation("learning");
   const [revealed, setRevealed] = useState(false);
@@ -75,7 +86,12 @@ function DeviceCard({
 
   useEffect(() => {
     if (revealed) answer.current?.focus();
-    else front.current?.focus();
+    else {
+      front.current?.focus();
+      // A field carried over from the server's card goes on where the learner stopped typing.
+      const field = typedField.current;
+      if (field && field === front.current) field.setSelectionRange(field.value.length, field.value.length);
+    }
   }, [revealed]);
 
   const give = (name: GradeName) => {
@@ -141,6 +157,7 @@ function DeviceCard({
               autoCapitalize="off"
               spellCheck={false}
               maxLength={200}
+              defaultValue={typedBefore}
             />
             <button type="submit" className="button">
               {t("review.check")}

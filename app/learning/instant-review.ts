@@ -16,10 +16,12 @@ export function useInstantReview(
   serverCard: string | null,
   /** Cards graded today before this card, as the server counted them. */
   serverDone: number,
-): { on: boolean; review: DeviceReview; doneBefore: number } {
+): { on: boolean; review: DeviceReview; doneBefore: number; typed: { key: string; value: string } | null } {
   const [phase, setPhase] = useState<"server" | "device" | "handing-back">("server");
   const [first, setFirst] = useState<string | null>(null);
   const [doneBefore, setDoneBefore] = useState(0);
+  // What the learner had typed into the server's card when the device took over: the device's card starts from it.
+  const [typed, setTyped] = useState<{ key: string; value: string } | null>(null);
   const review = useDeviceReview(owner, first);
   const { revalidate } = useRevalidator();
   const fetched = useRef(false);
@@ -34,6 +36,7 @@ export function useInstantReview(
   if (takeOver) {
     setFirst(holds(serverCard) ? serverCard : null);
     setDoneBefore(serverDone);
+    setTyped({ key: serverCard, value: typedSoFar() });
     setPhase("device");
   }
 
@@ -65,5 +68,11 @@ export function useInstantReview(
       });
   }, [idle, revalidate]);
 
-  return { on: phase !== "server", review, doneBefore };
+  return { on: phase !== "server", review, doneBefore, typed };
+}
+
+/** The server's typed-answer field, still on the page while the device takes over (read once, at that moment). */
+function typedSoFar(): string {
+  const field = document.getElementById("typed-answer");
+  return field instanceof HTMLInputElement ? field.value : "";
 }

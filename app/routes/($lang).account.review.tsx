@@ -306,7 +306,7 @@ export default function ReviewPage({ loaderData, actionData }: Route.ComponentPr
 
 /** The review from the cards on the device (ADR 117); what the server answered about the grades sent, as offline. */
 function InstantReview({
-  instant: { review, doneBefore },
+  instant: { review, doneBefore, typed },
   shortcuts,
   setting,
   goal,
@@ -348,6 +348,7 @@ function InstantReview({
       status={status}
       setting={setting}
       goal={goal}
+      typed={typed}
     />
   );
 }

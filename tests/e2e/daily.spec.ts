@@ -45,10 +45,15 @@ async function addTerm(page: Page, fields: { text: string; meaning: string; sent
   await expect(page.locator("h1")).toHaveText(fields.text);
 }
 
-async function startReview(page: Page) {
+/**
+ * Opens the review at its first card. With JavaScript the page settles once the device has taken over the server's
+ * card (ADR 117): typing starts there, as a learner's keys would land in the field that has the focus by then.
+ */
+async function startReview(page: Page, javaScriptEnabled: boolean) {
   await page.goto("/account/home");
   await page.getByRole("link", { name: t("en", "learning:home.startReview") }).click();
   await expect(page.locator("h1")).toHaveText(t("en", "learning:review.title"));
+  if (javaScriptEnabled) await expect(page.locator('[data-review="device"] .review-card')).toBeVisible();
 }
 
 const nextIn10 = t("en", "learning:review.nextIn_other", { count: 10 });
@@ -94,7 +99,7 @@ test("reviews meaning → term", async ({ page, javaScriptEnabled }) => {
   await openSettings(page, javaScriptEnabled);
   await chooseModes(page, ["reverse"]);
   await addTerm(page, { text: "gregarious", meaning: "fond of company" });
-  await startReview(page);
+  await startReview(page, javaScriptEnabled);
   await expect(page.locator(".review-card")).toContainText("fond of company");
   await expect(page.locator(".review-card")).not.toContainText("gregarious");
   if (javaScriptEnabled) await page.keyboard.press("Enter");
@@ -114,7 +119,7 @@ test("reviews by typing the term: an accent-only slip suggests Hard, the learner
   await openSettings(page, javaScriptEnabled);
   await chooseModes(page, ["typed"]);
   await addTerm(page, { text: "café", meaning: "a small restaurant" });
-  await startReview(page);
+  await startReview(page, javaScriptEnabled);
   await expect(page.locator(".review-card")).toContainText("a small restaurant");
   await expect(page.getByLabel(t("en", "learning:review.typeTheTerm"))).toBeFocused();
   await page.getByLabel(t("en", "learning:review.typeTheTerm")).fill("Cafe");
@@ -138,7 +143,7 @@ test("reviews a cloze from the term's own example", async ({ page, javaScriptEna
     sentence: "Take an umbrella, it is raining.",
     translation: "Nimm einen Schirm, es regnet.",
   });
-  await startReview(page);
+  await startReview(page, javaScriptEnabled);
   await expect(page.locator(".review-cloze")).toHaveText(/Take an\s*_____\s*, it is raining\./);
   await expect(page.locator(".review-card")).toContainText("Nimm einen Schirm");
   if (javaScriptEnabled) await page.keyboard.press("Enter");
@@ -163,7 +168,7 @@ test("types an answer with a special letter of the study language; a slip shows 
     ["Käse", "cheese"],
   ] as const)
     await addTerm(page, { text, meaning });
-  await startReview(page);
+  await startReview(page, javaScriptEnabled);
   if (javaScriptEnabled) await waitForHydration(page);
   const field = page.getByLabel(t("en", "learning:review.typeTheTerm"));
   await expect(field).toBeFocused();
@@ -205,7 +210,7 @@ test("a grade sent twice counts once: the second submit of the same card changes
   await addTerm(page, { text: "steadfast", meaning: "firm" });
   const termPage = page.url();
   await expect(page.getByText(t("en", "learning:term.reviewed_other", { count: 0 }))).toBeVisible();
-  await startReview(page);
+  await startReview(page, javaScriptEnabled);
   await page.getByRole("button", { name: t("en", "learning:review.show") }).click();
   await expect(page.locator(".review-answer")).toContainText("firm");
 

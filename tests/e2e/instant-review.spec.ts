@@ -350,3 +350,39 @@ test("a card graded through the server's form before the device took over is not
   expect((await serverReviews(page)).map((review) => review.text).sort()).toEqual(["early0", "early1", "early2"]);
   await expect(page.locator(".offline-status")).toHaveCount(0);
 });
+
+test("what the learner typed before the device took over stays in the field and is what is checked", async ({
+  page,
+  context,
+  javaScriptEnabled,
+}) => {
+  test.skip(!javaScriptEnabled, "the review from the device needs JavaScript");
+  // Today's cards reach the device only once the learner has typed into the server's card.
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await context.route("**/account/review/deck", async (route) => {
+    const response = await route.fetch();
+    await released;
+    await route.fulfill({ response }).catch(() => undefined);
+  });
+  await signInFresh(page, true, "instant-typed");
+  await page.goto("/account/settings");
+  await waitForHydration(page);
+  for (const box of await page.locator('input[name="modes"]').all())
+    await box.setChecked((await box.getAttribute("value")) === "typed");
+  await page.getByRole("button", { name: t("en", "learning:settings.save") }).click();
+  await expect(page.getByRole("status")).toContainText(t("en", "learning:toasts.settingsSaved.title"));
+  await addTerms(page, ["café"]);
+  await page.goto("/account/review");
+  await waitForHydration(page);
+  const field = page.getByLabel(t("en", "learning:review.typeTheTerm"));
+  await field.fill("Cafe");
+
+  release();
+  await expect(page.locator('[data-review="device"]')).toBeVisible();
+  await expect(field).toHaveValue("Cafe");
+  await expect(field).toBeFocused();
+  await field.press("Enter");
+  await expect(page.locator(".answer-check")).toContainText("Almost");
+  await expect(page.locator(".button-suggested")).toHaveText(/Hard/);
+});
