@@ -201,7 +201,7 @@ async function pgliteLoaded(dataDir: string) {
     cpSync(cached, dataDir, { recursive: true });
     return;
   }
-  await pgliteLoaded(dataDir);
+  await loadInto(undefined, dataDir, "PGlite");
   if (!useCache) return;
   mkdirSync(CACHE, { recursive: true });
   for (const name of readdirSync(CACHE))
