@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { Readable } from "node:stream";
 import type yauzl from "yauzl";
 import { MAX_SOUND_BYTES, soundKind, type SoundKind } from "../learning/sounds";
-import { readMediaEntries, type ListedMedia } from "./anki-media-list";
+import { readMediaEntries, type ListedMedia } from "./anki-media-list.server";
 
 /**
  * The sounds of an Anki package (ADR 126, ADR 138): the `media` list (JSON: zip entry → file name; in a
@@ -77,7 +77,7 @@ async function mediaFiles(
     return { error: "unreadable" };
   }
   if (!bytes) return { error: zstd ? "zipBomb" : "unreadable" };
-  const listed = zstd ? readMediaEntries(bytes, MAX_PACKAGE_ENTRIES) : legacyList(bytes);
+  const listed = zstd ? await readMediaEntries(bytes, MAX_PACKAGE_ENTRIES) : legacyList(bytes);
   if (listed === "tooMany") return { error: "tooManyFiles" };
   if (listed === null) return zstd ? { error: "unreadable" } : null;
   if ("error" in listed) return listed;

@@ -10,6 +10,9 @@
  * protobuf readers do.
  */
 
+import { isUtf8 } from "node:buffer";
+import { setImmediate as nextTurn } from "node:timers/promises";
+
 /** One file of the list: the archive entry that holds it, the name notes use, its size and SHA-1 once unpacked. */
 export type ListedMedia = { entry: string; name: string; size: number; sha1: string | null };
 
@@ -61,8 +64,7 @@ class Fields {
   }
 }
 
-const utf8 = new TextDecoder("utf-8", { fatal: true });
-const hex = (bytes: Uint8Array) => Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
+const buffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
 function entryOf(bytes: Uint8Array, index: number): ListedMedia {
   const fields = new Fields(bytes);
@@ -72,19 +74,28 @@ function entryOf(bytes: Uint8Array, index: number): ListedMedia {
     const known = field === 1 || field === 2 || field === 3 || field === 255;
     if (known && wire !== (field === 1 || field === 3 ? BYTES : VARINT)) throw new Damaged();
     // A uint32 keeps the low 32 bits of its varint.
-    if (field === 1) entry.name = utf8.decode(value as Uint8Array);
+    if (field === 1) {
+      if (!isUtf8(value as Uint8Array)) throw new Damaged();
+      entry.name = buffer(value as Uint8Array).toString("utf8");
+    }
     if (field === 2) entry.size = (value as number) % 2 ** 32;
-    if (field === 3) entry.sha1 = hex(value as Uint8Array) || null;
+    if (field === 3) entry.sha1 = buffer(value as Uint8Array).toString("hex") || null;
     if (field === 255) entry.entry = String((value as number) % 2 ** 32);
   }
   return entry;
 }
 
+/** Entries read per turn of the event loop: a list of 50,000 is never read in one piece. */
+const ENTRIES_PER_TURN = 2000;
+
 /**
  * The files of an unpacked `media` list, in order; "tooMany" past `maxEntries` (no archive holds more files), null when
  * the bytes are not that message.
  */
-export function readMediaEntries(bytes: Uint8Array, maxEntries: number): ListedMedia[] | "tooMany" | null {
+export async function readMediaEntries(
+  bytes: Uint8Array,
+  maxEntries: number,
+): Promise<ListedMedia[] | "tooMany" | null> {
   const list: ListedMedia[] = [];
   try {
     const fields = new Fields(bytes);
@@ -93,11 +104,12 @@ export function readMediaEntries(bytes: Uint8Array, maxEntries: number): ListedM
       if (field !== 1) continue;
       if (wire !== BYTES) return null;
       if (list.length >= maxEntries) return "tooMany";
+      if (list.length > 0 && list.length % ENTRIES_PER_TURN === 0) await nextTurn();
       list.push(entryOf(value as Uint8Array, list.length));
     }
     return list;
   } catch (error) {
-    if (error instanceof Damaged || error instanceof TypeError) return null;
+    if (error instanceof Damaged) return null;
     throw error;
   }
 }
