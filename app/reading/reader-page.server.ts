@@ -37,6 +37,8 @@ import { readShowReadings, saveShowReadings } from "./readings-setting.server";
 import { markTextOpened } from "../learning/welcome.server";
 import { starterList } from "../learning/first-lesson.server";
 import { meaningsFor } from "./instant-meanings.server";
+import { soundHashesOf } from "../learning/sounds.server";
+import { soundPath } from "../learning/sounds";
 import { familyRefusal, familyStages, linkToParent, unlinkParent, wordFamily } from "../learning/families.server";
 
 type Context = Readonly<RouterContextProvider>;
@@ -86,8 +88,10 @@ export async function readerPageData(request: Request, context: Context, id: str
     { title: text.title, language: text.language, text: words, vocabulary: [], matches, readings: showReadings },
     query,
   );
-  const [term, template, looked, starter] = await Promise.all([
+  const [term, sounds, template, looked, starter] = await Promise.all([
     termId ? findTerm(db, user.id, termId) : null,
+    // The term's own sound (ADR 126), played in the panel.
+    termId ? soundHashesOf(db, [termId]) : null,
     selected ? readDictionary(db, user.id, text.language) : null,
     // A new word's glosses from the dictionaries, offered to fill its meaning (a term has its own), and its lemmas.
     selected && !termId ? meaningsFor(db, text.language, requestLocale(context), selected.text) : null,
@@ -110,6 +114,7 @@ export async function readerPageData(request: Request, context: Context, id: str
         meaning: term.meaning,
         partOfSpeech: term.partOfSpeech,
         stage: stageOf(term, now),
+        sound: sounds?.has(term.id) ? soundPath(sounds.get(term.id)!) : null,
       },
     },
   };

@@ -23,6 +23,8 @@ export type SelectedWord = {
     meaning: string;
     partOfSpeech: string;
     stage: Stage;
+    /** The URL of the term's sound (ADR 126), if it has one. */
+    sound?: string | null;
   } | null;
   /** Its word family (ADR 061): parent, forms or proposed parents; none on pages that do not offer it. */
   family?: WordFamily | null;

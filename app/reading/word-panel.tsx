@@ -6,6 +6,7 @@ import { useLocale, useLocalePath } from "../i18n/use-locale";
 import { termPath } from "../http/paths";
 import type { FieldErrors } from "../learning/term-form";
 import { ExampleFields, TermFields } from "../learning/term-fields";
+import { TermSound } from "../learning/term-sound";
 import { ListenButton, useVoice } from "./listen";
 import { WordStageBadge } from "./reading-ui";
 import { WordFamilySection } from "./word-family";
@@ -42,7 +43,7 @@ function useFocusWordAfterSave(state: string, failed: boolean, word: number) {
 /**
  * The panel of one word: its term with the four stages (keys 1–4), or the dictionaries' meanings (one press adds the
  * term) and a prefilled "add term" form whose example is the sentence the word appeared in; and "ignore" (known) or
- * "stop ignoring". Listen buttons when the browser has a voice. With JavaScript the adding forms are a fetcher's: the
+ * "stop ignoring". Listen buttons when the browser has a voice; the term's own sound, when it has one. With JavaScript the adding forms are a fetcher's: the
  * panel updates in place.
  */
 export function WordPanel({
@@ -145,6 +146,7 @@ export function WordPanel({
             {term.reading ? <span lang={language}> ({term.reading})</span> : null}
             {term.meaning ? ` — ${term.meaning}` : null}
           </p>
+          <TermSound src={term.sound ?? null} />
           <Form method="post" action={action} preventScrollReset className="stage-buttons">
             <Position page={page} word={selected.word} inPlace={inPlace} />
             <input type="hidden" name="intent" value="stage" />

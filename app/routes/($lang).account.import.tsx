@@ -32,7 +32,8 @@ export const handle: PageHandle & StalenessHandle = {
 };
 
 /** The statuses of a package refused for its media (ADR 126). */
-const MEDIA_STATUS: Record<MediaError | "tooManyFiles", number> = {
+const MEDIA_STATUS: Record<MediaError, number> = {
+  zipBomb: 413,
   tooManyFiles: 413,
   mediaPath: 422,
   soundTooLarge: 413,
@@ -163,7 +164,6 @@ export async function action({ request, context }: Route.ActionArgs) {
       if ("content" in read) return { content: read.content, sounds: read.sounds };
       if (read.error === "notPackage") return looksLike(read.looksLike ?? "zip");
       const status = {
-        zipBomb: 413,
         tooLarge: 413,
         tooManyNotes: 400,
         tooManyFields: 422,

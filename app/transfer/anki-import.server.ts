@@ -4,7 +4,6 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { setImmediate as nextTurn } from "node:timers/promises";
-import { createZstdDecompress } from "node:zlib";
 import yauzl from "yauzl";
 import { z } from "zod";
 import { isStudyLanguage, STUDY_LANGUAGES } from "../learning/vocabulary";
@@ -23,8 +22,8 @@ import {
   type CollectionInput,
 } from "./anki-collection.worker";
 import { RAW_CELL_LIMIT } from "./import-rows.server";
-import { planSounds, type MediaError, type PlannedSound } from "./anki-media.server";
-import { access, capped, entriesOf, openEntry, openZip, TooLarge } from "./zip-entries.server";
+import { MAX_PACKAGE_ENTRIES, planSounds, type MediaError, type PlannedSound } from "./anki-media.server";
+import { access, capped, entriesOf, openEntry, openZip, TooLarge, zstdDecompressor } from "./zip-entries.server";
 
 /**
  * Reads an Anki package (`.apkg`, ADR 059) from a file on disk into a draft the import previews like a table: the
@@ -32,8 +31,7 @@ import { access, capped, entriesOf, openEntry, openZip, TooLarge } from "./zip-e
  * and each note's graded reviews from the revlog.
  */
 
-/** More files in one archive than any shared deck holds (its media are numbered files): refused as a zip bomb. */
-export const MAX_PACKAGE_ENTRIES = 50_000;
+export { MAX_PACKAGE_ENTRIES };
 /** The most all entries together may unpack to, by their declared sizes (yauzl checks the real ones against them). */
 export const MAX_UNPACKED_BYTES = 1024 * 1024 * 1024;
 /** The most the collection (the SQLite database, the one entry unpacked to disk) may unpack to. */
@@ -164,8 +162,9 @@ function zipKind(names: string[]): BinaryKind {
 
 /**
  * Reads the package in `file`: checks the archive's entry count and declared sizes before unpacking anything, unpacks
- * only the collection (newest layout present; `.anki21b` through Node's zstd) into a temporary directory that is
- * removed afterwards, and reads notes, field names and reviews with node:sqlite, read-only.
+ * only the collection (newest layout present; `.anki21b` through Node's zstd, counted while unpacking) into a temporary
+ * directory that is removed afterwards, and reads notes, field names and reviews with node:sqlite, read-only; then plans
+ * the sounds the notes name (anki-media.server.ts).
  */
 export async function readAnkiPackage(file: string, maxNotes: number, soundRoom = 0): Promise<PackageResult> {
   let zip: yauzl.ZipFile;
@@ -190,7 +189,7 @@ export async function readAnkiPackage(file: string, maxNotes: number, soundRoom 
       const stream = await openEntry(zip, entry);
       const out = createWriteStream(collection);
       if (layout === "collection.anki21b")
-        await pipeline(stream, createZstdDecompress(), capped(MAX_COLLECTION_BYTES), out);
+        await pipeline(stream, zstdDecompressor(), capped(MAX_COLLECTION_BYTES), out);
       else await pipeline(stream, capped(MAX_COLLECTION_BYTES), out);
     } catch (error) {
       if (error instanceof TooLarge) return { error: "zipBomb" };
@@ -198,7 +197,7 @@ export async function readAnkiPackage(file: string, maxNotes: number, soundRoom 
     }
     const read = await readUnpacked(collection, layout, maxNotes);
     if ("error" in read) return read;
-    const sounds = await planSounds(access(zip, entries), read.sounds, soundRoom);
+    const sounds = await planSounds(access(zip, entries), read.sounds, soundRoom, layout === "collection.anki21b");
     if ("error" in sounds) return sounds;
     return { content: read.content, notes: read.notes, sounds: sounds.plan, soundsMissing: sounds.missing };
   } catch {

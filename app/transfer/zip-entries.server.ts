@@ -1,4 +1,6 @@
 import { Transform, type Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { constants, createZstdDecompress } from "node:zlib";
 import yauzl from "yauzl";
 import {
   bytesOf,
@@ -52,10 +54,38 @@ export function capped(limit: number) {
   });
 }
 
+/**
+ * The largest window a zstd frame may ask for (2^24 bytes, 16 MiB): a frame's window is memory the decompressor
+ * takes. Anki writes frames of 2 MiB windows; `zstd -19` asks for 8 MiB, only `--ultra` and `--long` for more (ADR 138).
+ */
+export const ZSTD_WINDOW_LOG_MAX = 24;
+
+/** A zstd decompressor whose memory is bounded by ZSTD_WINDOW_LOG_MAX (a frame asking for more is an error). */
+export const zstdDecompressor = () =>
+  createZstdDecompress({ params: { [constants.ZSTD_d_windowLogMax]: ZSTD_WINDOW_LOG_MAX } });
+
+/**
+ * A zstd stream's bytes, or null once more than `limit` have come out: counted while unpacking, so a frame that unpacks
+ * to far more (a zstd bomb) stops there. A stream that is not zstd is an error.
+ */
+export async function unzstdBytes(stream: Readable, limit: number): Promise<Buffer | null> {
+  const chunks: Buffer[] = [];
+  try {
+    await pipeline(stream, zstdDecompressor(), capped(limit), async (bytes: AsyncIterable<Buffer>) => {
+      for await (const chunk of bytes) chunks.push(chunk);
+    });
+  } catch (error) {
+    if (error instanceof TooLarge) return null;
+    throw error;
+  }
+  return Buffer.concat(chunks);
+}
+
 /** An open archive as the sound reader uses it. */
 export const access = (zip: yauzl.ZipFile, entries: yauzl.Entry[]): ZipAccess => ({
   entries,
-  read: async (entry, limit) => bytesOf(await openEntry(zip, entry), limit),
+  read: async (entry, limit, zstd = false) =>
+    zstd ? unzstdBytes(await openEntry(zip, entry), limit) : bytesOf(await openEntry(zip, entry), limit),
 });
 
 /**

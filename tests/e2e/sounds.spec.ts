@@ -1,8 +1,9 @@
 /**
- * A deck's sounds (issue 57, ADR 126): imported with a real Anki package built here, played on the term page and the
- * review's answer side (its audio element's URL answers a range request with 206 through the production server), and
- * by the player instead of the voice saying the term.
+ * A deck's sounds (issue 57, ADR 126): imported with a real Anki package built here, played on the term page, the
+ * review's answer side (its audio element's URL answers a range request with 206 through the production server) and
+ * the reader's word panel, and by the player instead of the voice saying the term.
  */
+import { AxeBuilder } from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { noteTypeDeck, zip } from "../support/anki-files";
 import { wav } from "../support/sound-files";
@@ -44,6 +45,17 @@ async function importDeck(page: Page, javaScriptEnabled: boolean) {
   await expect(page.locator(".toast")).toContainText("1 term added");
 }
 
+/** The audio element's length in seconds once the browser has loaded it (with JavaScript). */
+const loadedDuration = (audio: ReturnType<Page["locator"]>) =>
+  audio.evaluate(
+    (element: HTMLAudioElement) =>
+      new Promise<number>((resolve, reject) => {
+        element.addEventListener("loadedmetadata", () => resolve(element.duration), { once: true });
+        element.addEventListener("error", () => reject(new Error("the sound did not load")), { once: true });
+        element.load();
+      }),
+  );
+
 test("a deck's sound plays on the term page and the answer side, by ranges from a URL cached for a year", async ({
   page,
   javaScriptEnabled,
@@ -64,18 +76,8 @@ test("a deck's sound plays on the term page and the answer side, by ranges from 
   expect(part.headers()["content-type"]).toBe("audio/wav");
   expect(part.headers()["cache-control"]).toBe("private, max-age=31536000, immutable, no-transform");
   expect((await part.body()).equals(NEKO.subarray(0, 100))).toBe(true);
-  if (javaScriptEnabled) {
-    // The browser loads it by itself and reads it as sound.
-    const duration = await audio.evaluate(
-      (element: HTMLAudioElement) =>
-        new Promise<number>((resolve, reject) => {
-          element.addEventListener("loadedmetadata", () => resolve(element.duration), { once: true });
-          element.addEventListener("error", () => reject(new Error("the sound did not load")), { once: true });
-          element.load();
-        }),
-    );
-    expect(duration).toBeCloseTo(0.5, 1);
-  }
+  // The browser loads it by itself and reads it as sound.
+  if (javaScriptEnabled) expect(await loadedDuration(audio)).toBeCloseTo(0.5, 1);
 
   // The review's answer side has the same player, not the front.
   await page.goto("/account/review");
@@ -83,6 +85,45 @@ test("a deck's sound plays on the term page and the answer side, by ranges from 
   await page.getByRole("button", { name: t("en", "learning:review.show") }).click();
   await expect(page.locator("audio")).toHaveAttribute("src", src!);
   await expect(page.locator("audio")).not.toHaveAttribute("autoplay", "");
+});
+
+test("the reader's word panel plays the term's own sound, labelled, with no accessibility violation", async ({
+  page,
+  javaScriptEnabled,
+}) => {
+  // A whole journey: the import, a text, two words, the checks in both themes.
+  test.slow();
+  await signInFresh(page, javaScriptEnabled, "sounds-panel");
+  await importDeck(page, javaScriptEnabled);
+  await page.goto("/account/texts/new");
+  if (javaScriptEnabled) await waitForHydration(page);
+  await page.getByLabel(t("en", "reading:form.title"), { exact: true }).fill("猫");
+  await page.getByLabel(t("en", "reading:form.body"), { exact: true }).fill("猫が好きです。犬も好きです。");
+  await page.getByRole("button", { name: t("en", "reading:form.create") }).click();
+  await expect(page.locator("h1")).toHaveText("猫");
+  if (javaScriptEnabled) await waitForHydration(page);
+  const panel = page.locator(".word-panel");
+  // A word that is no term has no sound.
+  await page.locator("a.word", { hasText: /^犬/ }).first().click();
+  await expect(panel.getByRole("heading", { level: 2 })).toContainText("犬");
+  await expect(panel.locator("audio")).toHaveCount(0);
+  await page.locator("a.word", { hasText: /^猫/ }).first().click();
+  await expect(panel.getByRole("heading", { level: 2 })).toContainText("猫");
+  const audio = panel.getByLabel(t("en", "learning:sound.label"));
+  await expect(audio).toHaveAttribute("controls", "");
+  await expect(audio).toHaveAttribute("src", /^\/account\/sounds\/[0-9a-f]{64}$/);
+  const sound = await page.request.get((await audio.getAttribute("src"))!);
+  expect((await sound.body()).equals(NEKO)).toBe(true);
+  if (!javaScriptEnabled) return;
+  expect(await loadedDuration(audio)).toBeCloseTo(0.5, 1);
+  // axe runs in the page, so with JavaScript only; the panel's HTML is the server's either way.
+  for (const scheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    const { violations } = await new AxeBuilder({ page })
+      .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+      .analyze();
+    expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+  }
 });
 
 test("the player plays the term's sound instead of saying it", async ({ page, javaScriptEnabled }) => {
