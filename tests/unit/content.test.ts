@@ -173,7 +173,7 @@ function missing(language: string, higher = true): string[] {
 function untranslatedExamples(language: string): string[] {
   const gaps: string[] = [];
   for (const level of STARTER_LEVELS)
-    for (const locale of LOCALES.filter((locale) => locale !== language)) {
+    for (const locale of LOCALES.filter((other) => other !== language)) {
       const terms = listOf(language, level)?.terms ?? [];
       const lacking = terms.filter((term) => !term.example.translation[locale]?.trim()).length;
       if (lacking > 0) gaps.push(`${level} ${locale} (${lacking} of ${terms.length})`);
