@@ -97,6 +97,15 @@ export function definePublicListsSuite(
       expect(turkish).toContain("gloss-en");
     });
 
+    it("shows a shipped list's example in each visitor's interface language, not the English fallback", async () => {
+      const first = shipped("ja-beginner.json").terms[0]!;
+      for (const locale of ["de", "es", "fr", "tr", "uk", "zh"]) {
+        const page = textOf((await app.browser().page(`/${locale}/explore?language=ja&level=beginner`)).html);
+        expect(page, locale).toContain(first.example.translation[locale]);
+        expect(page, locale).not.toContain(first.example.translation.en);
+      }
+    });
+
     it("shows no example translation to a visitor whose interface speaks the list's language", async () => {
       const list = shipped("de-beginner.json").terms;
       const german = textOf((await app.browser().page("/de/explore?language=de&level=beginner")).html);

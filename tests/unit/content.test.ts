@@ -169,10 +169,25 @@ function missing(language: string, higher = true): string[] {
   return gaps;
 }
 
+/** Per starter list, the interface languages some of its examples lack a translation into, with how many lack it. */
+function untranslatedExamples(language: string): string[] {
+  const gaps: string[] = [];
+  for (const level of STARTER_LEVELS)
+    for (const locale of LOCALES.filter((other) => other !== language)) {
+      const terms = listOf(language, level)?.terms ?? [];
+      const lacking = terms.filter((term) => !term.example.translation[locale]?.trim()).length;
+      if (lacking > 0) gaps.push(`${level} ${locale} (${lacking} of ${terms.length})`);
+    }
+  return gaps;
+}
+
 describe("the content of each language learners choose most", () => {
   for (const language of [...LANGUAGES, ...MORE_LANGUAGES]) {
     if (!DELIVERED.has(language) || (EVERY_LEVEL.has(language) && !DELIVERED_EVERY_LEVEL.has(language)))
       it.todo(`${language}: ${missing(language).join(", ") || "complete; add it to DELIVERED"}`);
+    it(`${language}'s starter examples are translated into every other interface language`, () => {
+      expect(untranslatedExamples(language)).toEqual([]);
+    });
     if (!DELIVERED.has(language)) continue;
     it(`${language} has starter lists of at least ${MIN_STARTER_TERMS} terms and graded texts`, () => {
       expect(missing(language, DELIVERED_EVERY_LEVEL.has(language))).toEqual([]);
