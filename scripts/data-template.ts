@@ -10,6 +10,8 @@
  * data (the public lists), so a server starting on a copy finds that data loaded already and has nothing to write;
  * PostgreSQL's template databases are dropped, so a copy has a third of the files.
  *
+ * The write-ahead log's spare segments (16 MB each) are removed once the database is shut down (support/spare-wal.ts).
+ *
  * DIR must not hold a database yet. Use the same PGlite version as the server that will copy it.
  */
 import { randomBytes } from "node:crypto";
@@ -20,7 +22,8 @@ import { sql } from "drizzle-orm";
 import type { ServerBuild } from "react-router";
 import type { AppServer } from "../app/app-server.server.ts";
 import { openDatabase } from "../app/db/open.server.ts";
-import { holdsDatabase } from "../app/db/template.server.ts";
+import { holdsDatabase, PGLITE_FOLDER } from "../app/db/template.server.ts";
+import { removeSpareWal } from "./support/spare-wal.ts";
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
@@ -63,4 +66,8 @@ if (values.app) {
   const handle = await openDatabase({ dataDir: dir, migrationsFolder });
   await handle.close();
 }
-console.log(`template data directory ${dir} ready in ${Date.now() - started} ms`);
+// The shut-down database needs one segment of its write-ahead log; the recycled spares would only fill the image.
+const spare = removeSpareWal(path.join(dir, PGLITE_FOLDER));
+console.log(
+  `template data directory ${dir} ready in ${Date.now() - started} ms (${spare.length} spare WAL segments removed)`,
+);

@@ -35,6 +35,7 @@ import {
   type FreeDictSource,
 } from "./support/dictionary-set.ts";
 import { installForms } from "./support/dictionary-forms.ts";
+import { copySource, dropIndexes, ensureIndexes, type PgliteClient } from "./support/dictionary-load.ts";
 import { openScriptDatabase } from "./support/script-database.ts";
 
 /** Changes when the readers change, so that a newer reader loads unchanged files again. */
@@ -188,17 +189,20 @@ const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
 const started = Date.now();
 let loaded = 0;
 let skipped = 0;
+// On the embedded database rows go in with COPY, and a load of most of the set builds the indexes once at the end.
+const pglite = handle.kind === "pglite" ? (handle.client as unknown as PgliteClient) : undefined;
 try {
   const digests = await storedDigests(handle.db);
-  for (const { source, digest, read } of planned) {
-    const key = `${source.name} ${source.from} ${source.to}`;
-    if (digests.get(key) === digest) {
-      skipped++;
-      continue;
-    }
+  const changed = planned.filter(({ source, digest }) => digests.get(sourceKey(source)) !== digest);
+  skipped = planned.length - changed.length;
+  const bulk = pglite !== undefined && changed.length > 1 && changed.length * 2 >= planned.length;
+  if (pglite && bulk) await dropIndexes(pglite, "entries");
+  for (const { source, digest, read } of changed) {
     const began = Date.now();
     const before = await size();
-    const { written } = await replaceSource(handle.db, source, read().entries, digest);
+    const { written } = pglite
+      ? await copySource(pglite, source, read().entries, digest)
+      : await replaceSource(handle.db, source, read().entries, digest);
     const grown = (await size()) - before;
     loaded++;
     console.log(
@@ -206,15 +210,33 @@ try {
         `${Date.now() - began} ms, database ${grown >= 0 ? "+" : ""}${mb(grown)}`,
     );
   }
-  if (!values["no-forms"]) await installForms(handle.db, hunspellDir, { log: (line) => console.log(line), size });
+  if (pglite) await buildIndexes(pglite, "entries");
+  if (!values["no-forms"]) {
+    if (pglite && bulk) await dropIndexes(pglite, "forms");
+    await installForms(handle.db, hunspellDir, { log: (line) => console.log(line), size, pglite });
+  }
+  if (pglite) await buildIndexes(pglite, "forms");
   console.log(
     `dict-install: ${loaded} dictionaries loaded, ${skipped} unchanged, into ${where} in ` +
       `${Math.round((Date.now() - started) / 1000)} s; dictionary tables ${mb(await size())}`,
   );
   await handle.close();
 } catch (error) {
+  // A failed load leaves the tables with their indexes.
+  if (pglite) for (const table of ["entries", "forms"] as const) await ensureIndexes(pglite, table).catch(() => {});
   await handle.close().catch(() => {});
   console.error(`dict-install: failed: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 }
 if (missing.length > 0 && present.length < sources.length) process.exit(1);
+
+function sourceKey(source: DictionarySource) {
+  return `${source.name} ${source.from} ${source.to}`;
+}
+
+async function buildIndexes(client: PgliteClient, table: "entries" | "forms") {
+  const began = Date.now();
+  const built = await ensureIndexes(client, table);
+  if (built.length > 0)
+    console.log(`dict-install: built ${built.join(", ")} in ${Date.now() - began} ms, tables ${mb(await size())}`);
+}

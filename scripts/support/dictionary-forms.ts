@@ -11,14 +11,20 @@ import { sql } from "drizzle-orm";
 import type { Database } from "../../app/db/open.server.ts";
 import { dictionaryKey, storedDigests } from "../../app/dictionary/entries.server.ts";
 import { eachForm, parseAffixes } from "../../app/dictionary/hunspell.ts";
+import { copyRows, upsertSource, type PgliteClient } from "./dictionary-load.ts";
 import { HUNSPELL } from "./dictionary-set.ts";
 
 const BATCH = 20_000;
 const READER_VERSION = "hunspell-2";
 
-type Options = { log: (line: string) => void; size: () => Promise<number> };
+type Options = {
+  log: (line: string) => void;
+  size: () => Promise<number>;
+  /** The embedded database's client: the forms are written with COPY (support/dictionary-load.ts). */
+  pglite?: PgliteClient;
+};
 
-export async function installForms(db: Database, dir: string, { log, size }: Options): Promise<void> {
+export async function installForms(db: Database, dir: string, { log, size, pglite }: Options): Promise<void> {
   const digests = await storedDigests(db);
   for (const [language, { file, package: debian, licence }] of Object.entries(HUNSPELL)) {
     const aff = path.join(dir, `${file}.aff`);
@@ -53,6 +59,16 @@ export async function installForms(db: Database, dir: string, { log, size }: Opt
         if (formKey !== lemmaKey) rows.set(`${formKey}\t${lemmaKey}`, { f: formKey, l: stem, lk: lemmaKey });
       },
     );
+    if (pglite) {
+      const known = digests.has(`${name} ${language} ${language}`);
+      await copyForms(pglite, name, language, [...rows.values()], { file, licence, digest, known });
+      const grown = (await size()) - before;
+      log(
+        `dict-install: ${name} ${language}: ${rows.size} inflected forms (${licence}) in ${Date.now() - began} ms, ` +
+          `database +${(grown / 1e6).toFixed(1)} MB`,
+      );
+      continue;
+    }
     await db.transaction(async (tx) => {
       await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`dictionary ${name}`}))`);
       await tx.execute(sql`delete from dictionary_forms where source = ${name} and language = ${language}`);
@@ -86,6 +102,33 @@ export async function installForms(db: Database, dir: string, { log, size }: Opt
         `database +${(grown / 1e6).toFixed(1)} MB`,
     );
   }
+}
+
+/** The forms of one language written with COPY, in one transaction: what the INSERT path does, on PGlite. */
+async function copyForms(
+  client: PgliteClient,
+  name: string,
+  language: string,
+  rows: { f: string; l: string; lk: string }[],
+  { file, licence, digest, known }: { file: string; licence: string; digest: string; known: boolean },
+) {
+  await client.transaction(async (tx) => {
+    await tx.query(`select pg_advisory_xact_lock(hashtext($1))`, [`dictionary ${name}`]);
+    // Never loaded before: nothing to delete (the table may be without its indexes meanwhile).
+    if (known) await tx.query(`delete from dictionary_forms where source = $1 and language = $2`, [name, language]);
+    const lines = rows.map((row) => [name, language, row.f, row.l, row.lk] as const);
+    await copyRows(tx, "dictionary_forms", ["source", "language", "form_key", "lemma", "lemma_key"], lines);
+    await upsertSource(tx, {
+      name,
+      from: language,
+      to: language,
+      title: `Hunspell ${file} (inflected forms)`,
+      licence,
+      url: "https://hunspell.github.io/",
+      entries: rows.length,
+      digest,
+    });
+  });
 }
 
 async function headwordKeys(db: Database, language: string): Promise<Set<string>> {

@@ -88,6 +88,26 @@ const counts = async (handle: DatabaseHandle) => {
   return (result as unknown as { rows: { entries: number; forms: number }[] }).rows[0]!;
 };
 
+const INDEXES = [
+  "dictionary_entries_pkey",
+  "dictionary_entries_headword_idx",
+  "dictionary_entries_lemma_idx",
+  "dictionary_entries_source_idx",
+  "dictionary_forms_form_idx",
+  "dictionary_forms_source_idx",
+];
+
+/** The dictionary tables' valid indexes, by name, with the number of the file each one is stored in. */
+const indexFiles = async (handle: DatabaseHandle) => {
+  const result = await handle.db.execute(sql`
+    select c.relname as name, c.relfilenode::text as file from pg_index i join pg_class c on c.oid = i.indexrelid
+    where i.indrelid in ('dictionary_entries'::regclass, 'dictionary_forms'::regclass) and i.indisvalid
+    order by c.relname`);
+  return Object.fromEntries(
+    (result as unknown as { rows: { name: string; file: string }[] }).rows.map((row) => [row.name, row.file]),
+  );
+};
+
 /** Each inflected form, its language and the dictionary form whose glosses the look-up offers. */
 const INFLECTED: [string, string, string, string][] = [
   ["de", "trinke", "trinken", "drink"],
@@ -115,20 +135,30 @@ describe("dict:install on the embedded database", { timeout: 600_000 }, () => {
   const env = { DATA_DIR: path.join(work, "embedded") };
 
   it("loads the dictionaries and the forms; inflected words reach their dictionary form; again skips", async () => {
+    const empty = await withDatabase(env, indexFiles);
+    expect(Object.keys(empty).sort()).toEqual([...INDEXES].sort());
     const first = run(PAIRS, env);
     expect(first.out).toContain("freedict-fra-eng fr → en: 8418 entries (GPL-2.0-or-later)");
     expect(first.out).toMatch(/hunspell-de_DE de: \d+ inflected forms/);
     expect(first.out).toContain("5 dictionaries loaded, 0 unchanged");
     expect(first.status).toBe(0);
-    const loaded = await withDatabase(env, async (handle) => {
+    // The first load writes the tables without their indexes and builds each once afterwards: all there, new files.
+    expect(first.out).toMatch(/built dictionary_entries_pkey, dictionary_entries_headword_idx, .* in \d+ ms/);
+    const { loaded, indexes } = await withDatabase(env, async (handle) => {
       await expectInflectedFound(handle);
-      return counts(handle);
+      return { loaded: await counts(handle), indexes: await indexFiles(handle) };
     });
+    expect(Object.keys(indexes).sort()).toEqual([...INDEXES].sort());
+    for (const name of INDEXES) expect(indexes[name], name).not.toBe(empty[name]);
     const again = run(PAIRS, env);
     expect(again.out).toContain("0 dictionaries loaded, 5 unchanged");
     expect(again.out).not.toContain("inflected forms");
+    expect(again.out).not.toContain("built");
     expect(again.status).toBe(0);
-    await withDatabase(env, async (handle) => expect(await counts(handle)).toEqual(loaded));
+    await withDatabase(env, async (handle) => {
+      expect(await counts(handle)).toEqual(loaded);
+      expect(await indexFiles(handle)).toEqual(indexes);
+    });
   });
 
   it("refuses a malformed or truncated file with its line, and changes nothing", async () => {

@@ -129,6 +129,11 @@ describe("PGlite DATA_DIR from a template", () => {
       const build = path.join(PROJECT_ROOT, "build", "server", "index.js");
       execFileSync(process.execPath, [script, appTemplate, "--app", build], { cwd: PROJECT_ROOT, stdio: "pipe" });
       expect(readdirSync(appTemplate)).toEqual(["pglite"]);
+      // Only the write-ahead log segment of the last checkpoint is left: the recycled spares (16 MB each) are removed.
+      const segments = readdirSync(path.join(appTemplate, "pglite", "pg_wal")).filter((name) =>
+        /^[0-9A-F]{24}$/.test(name),
+      );
+      expect(segments).toHaveLength(1);
       const lists = async (dataDir: string) => {
         const handle = await openDatabase({ dataDir, migrationsFolder: MIGRATIONS });
         try {
