@@ -32,18 +32,20 @@ import { reviewLogs, termExamples, terms } from "../app/learning/learning.schema
 import { stageOf } from "../app/learning/stage.ts";
 import { isStudyLanguage, STAGES, type Stage } from "../app/learning/vocabulary.ts";
 import { DAY_MS, generateTerm, type TermRow } from "./seed/histories.ts";
+import { insertKnownWords, knownWordList } from "./seed/known-words.ts";
 import { prng, wordFactory } from "./seed/vocabulary.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const MIGRATIONS_DIR = path.join(ROOT, "drizzle");
 
 const USAGE = `usage: node scripts/seed-terms.ts <email> [--count N] [--language xx] [--batch N] [--seed N] [--json]
-  [--learners N] [--reviews M] [--away DAYS]
+  [--learners N] [--reviews M] [--away DAYS] [--known K]
        node scripts/seed-terms.ts --bulk --learners N   (PostgreSQL: N learners x 1,000 terms by SQL, in minutes)
   --learners N: N learners, <name>+1@<domain> … <name>+N@<domain> (default 1: the address as given)
   --reviews M: about M review-log rows per learner (reviews given early as needed, the oldest beyond M left out);
                without it, the simulated histories as they come (about 6 per term)
   --away DAYS: the learners last reviewed DAYS days ago, so what fell due since then is due now (default 0)
+  --known K: K known words per learner as well (the reader's "I know this word", scripts/seed/known-words.ts)
   with DATABASE_URL=postgres://… (PostgreSQL) or DATA_DIR=dir (PGlite in dir/pglite; default ./data, server stopped)`;
 
 type Options = {
@@ -57,6 +59,8 @@ type Options = {
   reviews: number | null;
   /** Days since the learners' last review: their histories end that long ago. */
   away: number;
+  /** Known words per learner (ignored_words), besides the terms. */
+  known: number;
   bulk: boolean;
 };
 
@@ -80,6 +84,7 @@ function readOptions(): Options {
         learners: { type: "string", default: "1" },
         reviews: { type: "string" },
         away: { type: "string", default: "0" },
+        known: { type: "string", default: "0" },
         bulk: { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
       },
@@ -113,6 +118,7 @@ function readOptions(): Options {
     learners: integer("learners", values.learners, 1, 10_000),
     reviews: values.reviews === undefined ? null : integer("reviews", values.reviews, 0, 10_000_000),
     away: integer("away", values.away, 0, 365),
+    known: integer("known", values.known, 0, 1_000_000),
     bulk: values.bulk,
   };
 }
@@ -288,6 +294,7 @@ async function seedLearner(
       process.stdout.write(`\r  ${email}: ${start + batch.length}/${options.count} terms`);
   }
   if (!options.json && process.stdout.isTTY) process.stdout.write("\n");
+  const knownWords = await insertKnownWords(db, user.id, options.language, knownWordList(options.known, options.seed));
   const [total] = await db
     .select({ n: count() })
     .from(terms)
@@ -305,6 +312,7 @@ async function seedLearner(
     skippedTerms: options.count - insertedTerms,
     insertedExamples,
     insertedReviews,
+    knownWords,
     learnerTermsInLanguage: Number(total?.n ?? 0),
     /** Of the inserted terms (batches with skipped texts are left out of these counts). */
     stages,
@@ -324,7 +332,7 @@ async function seedLearner(
     console.log(
       `  terms: ${insertedTerms} inserted, ${summary.skippedTerms} skipped (text already there); ${summary.learnerTermsInLanguage} in total`,
     );
-    console.log(`  examples: ${insertedExamples}; review-log rows: ${insertedReviews}`);
+    console.log(`  examples: ${insertedExamples}; review-log rows: ${insertedReviews}; known words: ${knownWords}`);
     console.log(`  stages: ${STAGES.map((stage) => `${stage} ${stages[stage]}`).join(", ")}; due now: ${dueNow}`);
     console.log(
       `  FSRS states: ${Object.entries(summary.states)
@@ -386,7 +394,7 @@ async function main() {
     for (let index = 0; index < options.learners; index++)
       await seedLearner(db, options, index, target, handle.kind, openMs);
     // Fresh planner statistics after a bulk load, as autovacuum would gather them a little later.
-    for (const table of ["terms", "term_examples", "review_logs", "learner_days", "term_stage_days"])
+    for (const table of ["terms", "term_examples", "review_logs", "learner_days", "term_stage_days", "ignored_words"])
       await analyze(db, table);
     if (!options.json)
       console.log(
@@ -398,6 +406,7 @@ async function main() {
 }
 
 main().catch((error: unknown) => {
-  console.error(`seed-terms: ${error instanceof Error ? error.message : String(error)}`);
+  const cause = error instanceof Error && error.cause ? ` (${String(error.cause)})` : "";
+  console.error(`seed-terms: ${error instanceof Error ? error.message : String(error)}`.slice(0, 2_000) + cause);
   process.exit(1);
 });

@@ -8,7 +8,7 @@ import { ignoredWords } from "./reading.schema";
 import { lowerFor } from "./segment";
 import { segmentedOf } from "./text-summaries.server";
 import type { Text } from "./texts.server";
-import { versionsOf, vocabularyIndex } from "./vocabulary-index.server";
+import { versionsOf, vocabularyIndex, writeKnownWords } from "./vocabulary-index.server";
 
 /*
  * Known words (ADR 105): the words a learner knows in a language, the reader's "ignored" words. They are not terms: no
@@ -30,22 +30,27 @@ export async function markKnown(
   const lowered = [...new Set(words.map((word) => lowerFor(owner.language, word)))];
   if (lowered.length === 0) return 0;
   // One array parameter rather than four per word: a page of 500 new words is one short statement.
-  const result = await db.execute(sql`
-    insert into ${ignoredWords} (user_id, language, word, created_at)
-    select ${owner.userId}, ${owner.language}, w, ${now.toISOString()}::timestamptz
-    from unnest(${sql.param(lowered)}::text[]) as w
-    on conflict do nothing
-    returning word`);
-  return (result as unknown as { rows: { word: string }[] }).rows.length;
+  return writeKnownWords(db, owner, async (tx) => {
+    const result = await tx.execute(sql`
+      insert into ${ignoredWords} (user_id, language, word, created_at)
+      select ${owner.userId}, ${owner.language}, w, ${now.toISOString()}::timestamptz
+      from unnest(${sql.param(lowered)}::text[]) as w
+      on conflict do nothing
+      returning word`);
+    const added = (result as unknown as { rows: { word: string }[] }).rows.map((row) => row.word);
+    return { result: added.length, change: { added, removed: [] } };
+  });
 }
 
 /** Undoes `markKnown` of the moment `at`: those words are new again. */
 export async function undoKnownBatch(db: Database, owner: Owner, at: Date): Promise<number> {
-  const rows = await db
-    .delete(ignoredWords)
-    .where(and(own(owner), eq(ignoredWords.createdAt, at)))
-    .returning({ word: ignoredWords.word });
-  return rows.length;
+  return writeKnownWords(db, owner, async (tx) => {
+    const rows = await tx
+      .delete(ignoredWords)
+      .where(and(own(owner), eq(ignoredWords.createdAt, at)))
+      .returning({ word: ignoredWords.word });
+    return { result: rows.length, change: { added: [], removed: rows.map((row) => row.word) } };
+  });
 }
 
 /** How many words the learner marked as known in the language. */

@@ -71,6 +71,17 @@ export function addToIndex(index: VocabularyIndex, entry: VocabularyEntry): void
   node!.entry ??= entry;
 }
 
+/**
+ * Takes a known (ignored) word of one word out again; a term of the same word stays. False when the word is not one
+ * word of the language (such an index is built again instead).
+ */
+export function removeIgnoredFromIndex(index: VocabularyIndex, word: string): boolean {
+  const words = unitOf(index.language, { text: word, stage: "ignored", termId: null });
+  if (words.length !== 1) return false;
+  if (index.single.get(words[0]!)?.termId === null) index.single.delete(words[0]!);
+  return true;
+}
+
 export function indexVocabulary(language: string, vocabulary: VocabularyEntry[]): VocabularyIndex {
   const index = emptyIndex(language);
   for (const entry of vocabulary) addToIndex(index, entry);

@@ -7,6 +7,7 @@ import { ignoredWords, texts } from "./reading.schema";
 import { NO_SPACES } from "./match";
 import { lowerFor } from "./segment";
 import { segmentsOf } from "./text-summaries.server";
+import { writeKnownWords } from "./vocabulary-index.server";
 
 export type Text = typeof texts.$inferSelect;
 export type TextInput = { title: string; body: string };
@@ -116,23 +117,29 @@ function spellingsOf(language: string, word: string): string[] {
 
 /** Marks a word as known: the reader stops highlighting it. Marking it twice changes nothing. */
 export async function ignoreWord(db: Database, owner: Owner, word: string): Promise<void> {
-  await db
-    .insert(ignoredWords)
-    .values({ ...owner, word: lowerFor(owner.language, word) })
-    .onConflictDoNothing();
+  await writeKnownWords(db, owner, async (tx) => {
+    const added = await tx
+      .insert(ignoredWords)
+      .values({ ...owner, word: lowerFor(owner.language, word) })
+      .onConflictDoNothing()
+      .returning({ word: ignoredWords.word });
+    return { result: undefined, change: { added: added.map((row) => row.word), removed: [] } };
+  });
 }
 
 /** Whether the word was known (ignored) before. */
 export async function unignoreWord(db: Database, owner: Owner, word: string): Promise<boolean> {
-  const removed = await db
-    .delete(ignoredWords)
-    .where(
-      and(
-        eq(ignoredWords.userId, owner.userId),
-        eq(ignoredWords.language, owner.language),
-        eq(ignoredWords.word, lowerFor(owner.language, word)),
-      ),
-    )
-    .returning({ word: ignoredWords.word });
-  return removed.length > 0;
+  return writeKnownWords(db, owner, async (tx) => {
+    const removed = await tx
+      .delete(ignoredWords)
+      .where(
+        and(
+          eq(ignoredWords.userId, owner.userId),
+          eq(ignoredWords.language, owner.language),
+          eq(ignoredWords.word, lowerFor(owner.language, word)),
+        ),
+      )
+      .returning({ word: ignoredWords.word });
+    return { result: removed.length > 0, change: { added: [], removed: removed.map((row) => row.word) } };
+  });
 }

@@ -6,7 +6,7 @@ import { terms } from "../learning/learning.schema";
 import { stageSql, type Owner } from "../learning/terms.server";
 import type { Stage } from "../learning/vocabulary";
 import { analyserReady } from "./analysers.server";
-import { addToIndex, emptyIndex, type VocabularyIndex } from "./match";
+import { addToIndex, emptyIndex, removeIgnoredFromIndex, type VocabularyIndex } from "./match";
 import { ignoredWords } from "./reading.schema";
 
 /**
@@ -57,19 +57,73 @@ export async function versionsOf(db: Database, userId: string): Promise<Versions
 
 const keyOf = (owner: Owner) => `${owner.userId}:${owner.language}`;
 
-const indexes = new Map<string, { version: number; index: Promise<VocabularyIndex> }>();
+/** A set of learned terms kept for a data version; `settled` once read with no write overtaking it. */
+type Learned = { version: number; validUntil: number; ids: Promise<Set<string>>; settled?: boolean };
+const learnedSets = new Map<string, Learned>();
+
+/** An index kept for a vocabulary version; `built` once it is. */
+type KeptIndex = { version: number; index: Promise<VocabularyIndex>; built?: VocabularyIndex };
+const indexes = new Map<string, KeptIndex>();
 
 /** The index of the learner's vocabulary in a language for this vocabulary version, built once per version. */
 export function vocabularyIndex(db: Database, owner: Owner, version: number): Promise<VocabularyIndex> {
   const key = keyOf(owner);
   const kept = indexes.get(key);
   if (kept && kept.version === version) return kept.index;
-  const index = buildIndex(db, owner);
-  keep(indexes, key, { version, index });
-  index.catch(() => {
-    if (indexes.get(key)?.index === index) indexes.delete(key);
+  const entry: KeptIndex = { version, index: Promise.resolve(emptyIndex(owner.language)) };
+  entry.index = buildIndex(db, owner).then(async (built) => {
+    // Only an index that no write overtook while it was read is changed in place by writeKnownWords.
+    if ((await versionsOf(db, owner.userId)).vocabulary === version) entry.built = built;
+    return built;
   });
-  return index;
+  keep(indexes, key, entry);
+  entry.index.catch(() => {
+    if (indexes.get(key) === entry) indexes.delete(key);
+  });
+  return entry.index;
+}
+
+/** Known words a write added and removed (lower-cased for the language, as stored). */
+export type KnownWordsChange = { added: readonly string[]; removed: readonly string[] };
+
+/**
+ * Writes known words (`write`, in a transaction) so that the index kept for the learner follows without being built
+ * again: a learner with tens of thousands of known words marks them one page at a time, and each mark moves the
+ * vocabulary version. The learner's row is locked first, so the versions read before and after the write differ by
+ * this write alone; the index kept for the version before it, when built, takes the change and the version after it.
+ * Any other case (an index being built, another version kept, another instance's write) builds it again as before.
+ */
+export async function writeKnownWords<T>(
+  db: Database,
+  owner: Owner,
+  write: (tx: Database) => Promise<{ result: T; change: KnownWordsChange }>,
+): Promise<T> {
+  const { result, change, before, after } = await db.transaction(async (tx) => {
+    const versions = async (): Promise<Versions> => {
+      const { rows } = (await tx.execute(
+        sql`select vocabulary_version::text as vocabulary, data_version::text as data from ${users}
+            where id = ${owner.userId} for update`,
+      )) as unknown as { rows: { vocabulary: string; data: string }[] };
+      return { vocabulary: Number(rows[0]?.vocabulary ?? Number.NaN), data: Number(rows[0]?.data ?? Number.NaN) };
+    };
+    const first = await versions();
+    const done = await write(tx);
+    return { ...done, before: first, after: await versions() };
+  });
+  const key = keyOf(owner);
+  const kept = indexes.get(key);
+  if (kept?.built && kept.version === before.vocabulary && after.vocabulary !== before.vocabulary) {
+    const index = kept.built;
+    const removable = change.removed.every((word) => removeIgnoredFromIndex(index, word));
+    if (removable) {
+      for (const word of change.added) addToIndex(index, { text: word, stage: "ignored", termId: null });
+      kept.version = after.vocabulary;
+    } else indexes.delete(key);
+  }
+  // Known words are no terms: the learned terms read for the data version before the write are those after it.
+  const learned = learnedSets.get(key);
+  if (learned?.settled && learned.version === before.data) learned.version = after.data;
+  return result;
 }
 
 async function buildIndex(db: Database, owner: Owner): Promise<VocabularyIndex> {
@@ -126,9 +180,6 @@ async function buildIndex(db: Database, owner: Owner): Promise<VocabularyIndex> 
   return index;
 }
 
-type Learned = { version: number; validUntil: number; ids: Promise<Set<string>> };
-const learnedSets = new Map<string, Learned>();
-
 /**
  * The ids of the learner's terms that are learned now, for this data version: what the text list needs of the stages
  * (a text's known words are its ignored words and learned terms'). Learned terms stop being learned by themselves only
@@ -139,7 +190,12 @@ export function learnedNow(db: Database, owner: Owner, version: number, now = ne
   const kept = learnedSets.get(key);
   if (kept && kept.version === version && now.getTime() < kept.validUntil) return kept.ids;
   const entry: Learned = { version, validUntil: Number.POSITIVE_INFINITY, ids: Promise.resolve(new Set()) };
-  entry.ids = readLearned(db, owner, now, (at) => (entry.validUntil = Math.min(entry.validUntil, at)));
+  entry.ids = readLearned(db, owner, now, (at) => (entry.validUntil = Math.min(entry.validUntil, at))).then(
+    async (ids) => {
+      entry.settled = (await versionsOf(db, owner.userId)).data === version;
+      return ids;
+    },
+  );
   keep(learnedSets, key, entry);
   entry.ids.catch(() => {
     if (learnedSets.get(key) === entry) learnedSets.delete(key);

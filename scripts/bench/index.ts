@@ -5,7 +5,8 @@
  *   2. Throughput of GET `/` (autocannon, 50 connections, 10 s) next to a bare node:http server sending the same bytes.
  *   3. Server time of the member explore page and of a review grade for a learner with 10,000 terms, on PGlite and on
  *      PostgreSQL (a throwaway server from scripts/support/postgres.ts).
- *   4. With the budgets (budgets.ts): the reader with a 5,000-word text and 10,000 terms on both (reader.ts).
+ *   4. With the budgets (budgets.ts): the reader with a 5,000-word text, 10,000 terms and 20,000 known
+ *      words on both, My home and Statistics beside it (reader.ts).
  *
  * Everything runs on 127.0.0.1 in temporary directories that are removed at the end, failure or not. The report is
  * printed and written to bench-results.json. Knobs for quick trials (defaults are the benchmark's):

@@ -14,6 +14,8 @@ export function knob(name: string, fallback: number): number {
   return value;
 }
 export const TERMS = knob("BENCH_TERMS", 10_000);
+/** Known words of the reader's learner (ignored_words), besides the terms (issue 54). */
+export const KNOWN_WORDS = knob("BENCH_KNOWN_WORDS", 20_000);
 export const SAMPLES = knob("BENCH_SAMPLES", 200);
 export const RPS_DURATION_S = knob("BENCH_DURATION_S", 10);
 export const RPS_CONNECTIONS = knob("BENCH_CONNECTIONS", 50);

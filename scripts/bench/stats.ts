@@ -1,6 +1,6 @@
 // Statistics and formatting
 
-export type Stats = { n: number; p50: number; p95: number; mean: number; min: number; max: number };
+export type Stats = { n: number; p50: number; p95: number; p99: number; mean: number; min: number; max: number };
 
 export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
@@ -14,6 +14,7 @@ export function stats(values: number[]): Stats {
     n: sorted.length,
     p50: round(percentile(sorted, 50)),
     p95: round(percentile(sorted, 95)),
+    p99: round(percentile(sorted, 99)),
     mean: round(sorted.reduce((sum, x) => sum + x, 0) / Math.max(1, sorted.length)),
     min: round(sorted[0] ?? Number.NaN),
     max: round(sorted[sorted.length - 1] ?? Number.NaN),
