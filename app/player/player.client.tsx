@@ -5,11 +5,18 @@ import type { GradeName } from "../learning/stage";
 import type { PlayerCard, PlayerDeck } from "./player.server";
 import { PlayerSettingsForm } from "./player-settings";
 import { useMediaSession } from "./media-session";
-import { GRADE_NAMES, usePlayerSettings } from "./settings";
+import { GRADE_NAMES, type PlayerSettings } from "./settings";
+import { usePlayerSettings } from "./use-player-settings";
 import { playSound, speak, stopSound, useVoices, voiceFor, wait } from "./speech";
 
 export type PlayerLabels = { legend: string; grades: Record<GradeName, string> };
-type Props = { deck: PlayerDeck; interfaceLanguage: string; languageName: string; labels: PlayerLabels };
+type Props = {
+  deck: PlayerDeck;
+  settings: PlayerSettings;
+  interfaceLanguage: string;
+  languageName: string;
+  labels: PlayerLabels;
+};
 type Phase = "ready" | "playing" | "listened" | "paused" | "done";
 
 /**
@@ -18,10 +25,10 @@ type Phase = "ready" | "playing" | "listened" | "paused" | "done";
  * lock screen) is stored in the offline review's queue and sent from there, once; a card left without one is not
  * reviewed.
  */
-export default function Player({ deck, interfaceLanguage, languageName, labels }: Props) {
+export default function Player({ deck, settings: stored, interfaceLanguage, languageName, labels }: Props) {
   const { t } = useTranslation("account");
   const voices = useVoices();
-  const [settings, changeSettings] = usePlayerSettings();
+  const [settings, changeSettings] = usePlayerSettings(stored);
   const [index, setIndex] = useState(0);
   const [phase, setPhase] = useState<Phase>("ready");
   const [pending, setPending] = useState<number | null>(null);
