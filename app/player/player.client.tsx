@@ -7,12 +7,14 @@ import { PlayerSettingsForm } from "./player-settings";
 import { useMediaSession } from "./media-session";
 import { GRADE_NAMES, type PlayerSettings } from "./settings";
 import { usePlayerSettings } from "./use-player-settings";
-import { playSound, speak, stopSound, useVoices, voiceFor, wait } from "./speech";
+import { playSound, say, stopSound, useVoices, voiceFor, wait, type ServerVoices } from "./speech";
 
 export type PlayerLabels = { legend: string; grades: Record<GradeName, string> };
 type Props = {
   deck: PlayerDeck;
   settings: PlayerSettings;
+  /** The server's voices, when the deployment has a provider (ADR 140). */
+  serverVoices: ServerVoices;
   interfaceLanguage: string;
   languageName: string;
   labels: PlayerLabels;
@@ -25,7 +27,14 @@ type Phase = "ready" | "playing" | "listened" | "paused" | "done";
  * lock screen) is stored in the offline review's queue and sent from there, once; a card left without one is not
  * reviewed.
  */
-export default function Player({ deck, settings: stored, interfaceLanguage, languageName, labels }: Props) {
+export default function Player({
+  deck,
+  settings: stored,
+  serverVoices,
+  interfaceLanguage,
+  languageName,
+  labels,
+}: Props) {
   const { t } = useTranslation("account");
   const voices = useVoices();
   const [settings, changeSettings] = usePlayerSettings(stored);
@@ -68,10 +77,16 @@ export default function Player({ deck, settings: stored, interfaceLanguage, lang
         const steps: (() => Promise<void>)[] = [
           // The term's own sound when it has one (a deck's recording), else the voice.
           () =>
-            current.sound ? playSound(current.sound, now.rate) : speak(current.text, deck.language, study, now.rate),
+            current.sound
+              ? playSound(current.sound, now.rate).then(() => undefined)
+              : say(current.text, deck.language, study, now.rate, serverVoices),
           () => wait(now.pause * 1000),
-          () => (current.meaning ? speak(current.meaning, interfaceLanguage, own, now.rate) : Promise.resolve()),
-          () => (current.example ? speak(current.example.sentence, deck.language, study, now.rate) : Promise.resolve()),
+          () =>
+            current.meaning ? say(current.meaning, interfaceLanguage, own, now.rate, serverVoices) : Promise.resolve(),
+          () =>
+            current.example
+              ? say(current.example.sentence, deck.language, study, now.rate, serverVoices)
+              : Promise.resolve(),
         ];
         for (const step of steps) {
           await step();
@@ -87,7 +102,7 @@ export default function Player({ deck, settings: stored, interfaceLanguage, lang
       setIndex(deck.cards.length);
       setPhase("done");
     },
-    [deck, interfaceLanguage],
+    [deck, interfaceLanguage, serverVoices],
   );
 
   const grade = useCallback(
@@ -161,7 +176,7 @@ export default function Player({ deck, settings: stored, interfaceLanguage, lang
   }, [sleepAt, stop]);
 
   if (!voices.supported) return <p className="notice">{t("player.noSpeech")}</p>;
-  const missing = voices.list.length > 0 && !voiceFor(voices.list, deck.language);
+  const missing = voices.list.length > 0 && !voiceFor(voices.list, deck.language) && !serverVoices[deck.language];
   return (
     <div className="player-panel">
       {missing ? (

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "../i18n/use-translation";
-import { speak, useVoices, voiceFor } from "../player/speech";
+import { say, stopSound, useVoices, voiceFor, type ServerVoices } from "../player/speech";
 import { highlightSentence, pageSentences, type PageSentence } from "./sentences";
 
 type Phase = "idle" | "playing" | "paused";
@@ -9,7 +9,15 @@ type Phase = "idle" | "playing" | "paused";
  * The reader's "Listen" (ADR 141): reads the page sentence by sentence in the text's language with the voices the player
  * uses, the sentence being read highlighted; pause keeps the place, resume reads that sentence again and goes on.
  */
-export default function ListenPage({ language, languageName }: { language: string; languageName: string }) {
+export default function ListenPage({
+  language,
+  languageName,
+  serverVoices,
+}: {
+  language: string;
+  languageName: string;
+  serverVoices: ServerVoices;
+}) {
   const { t } = useTranslation("reading");
   const voices = useVoices();
   const [phase, setPhase] = useState<Phase>("idle");
@@ -23,6 +31,7 @@ export default function ListenPage({ language, languageName }: { language: strin
     async (from: number) => {
       const mine = ++run.current;
       speechSynthesis.cancel();
+      stopSound();
       if (from === 0 || sentences.current.length === 0) {
         const root = document.querySelector<HTMLElement>(".reader-text");
         sentences.current = root ? pageSentences(root, language) : [];
@@ -33,25 +42,27 @@ export default function ListenPage({ language, languageName }: { language: strin
         const sentence = sentences.current[index]!;
         setAt(index);
         highlightSentence(sentence);
-        await speak(sentence.text, language, voice, 1);
+        await say(sentence.text, language, voice, 1, serverVoices);
         if (run.current !== mine) return;
       }
       highlightSentence(null);
       setAt(0);
       setPhase("idle");
     },
-    [language, voice],
+    [language, voice, serverVoices],
   );
 
   const pause = useCallback(() => {
     run.current++;
     speechSynthesis.cancel();
+    stopSound();
     setPhase("paused");
   }, []);
 
   const stop = useCallback(() => {
     run.current++;
     speechSynthesis.cancel();
+    stopSound();
     highlightSentence(null);
     setAt(0);
     setPhase("idle");
@@ -63,12 +74,13 @@ export default function ListenPage({ language, languageName }: { language: strin
     return () => {
       runs.current++;
       if (typeof speechSynthesis !== "undefined") speechSynthesis.cancel();
+      stopSound();
       highlightSentence(null);
     };
   }, []);
 
   if (!voices.supported) return <p className="hint">{t("listen.noSpeech")}</p>;
-  const missing = voices.list.length > 0 && !voice;
+  const missing = voices.list.length > 0 && !voice && !serverVoices[language];
   return (
     <div className="listen">
       <p className="inline-form">

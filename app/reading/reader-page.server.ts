@@ -37,6 +37,8 @@ import { readShowReadings, saveShowReadings } from "./readings-setting.server";
 import { markTextOpened } from "../learning/welcome.server";
 import { starterList } from "../learning/first-lesson.server";
 import { meaningsFor } from "./instant-meanings.server";
+import { env } from "../config/env.server";
+import { serverVoicesFor } from "../player/speech-provider.server";
 import { familyRefusal, familyStages, linkToParent, unlinkParent, wordFamily } from "../learning/families.server";
 
 type Context = Readonly<RouterContextProvider>;
@@ -127,6 +129,8 @@ export async function readerPageData(request: Request, context: Context, id: str
     knownBatch: Number.isSafeInteger(knownAt) && knownAt > 0 ? knownAt : null,
     knownOnPageTurn,
     languageName: studyLanguageName(text.language, requestLocale(context)),
+    /** The server's voice for the text's language, for Listen (ADR 140); empty: the browser's. */
+    serverVoices: serverVoicesFor(env.speech, [text.language]),
     starterList: starter && { language: starter.language, level: starter.level },
     /** When the page changes without a write (`handle.staleness`); null: not before a write. */
     changesAt: Number.isFinite(change.at) ? change.at : null,

@@ -12,6 +12,8 @@ import { studyLanguageName } from "../learning/study-language";
 import { playerDeck } from "../player/player.server";
 import { playerSettingsSchema, readPlayerSettings, savePlayerSettings } from "../player/player-settings.server";
 import { badRequest, dispatchIntents, intent } from "../http/intents.server";
+import { env } from "../config/env.server";
+import { serverVoicesFor } from "../player/speech-provider.server";
 import { GRADE_NAMES } from "../player/settings";
 import type { GradeName } from "../learning/stage";
 import type { PageHandle } from "../ui/seo";
@@ -27,7 +29,8 @@ export async function loader({ context }: Route.LoaderArgs) {
   const locale = requestLocale(context);
   const db = await getDatabase();
   const [deck, settings] = await Promise.all([playerDeck(db, owner), readPlayerSettings(db, owner.userId)]);
-  return { deck, settings, locale, languageName: studyLanguageName(owner.language, locale) };
+  const serverVoices = serverVoicesFor(env.speech, [owner.language, locale]);
+  return { deck, settings, serverVoices, locale, languageName: studyLanguageName(owner.language, locale) };
 }
 
 /** The player's own controls save its settings here (ADR 141); the page is not read again for it. */
@@ -54,7 +57,7 @@ export const shouldRevalidate = ({ formMethod, defaultShouldRevalidate }: Should
   formMethod === "POST" ? false : defaultShouldRevalidate;
 
 export default function PlayerPage({ loaderData }: Route.ComponentProps) {
-  const { deck, settings, locale, languageName } = loaderData;
+  const { deck, settings, serverVoices, locale, languageName } = loaderData;
   const { t } = useTranslation("account");
   const to = useLocalePath();
   const hydrated = useHydrated();
@@ -77,6 +80,7 @@ export default function PlayerPage({ loaderData }: Route.ComponentProps) {
           <Player
             deck={deck}
             settings={settings}
+            serverVoices={serverVoices}
             interfaceLanguage={locale}
             languageName={languageName}
             labels={labels}

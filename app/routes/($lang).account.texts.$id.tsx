@@ -113,7 +113,12 @@ export default function ReaderPage({ loaderData, actionData }: Route.ComponentPr
       <h1 lang={reader.language}>{reader.title}</h1>
       <TextStatsLine stats={reader.stats} />
       <StageLegend />
-      <ListenControl key={page} language={reader.language} languageName={loaderData.languageName} />
+      <ListenControl
+        key={page}
+        language={reader.language}
+        languageName={loaderData.languageName}
+        serverVoices={loaderData.serverVoices}
+      />
       {reader.readings?.available ? (
         <Form method="post" className="inline-form readings-toggle">
           <input type="hidden" name="intent" value="readings" />
