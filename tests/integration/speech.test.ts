@@ -70,6 +70,26 @@ describe("the server's voices", () => {
     expect(fake.requests).toHaveLength(2);
   });
 
+  it("gives the player the server's voices for the languages it reads, and no other", async () => {
+    const study = async (language: string) => {
+      const chosen = await browser.request("/preferences", {
+        method: "POST",
+        form: { intent: "studyLanguage", studyLanguage: language, redirectTo: "/account/player" },
+      });
+      expect(chosen.status).toBe(302);
+      const { response, html } = await browser.page("/account/player");
+      expect(response.status).toBe(200);
+      return html;
+    };
+    // German studied, English interface: both voices; French studied (no server voice): English only.
+    const german = await study("de");
+    expect(german).toContain(VOICES.de);
+    expect(german).toContain(VOICES.en);
+    const french = await study("fr");
+    expect(french).not.toContain(VOICES.de);
+    expect(french).toContain(VOICES.en);
+  });
+
   it("sends markup characters as text, not as SSML", async () => {
     const text = `Tom & <Jerry> "sagen" 'hallo'`;
     const answer = await browser.request(speechPath("de", VOICES.de, text));
