@@ -185,7 +185,8 @@ function checkKnownSecrets(
       | "DATABASE_URL"
       | "DATABASE_DIRECT_URL"
       | "SMTP_URL"
-      | "METRICS_TOKEN",
+      | "METRICS_TOKEN"
+      | "AZURE_SPEECH_KEY",
       string
     >
   >,
@@ -201,6 +202,8 @@ function checkKnownSecrets(
     const problem = env[name] ? secretProblem(env[name], "signing") : null;
     if (problem) issue(name, `${problem}; use the one your Stripe dashboard shows (Developers → API keys / Webhooks)`);
   }
+  const speechKey = env.AZURE_SPEECH_KEY ? secretProblem(env.AZURE_SPEECH_KEY, "credential") : null;
+  if (speechKey) issue("AZURE_SPEECH_KEY", `${speechKey}; use your Speech resource's key (Keys and Endpoint)`);
   const anonKey = env.SUPABASE_ANON_KEY ? secretProblem(env.SUPABASE_ANON_KEY, "credential") : null;
   if (anonKey) issue("SUPABASE_ANON_KEY", `${anonKey}; use your Supabase project's anon key`);
   for (const name of ["DATABASE_URL", "DATABASE_DIRECT_URL"] as const) {

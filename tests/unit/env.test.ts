@@ -148,6 +148,17 @@ describe("AZURE_SPEECH_*: the server's voices (ADR 140)", () => {
     );
   });
 
+  it("refuses in production the key .env.example prints", () => {
+    expect(() =>
+      parseEnv({
+        ...production,
+        AZURE_SPEECH_KEY: "replace-with-your-speech-key",
+        AZURE_SPEECH_REGION: "westeurope",
+        AZURE_SPEECH_VOICES: voices,
+      }),
+    ).toThrow(/AZURE_SPEECH_KEY: looks like a placeholder/);
+  });
+
   it.each(["de", "de=Katja", "german=de-DE-KatjaNeural", "de=de-DE-KatjaNeural=x"])(
     "refuses the voices %j, saying the form they take",
     (value) => {
