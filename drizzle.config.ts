@@ -7,6 +7,7 @@ export default defineConfig({
     "./app/auth/auth.schema.ts",
     "./app/learning/learning.schema.ts",
     "./app/learning/sounds.schema.ts",
+    "./app/player/speech.schema.ts",
     "./app/transfer/transfer.schema.ts",
     "./app/billing/billing.schema.ts",
     "./app/reading/reading.schema.ts",

@@ -1,6 +1,7 @@
 import { isIP } from "node:net";
 import { z } from "zod";
 import { billingConfig, billingEnvShape, checkBillingEnv } from "../billing/billing-env";
+import { checkSpeechEnv, speechConfig, speechEnvShape } from "../player/speech-env";
 import { holdsDatabase } from "../db/template.server";
 import { GENERATE_PASSWORD, GENERATE_SECRET, passwordOf, secretProblem } from "./known-secrets";
 import { resolveSessionSecrets, type StartupNote } from "./session-secret.server";
@@ -98,6 +99,7 @@ const schema = z
     MAX_REQUESTS_IN_FLIGHT: z.coerce.number().int().min(1).max(100_000).default(64),
     METRICS_TOKEN: optionalString,
     ...billingEnvShape,
+    ...speechEnvShape,
     LEGAL_NAME: z.preprocess(
       (value) => (value === "" ? undefined : value),
       z.string().trim().min(2).max(200).optional(),
@@ -106,6 +108,7 @@ const schema = z
   })
   .superRefine((env, ctx) => {
     checkBillingEnv(env, (path, message) => ctx.addIssue({ code: "custom", path: [path], message }));
+    checkSpeechEnv(env, (path, message) => ctx.addIssue({ code: "custom", path: [path], message }));
     if (env.APP_STAGE === "production" && !env.SESSION_SECRET) {
       ctx.addIssue({ code: "custom", path: ["SESSION_SECRET"], message: "is required when APP_STAGE=production" });
     }
@@ -182,7 +185,8 @@ function checkKnownSecrets(
       | "DATABASE_URL"
       | "DATABASE_DIRECT_URL"
       | "SMTP_URL"
-      | "METRICS_TOKEN",
+      | "METRICS_TOKEN"
+      | "AZURE_SPEECH_KEY",
       string
     >
   >,
@@ -198,6 +202,8 @@ function checkKnownSecrets(
     const problem = env[name] ? secretProblem(env[name], "signing") : null;
     if (problem) issue(name, `${problem}; use the one your Stripe dashboard shows (Developers → API keys / Webhooks)`);
   }
+  const speechKey = env.AZURE_SPEECH_KEY ? secretProblem(env.AZURE_SPEECH_KEY, "credential") : null;
+  if (speechKey) issue("AZURE_SPEECH_KEY", `${speechKey}; use your Speech resource's key (Keys and Endpoint)`);
   const anonKey = env.SUPABASE_ANON_KEY ? secretProblem(env.SUPABASE_ANON_KEY, "credential") : null;
   if (anonKey) issue("SUPABASE_ANON_KEY", `${anonKey}; use your Supabase project's anon key`);
   for (const name of ["DATABASE_URL", "DATABASE_DIRECT_URL"] as const) {
@@ -252,6 +258,8 @@ export function parseEnv(source: Record<string, string | undefined>) {
     analyticsEnabled: env.APP_STAGE === "production",
     /** Stripe, the plan prices and the campaign; null parts are closed. */
     billing: billingConfig(env),
+    /** The server's text-to-speech provider (ADR 140); null: the browser's voices only. */
+    speech: speechConfig(env),
     /** Who runs this installation and how to reach them, named on the legal pages. */
     legalOperator: {
       name: env.LEGAL_NAME ?? DEVELOPMENT_OPERATOR.name,

@@ -163,6 +163,8 @@ export const learnerSettings = pgTable(
     autoplaySounds: boolean("autoplay_sounds").notNull().default(false),
     /** Minutes of review a day the learner aims for (ADR 119); a day that reaches it counts in the streak. */
     dailyGoalMinutes: integer("daily_goal_minutes").notNull().default(10),
+    /** How the player reads (ADR 141): pause, going on without a grade, the grade of "next", speed; null: defaults. */
+    player: jsonb("player").$type<Record<string, unknown>>(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [

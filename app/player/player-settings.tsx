@@ -10,7 +10,7 @@ type Props = {
   setSleepAt: (at: number | null) => void;
 };
 
-/** The player's settings (ADR 109), applied as they change and kept on this device. */
+/** The player's settings on its page (ADR 109, 141), applied as they change and saved for the learner. */
 export function PlayerSettingsForm({ grades, settings, change, sleepAt, setSleepAt }: Props) {
   const { t, i18n } = useTranslation("account");
   const number = (value: number) => new Intl.NumberFormat(i18n.language).format(value);

@@ -5,11 +5,20 @@ import type { GradeName } from "../learning/stage";
 import type { PlayerCard, PlayerDeck } from "./player.server";
 import { PlayerSettingsForm } from "./player-settings";
 import { useMediaSession } from "./media-session";
-import { GRADE_NAMES, usePlayerSettings } from "./settings";
-import { playSound, speak, stopSound, useVoices, voiceFor, wait } from "./speech";
+import { GRADE_NAMES, type PlayerSettings } from "./settings";
+import { usePlayerSettings } from "./use-player-settings";
+import { playSound, say, stopSound, useVoices, voiceFor, wait, type ServerVoices } from "./speech";
 
 export type PlayerLabels = { legend: string; grades: Record<GradeName, string> };
-type Props = { deck: PlayerDeck; interfaceLanguage: string; languageName: string; labels: PlayerLabels };
+type Props = {
+  deck: PlayerDeck;
+  settings: PlayerSettings;
+  /** The server's voices, when the deployment has a provider (ADR 140). */
+  serverVoices: ServerVoices;
+  interfaceLanguage: string;
+  languageName: string;
+  labels: PlayerLabels;
+};
 type Phase = "ready" | "playing" | "listened" | "paused" | "done";
 
 /**
@@ -18,10 +27,17 @@ type Phase = "ready" | "playing" | "listened" | "paused" | "done";
  * lock screen) is stored in the offline review's queue and sent from there, once; a card left without one is not
  * reviewed.
  */
-export default function Player({ deck, interfaceLanguage, languageName, labels }: Props) {
+export default function Player({
+  deck,
+  settings: stored,
+  serverVoices,
+  interfaceLanguage,
+  languageName,
+  labels,
+}: Props) {
   const { t } = useTranslation("account");
   const voices = useVoices();
-  const [settings, changeSettings] = usePlayerSettings();
+  const [settings, changeSettings] = usePlayerSettings(stored);
   const [index, setIndex] = useState(0);
   const [phase, setPhase] = useState<Phase>("ready");
   const [pending, setPending] = useState<number | null>(null);
@@ -61,10 +77,16 @@ export default function Player({ deck, interfaceLanguage, languageName, labels }
         const steps: (() => Promise<void>)[] = [
           // The term's own sound when it has one (a deck's recording), else the voice.
           () =>
-            current.sound ? playSound(current.sound, now.rate) : speak(current.text, deck.language, study, now.rate),
+            current.sound
+              ? playSound(current.sound, now.rate).then(() => undefined)
+              : say(current.text, deck.language, study, now.rate, serverVoices),
           () => wait(now.pause * 1000),
-          () => (current.meaning ? speak(current.meaning, interfaceLanguage, own, now.rate) : Promise.resolve()),
-          () => (current.example ? speak(current.example.sentence, deck.language, study, now.rate) : Promise.resolve()),
+          () =>
+            current.meaning ? say(current.meaning, interfaceLanguage, own, now.rate, serverVoices) : Promise.resolve(),
+          () =>
+            current.example
+              ? say(current.example.sentence, deck.language, study, now.rate, serverVoices)
+              : Promise.resolve(),
         ];
         for (const step of steps) {
           await step();
@@ -80,7 +102,7 @@ export default function Player({ deck, interfaceLanguage, languageName, labels }
       setIndex(deck.cards.length);
       setPhase("done");
     },
-    [deck, interfaceLanguage],
+    [deck, interfaceLanguage, serverVoices],
   );
 
   const grade = useCallback(
@@ -154,7 +176,7 @@ export default function Player({ deck, interfaceLanguage, languageName, labels }
   }, [sleepAt, stop]);
 
   if (!voices.supported) return <p className="notice">{t("player.noSpeech")}</p>;
-  const missing = voices.list.length > 0 && !voiceFor(voices.list, deck.language);
+  const missing = voices.list.length > 0 && !voiceFor(voices.list, deck.language) && !serverVoices[deck.language];
   return (
     <div className="player-panel">
       {missing ? (

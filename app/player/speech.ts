@@ -53,22 +53,52 @@ export const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(re
 /** The sound playing now (one at a time), so that stopping the player stops it too. */
 let playing: HTMLAudioElement | null = null;
 
-/** Plays a term's sound and resolves when it ended, failed or was stopped. */
-export function playSound(src: string, rate: number): Promise<void> {
+/** Plays a sound and resolves when it ended or was stopped (true), or could not play (false). */
+export function playSound(src: string, rate: number): Promise<boolean> {
   return new Promise((resolve) => {
     playing?.pause();
     const audio = new Audio(src);
     playing = audio;
     audio.playbackRate = rate;
-    const done = () => {
+    const done = (played: boolean) => () => {
       if (playing === audio) playing = null;
-      resolve();
+      resolve(played);
     };
-    audio.addEventListener("ended", done, { once: true });
-    audio.addEventListener("error", done, { once: true });
-    audio.addEventListener("pause", done, { once: true });
-    audio.play().catch(done);
+    audio.addEventListener("ended", done(true), { once: true });
+    audio.addEventListener("error", done(false), { once: true });
+    audio.addEventListener("pause", done(true), { once: true });
+    audio.play().catch(done(false));
   });
+}
+
+/** The server's voices (ADR 140): language → the provider's voice; empty without a provider. */
+export type ServerVoices = Record<string, string>;
+
+/** Texts longer than this are read by the browser's voice (the server refuses them). */
+const SERVER_TEXT_MAX = 400;
+
+/** The address of a text read by the server's voice for its language; null without one. */
+export function serverSpeechUrl(voices: ServerVoices, language: string, text: string): string | null {
+  const lang = baseOf(language) ?? language;
+  const voice = voices[lang];
+  if (!voice || text.length === 0 || text.length > SERVER_TEXT_MAX) return null;
+  return `/account/speech?${new URLSearchParams({ lang, voice, text })}`;
+}
+
+/**
+ * Says a text with the server's voice for its language when there is one, else (or when its audio cannot play) with
+ * the browser's.
+ */
+export async function say(
+  text: string,
+  language: string,
+  voice: SpeechSynthesisVoice | null,
+  rate: number,
+  server: ServerVoices,
+): Promise<void> {
+  const url = serverSpeechUrl(server, language, text);
+  if (url && (await playSound(url, rate))) return;
+  return speak(text, language, voice, rate);
 }
 
 /** Stops the sound playing, if any. */

@@ -39,6 +39,8 @@ import { starterList } from "../learning/first-lesson.server";
 import { meaningsFor } from "./instant-meanings.server";
 import { soundHashesOf } from "../learning/sounds.server";
 import { soundPath } from "../learning/sounds";
+import { env } from "../config/env.server";
+import { serverVoicesFor } from "../player/speech-provider.server";
 import { familyRefusal, familyStages, linkToParent, unlinkParent, wordFamily } from "../learning/families.server";
 
 type Context = Readonly<RouterContextProvider>;
@@ -132,6 +134,8 @@ export async function readerPageData(request: Request, context: Context, id: str
     knownBatch: Number.isSafeInteger(knownAt) && knownAt > 0 ? knownAt : null,
     knownOnPageTurn,
     languageName: studyLanguageName(text.language, requestLocale(context)),
+    /** The server's voice for the text's language, for Listen (ADR 140); empty: the browser's. */
+    serverVoices: serverVoicesFor(env.speech, [text.language]),
     starterList: starter && { language: starter.language, level: starter.level },
     /** When the page changes without a write (`handle.staleness`); null: not before a write. */
     changesAt: Number.isFinite(change.at) ? change.at : null,

@@ -1,5 +1,5 @@
 import { lazy, Suspense } from "react";
-import { Link } from "react-router";
+import { Link, type ShouldRevalidateFunctionArgs } from "react-router";
 import { useHydrated } from "remix-utils/use-hydrated";
 import type { Route } from "./+types/($lang)._play.account.player._index";
 import { getDatabase } from "../db/db.server";
@@ -10,6 +10,10 @@ import { useTranslation } from "../i18n/use-translation";
 import { requireLearner } from "../learning/learner.server";
 import { studyLanguageName } from "../learning/study-language";
 import { playerDeck } from "../player/player.server";
+import { playerSettingsSchema, readPlayerSettings, savePlayerSettings } from "../player/player-settings.server";
+import { badRequest, dispatchIntents, intent } from "../http/intents.server";
+import { env } from "../config/env.server";
+import { serverVoicesFor } from "../player/speech-provider.server";
 import { GRADE_NAMES } from "../player/settings";
 import type { GradeName } from "../learning/stage";
 import type { PageHandle } from "../ui/seo";
@@ -23,12 +27,37 @@ const Player = lazy(() => import("../player/player.client"));
 export async function loader({ context }: Route.LoaderArgs) {
   const { owner } = requireLearner(context);
   const locale = requestLocale(context);
-  const deck = await playerDeck(await getDatabase(), owner);
-  return { deck, locale, languageName: studyLanguageName(owner.language, locale) };
+  const db = await getDatabase();
+  const [deck, settings] = await Promise.all([playerDeck(db, owner), readPlayerSettings(db, owner.userId)]);
+  const serverVoices = serverVoicesFor(env.speech, [owner.language, locale]);
+  return { deck, settings, serverVoices, locale, languageName: studyLanguageName(owner.language, locale) };
 }
 
+/** The player's own controls save its settings here (ADR 141); the page is not read again for it. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const { owner } = requireLearner(context);
+  const db = await getDatabase();
+  return dispatchIntents(
+    request,
+    {
+      player: intent({
+        schema: playerSettingsSchema,
+        run: async (settings) => {
+          await savePlayerSettings(db, owner.userId, settings);
+          return { saved: true };
+        },
+      }),
+    },
+    { unknown: badRequest, invalid: badRequest },
+  );
+}
+
+/** Saving a setting leaves the cards being read as they are. */
+export const shouldRevalidate = ({ formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) =>
+  formMethod === "POST" ? false : defaultShouldRevalidate;
+
 export default function PlayerPage({ loaderData }: Route.ComponentProps) {
-  const { deck, locale, languageName } = loaderData;
+  const { deck, settings, serverVoices, locale, languageName } = loaderData;
   const { t } = useTranslation("account");
   const to = useLocalePath();
   const hydrated = useHydrated();
@@ -48,7 +77,14 @@ export default function PlayerPage({ loaderData }: Route.ComponentProps) {
         <p>{t("player.nothingDue")}</p>
       ) : hydrated ? (
         <Suspense fallback={<p className="hint">{t("player.loading")}</p>}>
-          <Player deck={deck} interfaceLanguage={locale} languageName={languageName} labels={labels} />
+          <Player
+            deck={deck}
+            settings={settings}
+            serverVoices={serverVoices}
+            interfaceLanguage={locale}
+            languageName={languageName}
+            labels={labels}
+          />
         </Suspense>
       ) : (
         <p className="notice">{t("player.needsJavaScript")}</p>

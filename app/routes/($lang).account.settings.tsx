@@ -32,6 +32,8 @@ import { badRequest, dispatchIntents, flag, intent, text } from "../http/intents
 import { PATHS } from "../http/paths";
 import { readShowReadings, saveShowReadings } from "../reading/readings-setting.server";
 import { readKnownOnPageTurn, saveKnownOnPageTurn } from "../reading/known-words.server";
+import { playerSettingsSchema, readPlayerSettings, savePlayerSettings } from "../player/player-settings.server";
+import { PlayerSettingsSection } from "../player/player-settings-section";
 
 /** Kept in memory for the learner until their next write: it shows their settings and nothing that moves by itself. */
 export const handle: PageHandle & StalenessHandle = {
@@ -43,11 +45,12 @@ export async function loader({ context }: Route.LoaderArgs) {
   const { user, owner } = requireLearner(context);
   const db = await getDatabase();
   const locale = requestLocale(context);
-  const [settings, dictionary, showReadings, knownOnPageTurn] = await Promise.all([
+  const [settings, dictionary, showReadings, knownOnPageTurn, player] = await Promise.all([
     readSettings(db, user.id),
     readDictionary(db, user.id, owner.language),
     readShowReadings(db, user.id),
     readKnownOnPageTurn(db, user.id),
+    readPlayerSettings(db, user.id),
   ]);
   const values: SettingsValues = {
     newPerDay: String(settings.newPerDay),
@@ -67,6 +70,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     showReadings,
     knownOnPageTurn,
     autoplaySounds: settings.autoplaySounds ?? false,
+    player,
     dictionary: {
       template: dictionary ?? "",
       placeholder: defaultDictionary(owner.language),
@@ -149,6 +153,15 @@ export async function action({ request, context }: Route.ActionArgs) {
           await saveAutoplaySounds(db, user.id, autoplaySounds);
           return saved("soundsSaved");
         },
+      }),
+      // How the player reads (the player's own controls save the same fields, from its page).
+      player: intent({
+        schema: playerSettingsSchema,
+        run: async (player) => {
+          await savePlayerSettings(db, user.id, player);
+          return saved("playerSaved");
+        },
+        invalid: () => data({ errors: null, values: null, playerError: true }, { status: 400 }),
       }),
       // The daily goal in minutes of review (also asked by the welcome).
       goal: intent({
@@ -316,6 +329,7 @@ export default function SettingsPage({ loaderData, actionData }: Route.Component
           </button>
         </Form>
       </section>
+      <PlayerSettingsSection settings={loaderData.player} error={!!actionData && "playerError" in actionData} />
     </section>
   );
 }

@@ -6,6 +6,7 @@ import { PATHS, textPath } from "../http/paths";
 import { useLocalePath } from "../i18n/use-locale";
 import { readerPageAction, readerPageData } from "../reading/reader-page.server";
 import { ReaderText } from "../reading/reader-text";
+import { ListenControl } from "../reading/listen-control";
 import { Pager, StageLegend, TextStatsLine } from "../reading/reading-ui";
 import { StarterListLink } from "../learning/next-action";
 import { TextFields } from "../reading/text-fields";
@@ -112,6 +113,12 @@ export default function ReaderPage({ loaderData, actionData }: Route.ComponentPr
       <h1 lang={reader.language}>{reader.title}</h1>
       <TextStatsLine stats={reader.stats} />
       <StageLegend />
+      <ListenControl
+        key={page}
+        language={reader.language}
+        languageName={loaderData.languageName}
+        serverVoices={loaderData.serverVoices}
+      />
       {reader.readings?.available ? (
         <Form method="post" className="inline-form readings-toggle">
           <input type="hidden" name="intent" value="readings" />

@@ -6,6 +6,7 @@
 import { AxeBuilder } from "@axe-core/playwright";
 import type { Page, Request } from "@playwright/test";
 import { forwardedFor } from "./mail";
+import { recordSpeech, spoken } from "./speech-recorder";
 import { chooseStudyLanguage, expect, signInFresh, t, test, waitForHydration } from "./support";
 
 test.use({ extraHTTPHeaders: forwardedFor() });
@@ -16,59 +17,6 @@ const TERMS = [
   { text: "Katze", meaning: "cat", sentence: "Die Katze spielt.", translation: "The cat plays." },
   { text: "Vogel", meaning: "bird", sentence: "Der Vogel singt.", translation: "The bird sings." },
 ];
-
-type Spoken = { text: string; lang: string; voice: string | null; rate: number };
-
-/** speechSynthesis replaced by a recorder: an English and a German voice; each utterance ends on the next task. */
-function recordSpeech(): void {
-  const voices = [
-    { name: "Recorder English", lang: "en-US", default: true, localService: true, voiceURI: "rec-en" },
-    { name: "Recorder German", lang: "de-DE", default: false, localService: true, voiceURI: "rec-de" },
-  ];
-  const spoken: unknown[] = [];
-  (window as unknown as { spoken: unknown[] }).spoken = spoken;
-  class Utterance extends EventTarget {
-    lang = "";
-    voice: { lang: string } | null = null;
-    rate = 1;
-    onend: ((event: Event) => void) | null = null;
-    onerror: ((event: Event) => void) | null = null;
-    text: string;
-    constructor(text: string) {
-      super();
-      this.text = text;
-    }
-  }
-  const synthesis = {
-    getVoices: () => voices,
-    speak(utterance: Utterance) {
-      spoken.push({
-        text: utterance.text,
-        lang: utterance.lang,
-        voice: utterance.voice?.lang ?? null,
-        rate: utterance.rate,
-      });
-      setTimeout(() => utterance.onend?.(new Event("end")), 0);
-    },
-    cancel() {},
-    pause() {},
-    resume() {},
-    addEventListener() {},
-    removeEventListener() {},
-  };
-  Object.defineProperty(window, "speechSynthesis", { value: synthesis, configurable: true });
-  Object.defineProperty(window, "SpeechSynthesisUtterance", { value: Utterance, configurable: true });
-  // The handlers the page gives the Media Session, to press "next" and "previous" as a headset would.
-  const handlers: Record<string, unknown> = {};
-  (window as unknown as { mediaHandlers: Record<string, unknown> }).mediaHandlers = handlers;
-  const set = navigator.mediaSession.setActionHandler.bind(navigator.mediaSession);
-  navigator.mediaSession.setActionHandler = (action, handler) => {
-    handlers[action] = handler;
-    set(action, handler);
-  };
-}
-
-const spoken = (page: Page) => page.evaluate(() => (window as unknown as { spoken: Spoken[] }).spoken);
 
 async function addGermanTerms(page: Page, javaScriptEnabled: boolean): Promise<void> {
   await chooseStudyLanguage(page, javaScriptEnabled, "de");

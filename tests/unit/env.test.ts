@@ -121,3 +121,50 @@ describe("LEGAL_NAME and CONTACT_EMAIL: the operator the legal pages name", () =
     expect(() => parseEnv({ CONTACT_EMAIL: "not an address" })).toThrow(/CONTACT_EMAIL/);
   });
 });
+
+describe("AZURE_SPEECH_*: the server's voices (ADR 140)", () => {
+  const voices = "de=de-DE-KatjaNeural, en=en-US-JennyNeural";
+
+  it("is off without any of them", () => {
+    expect(parseEnv({}).speech).toBeNull();
+  });
+
+  it("reads the key, the region and the voices", () => {
+    expect(
+      parseEnv({ AZURE_SPEECH_KEY: "k", AZURE_SPEECH_REGION: "westeurope", AZURE_SPEECH_VOICES: voices }).speech,
+    ).toEqual({
+      url: "https://westeurope.tts.speech.microsoft.com/cognitiveservices/v1",
+      key: "k",
+      voices: { de: "de-DE-KatjaNeural", en: "en-US-JennyNeural" },
+    });
+  });
+
+  it("refuses one without the others, naming what is missing", () => {
+    expect(() => parseEnv({ AZURE_SPEECH_KEY: "k" })).toThrow(
+      /AZURE_SPEECH_REGION: is required[\s\S]*AZURE_SPEECH_VOICES/,
+    );
+    expect(() => parseEnv({ AZURE_SPEECH_VOICES: voices, AZURE_SPEECH_REGION: "westeurope" })).toThrow(
+      /AZURE_SPEECH_KEY: is required/,
+    );
+  });
+
+  it("refuses in production the key .env.example prints", () => {
+    expect(() =>
+      parseEnv({
+        ...production,
+        AZURE_SPEECH_KEY: "replace-with-your-speech-key",
+        AZURE_SPEECH_REGION: "westeurope",
+        AZURE_SPEECH_VOICES: voices,
+      }),
+    ).toThrow(/AZURE_SPEECH_KEY: looks like a placeholder/);
+  });
+
+  it.each(["de", "de=Katja", "german=de-DE-KatjaNeural", "de=de-DE-KatjaNeural=x"])(
+    "refuses the voices %j, saying the form they take",
+    (value) => {
+      expect(() =>
+        parseEnv({ AZURE_SPEECH_KEY: "k", AZURE_SPEECH_REGION: "westeurope", AZURE_SPEECH_VOICES: value }),
+      ).toThrow(/AZURE_SPEECH_VOICES: expects language=voice pairs/);
+    },
+  );
+});

@@ -1,0 +1,1 @@
+ALTER TABLE "learner_settings" ADD COLUMN "player" jsonb;
