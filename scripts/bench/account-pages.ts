@@ -317,9 +317,14 @@ async function measure(
     await setModes(baseUrl, learners, (i) => [MODES[i % MODES.length]!]);
     await warmUp(baseUrl, learners, options.warmup, log);
     const cpuBefore = cpuMs(server.child.pid);
+    const poolerBefore = cpuMs(server.poolerPid);
     const clientBefore = process.cpuUsage();
     const review = await reviewLoop(baseUrl, learners, options, log);
     const clientCpu = process.cpuUsage(clientBefore);
+    if (server.poolerPid)
+      log(
+        `  review loop: PgBouncer took ${cpuPer(poolerBefore, cpuMs(server.poolerPid), review.reviews).all.toFixed(2)} ms of CPU per review`,
+      );
     // The load client runs on the same cores: what it takes, the server does not get.
     log(
       `  review loop: the load client took ${((clientCpu.user + clientCpu.system) / 1000 / review.reviews).toFixed(1)} ms of CPU per review`,

@@ -221,8 +221,9 @@ export async function learnerServer(
   tmp: string,
   postgres: () => Promise<PostgresServer>,
   log: (message: string) => void,
-): Promise<{ baseUrl: string; learners: Learner[]; child: ChildProcess }> {
+): Promise<{ baseUrl: string; learners: Learner[]; child: ChildProcess; poolerPid?: number }> {
   const env: Record<string, string> = {};
+  let poolerPid: number | undefined;
   if (database !== "pglite") {
     const server = await postgres();
     // A database of its own per run: `--db postgresql,pooler` measures both on one server, each on the same seed.
@@ -231,6 +232,7 @@ export async function learnerServer(
     if (database === "pooler") {
       const pooler = await startPgBouncer(server.port);
       onCleanup("PgBouncer", () => pooler.stop());
+      poolerPid = pooler.pid;
       env.DATABASE_DIRECT_URL = env.DATABASE_URL;
       env.DATABASE_URL = pooler.pooled(env.DATABASE_URL);
       log(`PostgreSQL: requests through PgBouncer (transaction mode) on port ${pooler.port}`);
@@ -248,7 +250,7 @@ export async function learnerServer(
   try {
     log(`${DATABASE_NAMES[database]}: signing in ${LEARNERS} learners`);
     const learners = await signInLearners(server.baseUrl, path.join(tmp, "server.log"));
-    return { ...server, learners };
+    return { ...server, learners, poolerPid };
   } catch (error) {
     await stopChild(server.child);
     throw error;
