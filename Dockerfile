@@ -72,7 +72,9 @@ COPY package.json package-lock.json ./
 COPY scripts/patch-react-router.ts ./scripts/
 RUN npm ci --no-audit --no-fund
 COPY . .
-RUN npm run build
+# The build writes the template database too (build/data-template, see the template stage); it moves out of build/ so
+# the runtime's copy of build/ does not carry it twice.
+RUN npm run build && mv build/data-template /app/data-template
 
 # --- Node without its symbol tables (18 MB): stack traces of JavaScript and native add-ons need none of them ---
 FROM node:24-bookworm-slim AS node-binary
@@ -80,10 +82,11 @@ RUN apt-get update -q && apt-get install -y -q --no-install-recommends binutils 
  && strip -o /node /usr/local/bin/node && /node -e "process.exit(0)"
 
 # --- template: the embedded database initialised, migrated and loaded with the shipped lists once, by the built app ---
-# An empty /data volume gets a copy on first start (DATA_TEMPLATE_DIR) instead of PGlite's initdb, which takes seconds,
-# and the start finds the public lists loaded (a digest of them is stored) instead of writing thousands of rows; without
-# PostgreSQL's template databases, a copy is 456 files instead of 1082; the write-ahead log keeps only the segment of
-# its last checkpoint (the spare recycled ones are 16 MB each). Then the server starts once on a copy, as the
+# `npm run build` made it (scripts/data-template.ts). An empty /data volume gets a copy on first start
+# (DATA_TEMPLATE_DIR) instead of PGlite's initdb, which takes seconds, and the start finds the public lists loaded (a
+# digest of them is stored) instead of writing thousands of rows; without PostgreSQL's template databases, a copy is
+# 456 files instead of 1082, and its write-ahead log keeps only the segment of its last checkpoint (the spare recycled
+# ones are 16 MB each). Here the server starts once on a copy, as the
 # runtime's user (the cache is per user id) and at the runtime's paths (/app/...), and answers /readyz and /: Node's
 # compile cache (NODE_COMPILE_CACHE, root-owned and only read at run time) keeps the compiled code of the ~520 modules
 # that took part, so a start reads it instead of parsing them again.
@@ -91,13 +94,12 @@ FROM deps AS template
 COPY package.json server.ts ./
 COPY drizzle ./drizzle
 COPY app/db ./app/db
-COPY scripts/data-template.ts scripts/warm-start.ts ./scripts/
-COPY scripts/support/spare-wal.ts ./scripts/support/
+COPY scripts/warm-start.ts ./scripts/
 COPY --from=build /app/build ./build
-RUN mkdir data-template compile-cache && chown node:node data-template compile-cache
+COPY --from=build --chown=node:node /app/data-template ./data-template
+RUN mkdir compile-cache && chown node:node compile-cache
 USER node
-RUN node scripts/data-template.ts /app/data-template --app build/server/index.js \
- && NODE_COMPILE_CACHE=/app/compile-cache node scripts/warm-start.ts /app/data-template \
+RUN NODE_COMPILE_CACHE=/app/compile-cache node scripts/warm-start.ts /app/data-template \
  && chmod -R a+rX,go-w /app/data-template /app/compile-cache
 
 # --- runtime files: the base without what a running server never uses, and the app --------------------------

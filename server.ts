@@ -11,6 +11,8 @@ import type { AppServer } from "./app/app-server.server.ts";
 
 const DEVELOPMENT = process.env.NODE_ENV === "development";
 const BUILD_DIR = path.resolve(import.meta.dirname, "build");
+/** The embedded database `npm run build` initialises, migrates and loads with the shipped data (scripts/data-template.ts). */
+const BUILD_TEMPLATE_DIR = path.join(BUILD_DIR, "data-template");
 /** The whole stop, database close included, stays under Docker's 10 s between SIGTERM and SIGKILL. */
 const SHUTDOWN_DEADLINE_MS = 8_000;
 /** Requests in flight get this long to finish; the rest of the deadline is the database's to close. */
@@ -39,9 +41,13 @@ async function loadApp() {
   return { build, loaded, entry: appServerOf(loaded), vite };
 }
 
-// The embedded database opens on its own thread while the app loads (app/db/pglite-early.ts).
+// The embedded database opens on its own thread while the app loads (app/db/pglite-early.ts). An empty data folder
+// gets a copy of the build's template database (`npm run build` writes it) unless DATA_TEMPLATE_DIR names another.
 if (!DEVELOPMENT && !process.env.DATABASE_URL) {
   const { startPgliteEarly } = await import("./app/db/pglite-early.ts");
+  const { holdsDatabase } = await import("./app/db/template.server.ts");
+  if (!process.env.DATA_TEMPLATE_DIR && holdsDatabase(BUILD_TEMPLATE_DIR))
+    process.env.DATA_TEMPLATE_DIR = BUILD_TEMPLATE_DIR;
   startPgliteEarly();
 }
 

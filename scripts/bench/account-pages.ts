@@ -4,7 +4,7 @@
  * side with bare node:http sending the bytes of `/` in the same run; then the review loop as a browser without
  * JavaScript does it (review-loop.ts).
  *
- *   node scripts/bench/account-pages.ts [--db pglite|postgresql] [--pages review,home] [--runs 3] [--seconds 3]
+ *   node scripts/bench/account-pages.ts [--db pglite,postgresql,pooler] [--pages review,home] [--runs 3] [--seconds 3]
  *     (after `npm run build`; also run by `npm run bench`; BENCH_CPU_PROF=dir writes the server's CPU profiles there)
  *
  * Budget (issue 24): each page ≥ 1.2 % of bare req/s, p99 ≤ 500 ms at 50 connections, no errors, median of 3 runs.
@@ -66,7 +66,7 @@ export function accountOptions(argv = process.argv.slice(2)) {
     .split(",")
     .map((name) => (name === "postgres" ? "postgresql" : name));
   for (const name of db)
-    if (name !== "pglite" && name !== "postgresql") throw new Error(`--db: unknown database ${name}`);
+    if (!(name in DATABASE_NAMES)) throw new Error(`--db: unknown database ${name} (pglite, postgresql, pooler)`);
   return {
     databases: db as Database[],
     /** Pages whose label contains one of these words (all when empty). */
@@ -317,9 +317,14 @@ async function measure(
     await setModes(baseUrl, learners, (i) => [MODES[i % MODES.length]!]);
     await warmUp(baseUrl, learners, options.warmup, log);
     const cpuBefore = cpuMs(server.child.pid);
+    const poolerBefore = cpuMs(server.poolerPid);
     const clientBefore = process.cpuUsage();
     const review = await reviewLoop(baseUrl, learners, options, log);
     const clientCpu = process.cpuUsage(clientBefore);
+    if (server.poolerPid)
+      log(
+        `  review loop: PgBouncer took ${cpuPer(poolerBefore, cpuMs(server.poolerPid), review.reviews).all.toFixed(2)} ms of CPU per review`,
+      );
     // The load client runs on the same cores: what it takes, the server does not get.
     log(
       `  review loop: the load client took ${((clientCpu.user + clientCpu.system) / 1000 / review.reviews).toFixed(1)} ms of CPU per review`,

@@ -33,8 +33,13 @@ export const LEARNER_AWAY_DAYS = 30;
 /** Seeded in groups of this many learners; on PostgreSQL the groups run in parallel. */
 const GROUP = 5;
 
-export type Database = "pglite" | "postgresql";
-export const DATABASE_NAMES: Record<Database, string> = { pglite: "PGlite", postgresql: "PostgreSQL" };
+/** `pooler`: the same PostgreSQL, the server's requests through PgBouncer in transaction mode (as on a managed host). */
+export type Database = "pglite" | "postgresql" | "pooler";
+export const DATABASE_NAMES: Record<Database, string> = {
+  pglite: "PGlite",
+  postgresql: "PostgreSQL",
+  pooler: "PostgreSQL through PgBouncer (transaction mode)",
+};
 
 export type Learner = {
   email: string;
@@ -216,16 +221,18 @@ export async function learnerServer(
   tmp: string,
   postgres: () => Promise<PostgresServer>,
   log: (message: string) => void,
-): Promise<{ baseUrl: string; learners: Learner[]; child: ChildProcess }> {
+): Promise<{ baseUrl: string; learners: Learner[]; child: ChildProcess; poolerPid?: number }> {
   const env: Record<string, string> = {};
-  if (database === "postgresql") {
+  let poolerPid: number | undefined;
+  if (database !== "pglite") {
     const server = await postgres();
-    env.DATABASE_URL = await server.createDatabase("polyglot_learner_bench");
+    // A database of its own per run: `--db postgresql,pooler` measures both on one server, each on the same seed.
+    env.DATABASE_URL = await server.createDatabase(`polyglot_learner_bench_${database}`);
     await seedPostgres(env.DATABASE_URL, log);
-    // BENCH_POOLER=1: the server's requests go through PgBouncer in transaction mode, as on a managed host.
-    if (process.env.BENCH_POOLER === "1") {
+    if (database === "pooler") {
       const pooler = await startPgBouncer(server.port);
       onCleanup("PgBouncer", () => pooler.stop());
+      poolerPid = pooler.pid;
       env.DATABASE_DIRECT_URL = env.DATABASE_URL;
       env.DATABASE_URL = pooler.pooled(env.DATABASE_URL);
       log(`PostgreSQL: requests through PgBouncer (transaction mode) on port ${pooler.port}`);
@@ -243,7 +250,7 @@ export async function learnerServer(
   try {
     log(`${DATABASE_NAMES[database]}: signing in ${LEARNERS} learners`);
     const learners = await signInLearners(server.baseUrl, path.join(tmp, "server.log"));
-    return { ...server, learners };
+    return { ...server, learners, poolerPid };
   } catch (error) {
     await stopChild(server.child);
     throw error;

@@ -14,6 +14,8 @@ import { tempDir } from "./temp.ts";
 
 export type PgBouncer = {
   port: number;
+  /** Its process id (the bench reads its CPU time). */
+  pid: number | undefined;
   /** The same database as `databaseUrl` (a URL of the server behind), through the pooler. */
   pooled(databaseUrl: string): string;
   /** Stops it and deletes its files; safe to call twice. */
@@ -110,6 +112,7 @@ export async function startPgBouncer(postgresPort: number): Promise<PgBouncer> {
   let stopped: Promise<void> | null = null;
   return {
     port,
+    pid: child.pid,
     pooled(databaseUrl) {
       const url = new URL(databaseUrl);
       url.host = `127.0.0.1:${port}`;

@@ -7,7 +7,7 @@
  * Needs `npm run build` for the server start (the test script builds first).
  */
 import { execFileSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -119,6 +119,24 @@ describe("PGlite DATA_DIR from a template", () => {
     expect(opened.systemId).toBe(templateId);
     expect(opened.migrations).toBe(journal.entries.length);
   });
+
+  it(
+    "`npm start` without DATA_TEMPLATE_DIR copies the template `npm run build` wrote",
+    { timeout: 90_000 },
+    async () => {
+      const buildTemplate = path.join(PROJECT_ROOT, "build", "data-template");
+      expect(existsSync(path.join(buildTemplate, "pglite", "PG_VERSION"))).toBe(true);
+      const dataDir = path.join(root, "from-build");
+      const server = await startServer({ env: { DATA_DIR: dataDir, DATA_TEMPLATE_DIR: undefined } });
+      expect(await server.stop()).toBe(0);
+      // The build's template is only ever read: its identifier is read from a copy of it.
+      const copy = path.join(root, "build-template-copy");
+      cpSync(buildTemplate, copy, { recursive: true });
+      const [fromBuild, started] = [await inspect(copy), await inspect(dataDir)];
+      expect(started.systemId).toBe(fromBuild.systemId);
+      expect(started.migrations).toBe(journal.entries.length);
+    },
+  );
 
   it(
     "a template made with --app holds the shipped lists; a start on a copy keeps them",
