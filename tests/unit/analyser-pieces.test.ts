@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadAnalyser } from "../../app/reading/analysers.server";
-import { ANALYSER_PIECE, piecesOf } from "../../app/reading/pieces";
+import { loadAnalyser } from "#app/reading/analysers.server.ts";
+import { ANALYSER_PIECE, piecesOf } from "#app/reading/pieces.ts";
 import {
   PLATFORM_SEGMENTER,
   segmentationOf,
@@ -8,7 +8,7 @@ import {
   setAnalyser,
   wordsOf,
   type Analyser,
-} from "../../app/reading/segment";
+} from "#app/reading/segment.ts";
 
 /** Ordinary Japanese prose: sentences ending in 。！？, quotes, numbers, Latin letters, katakana, full-width spaces. */
 const JAPANESE = [

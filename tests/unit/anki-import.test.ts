@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { binaryKind, isZip } from "../../app/transfer/anki-import.server";
+import { binaryKind, isZip } from "#app/transfer/anki-import.server.ts";
 
 const bytes = (...parts: (string | number[])[]) =>
   new Uint8Array(parts.flatMap((part) => (typeof part === "string" ? [...Buffer.from(part, "latin1")] : part)));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { parseEnv } from "../../app/config/env.server";
-import { parseAmount } from "../../app/billing/actions.server";
-import { formatMoney } from "../../app/billing/plans";
+import { parseEnv } from "#app/config/env.server.ts";
+import { parseAmount } from "#app/billing/actions.server.ts";
+import { formatMoney } from "#app/billing/plans.ts";
 
 const stripe = {
   STRIPE_SECRET_KEY: "sk_test_x",

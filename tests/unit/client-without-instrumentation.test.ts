@@ -6,9 +6,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { EXPORTS, exportsOf, MODULE, STAND_IN } from "../../scripts/client-without-instrumentation.ts";
-
-const ROOT = path.resolve(import.meta.dirname, "../..");
+import { EXPORTS, exportsOf, MODULE, STAND_IN } from "#scripts/client-without-instrumentation.ts";
+import { PROJECT_ROOT as ROOT } from "#tests/support/paths.ts";
 
 describe("the client build without React Router's instrumentations", () => {
   it("finds the installed module where the plugin looks, with the exports it replaces", () => {

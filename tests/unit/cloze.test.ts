@@ -1,7 +1,7 @@
 import * as fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { clozeOf, withoutArticle } from "../../app/learning/cloze";
-import { stemmerFor } from "../../app/learning/stemmers.server";
+import { clozeOf, withoutArticle } from "#app/learning/cloze.ts";
+import { stemmerFor } from "#app/learning/stemmers.server.ts";
 
 const gap = (sentence: string, text: string, language: string) => {
   const cloze = clozeOf(sentence, text, language, stemmerFor(language));

@@ -6,8 +6,9 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { PROJECT_ROOT } from "#tests/support/paths.ts";
 
-const css = readFileSync(path.resolve(import.meta.dirname, "../../app/styles/tokens.css"), "utf8");
+const css = readFileSync(path.resolve(PROJECT_ROOT, "app/styles/tokens.css"), "utf8");
 const THEMES = ["light", "dark"] as const;
 type Theme = (typeof THEMES)[number];
 

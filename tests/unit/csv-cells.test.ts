@@ -1,8 +1,8 @@
 import { stringify } from "csv-stringify/sync";
 import { describe, expect, it } from "vitest";
-import { fromSpreadsheetSafe, spreadsheetSafe } from "../../app/transfer/csv-cells";
-import { readTable } from "../../app/transfer/import-file.server";
-import { mapRows } from "../../app/transfer/import-rows.server";
+import { fromSpreadsheetSafe, spreadsheetSafe } from "#app/transfer/csv-cells.ts";
+import { readTable } from "#app/transfer/import-file.server.ts";
+import { mapRows } from "#app/transfer/import-rows.server.ts";
 
 describe("CSV cells safe for spreadsheets", () => {
   const risky = ["=1+1", "+49 30", "-ish", "@sum(A1)", "\tindent", "\rreturn", '=HYPERLINK("http://x")'];

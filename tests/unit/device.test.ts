@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { deviceOf } from "../../app/auth/device";
+import { deviceOf } from "#app/auth/device.ts";
 
 describe("a session's device from its User-Agent", () => {
   it.each([

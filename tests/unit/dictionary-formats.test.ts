@@ -12,11 +12,11 @@ import {
   parseWiktionary,
   partOfSpeechOf,
   pinyinMarks,
-} from "../../app/dictionary/formats";
-import { dictionaryKey } from "../../app/dictionary/entries.server";
+} from "#app/dictionary/formats.ts";
+import { dictionaryKey } from "#app/dictionary/entries.server.ts";
+import { PROJECT_ROOT } from "#tests/support/paths.ts";
 
-const fixture = (name: string) =>
-  readFileSync(path.resolve(import.meta.dirname, "../fixtures/dictionaries", name), "utf8");
+const fixture = (name: string) => readFileSync(path.resolve(PROJECT_ROOT, "tests/fixtures/dictionaries", name), "utf8");
 
 /** The line a parser rejects `text` at (null when it names none); fails when it accepts it. */
 function rejectedAt(parse: () => unknown): { line: number | null; message: string } {

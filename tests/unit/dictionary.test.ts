@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { defaultDictionary, dictionaryUrl, parseDictionaryTemplate } from "../../app/reading/dictionary";
+import { defaultDictionary, dictionaryUrl, parseDictionaryTemplate } from "#app/reading/dictionary.ts";
 
 describe("dictionary links", () => {
   it.each([

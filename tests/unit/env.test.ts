@@ -1,8 +1,8 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseEnv } from "../../app/config/env.server";
-import { tempDir } from "../support/temp.ts";
+import { parseEnv } from "#app/config/env.server.ts";
+import { tempDir } from "#tests/support/temp.ts";
 
 const LONG_KEY = "a-production-key-of-at-least-32-characters";
 const production = {

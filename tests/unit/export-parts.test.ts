@@ -1,7 +1,7 @@
 import { stringify } from "csv-stringify/sync";
 import * as fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { spreadsheetSafe } from "../../app/transfer/csv-cells";
+import { spreadsheetSafe } from "#app/transfer/csv-cells.ts";
 import {
   documentJson,
   reviewRecords,
@@ -9,7 +9,7 @@ import {
   termRecord,
   termsCsv,
   type ExportDocument,
-} from "../../app/transfer/export.server";
+} from "#app/transfer/export.server.ts";
 
 const STAGES = ["tolearn", "inprogress", "learned", "needsreview"] as const;
 const at = (n: number) => new Date(Date.UTC(2026, 0, 1) + n * 60_000).toISOString();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { familyStage, linkRefusal, MAX_PROPOSALS, proposeParents, stemKey } from "../../app/learning/families";
-import { stemmerFor } from "../../app/learning/stemmers.server";
-import { STAGES } from "../../app/learning/vocabulary";
+import { familyStage, linkRefusal, MAX_PROPOSALS, proposeParents, stemKey } from "#app/learning/families.ts";
+import { stemmerFor } from "#app/learning/stemmers.server.ts";
+import { STAGES } from "#app/learning/vocabulary.ts";
 
 const term = (text: string, key = text.toLowerCase()) => ({ key, text, termId: `id-${text}` });
 const propose = (language: string, word: string, terms: string[], textWords: string[] = [], lemmas: string[] = []) =>

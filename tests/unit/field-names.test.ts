@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { readTable } from "../../app/transfer/import-file.server";
-import { guessMapping } from "../../app/transfer/import-rows.server";
+import { readTable } from "#app/transfer/import-file.server.ts";
+import { guessMapping } from "#app/transfer/import-rows.server.ts";
 
 /** The mapping guessed for a deck's field names, with one row of cells. */
 const guess = (headers: string[], cells: string[] = headers.map(() => "x")) =>

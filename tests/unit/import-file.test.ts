@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { addDays, dayFormatter, daysUntil, safeTimeZone, weekOf } from "../../app/progress/days";
-import { parseRange } from "../../app/progress/range";
-import { htmlToText, readTable } from "../../app/transfer/import-file.server";
-import { guessMapping, mapRows } from "../../app/transfer/import-rows.server";
+import { addDays, dayFormatter, daysUntil, safeTimeZone, weekOf } from "#app/progress/days.ts";
+import { parseRange } from "#app/progress/range.ts";
+import { htmlToText, readTable } from "#app/transfer/import-file.server.ts";
+import { guessMapping, mapRows } from "#app/transfer/import-rows.server.ts";
 
 describe("reading an import file", () => {
   it("reads Anki's header lines, its separator and HTML fields", async () => {

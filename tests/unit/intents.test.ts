@@ -1,9 +1,9 @@
 import { describe, expect, test } from "vitest";
 import { z } from "zod";
-import { dispatchIntents, formFields, intent, list, text, trimmed, upload } from "../../app/http/intents.server";
-import { parseExample, parseTermFields } from "../../app/learning/term-form";
-import { settingsSchema } from "../../app/learning/settings.server";
-import { parseFields } from "../../app/http/intents.server";
+import { dispatchIntents, formFields, intent, list, text, trimmed, upload } from "#app/http/intents.server.ts";
+import { parseExample, parseTermFields } from "#app/learning/term-form.ts";
+import { settingsSchema } from "#app/learning/settings.server.ts";
+import { parseFields } from "#app/http/intents.server.ts";
 
 const post = (fields: Record<string, string | string[]>) => {
   const body = new URLSearchParams();

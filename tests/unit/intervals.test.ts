@@ -1,8 +1,8 @@
 import { Rating } from "ts-fsrs";
 import { describe, expect, it } from "vitest";
-import { intervalLabel, nextIntervals } from "../../app/learning/intervals";
-import { applyGrade, newCard } from "../../app/learning/stage";
-import { LOCALES } from "../../app/i18n/locales";
+import { intervalLabel, nextIntervals } from "#app/learning/intervals.ts";
+import { applyGrade, newCard } from "#app/learning/stage.ts";
+import { LOCALES } from "#app/i18n/locales.ts";
 
 const now = new Date("2026-03-01T09:00:00Z");
 const MIN = 60_000;

@@ -8,9 +8,9 @@ import { randomBytes } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseEnv } from "../../app/config/env.server";
+import { parseEnv } from "#app/config/env.server.ts";
+import { PROJECT_ROOT as ROOT } from "#tests/support/paths.ts";
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
 const production = {
   APP_STAGE: "production",
   SESSION_SECRET: randomBytes(48).toString("base64"),

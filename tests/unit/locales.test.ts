@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { matchAcceptLanguage } from "../../app/i18n/accept-language";
-import { LOCALES, localeAutonym, localeDirection, localePath, splitLocale } from "../../app/i18n/locales";
+import { matchAcceptLanguage } from "#app/i18n/accept-language.ts";
+import { LOCALES, localeAutonym, localeDirection, localePath, splitLocale } from "#app/i18n/locales.ts";
 
 describe("locale prefixes", () => {
   it("leave English unprefixed and prefix the others", () => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { log } from "../../app/server/log.server";
+import { log } from "#app/server/log.server.ts";
 
 /** What the process writes to stdout and stderr while a test runs, call by call. */
 function captureStreams() {

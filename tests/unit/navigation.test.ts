@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { safeTarget } from "../../app/http/navigation";
+import { safeTarget } from "#app/http/navigation.ts";
 
 describe("safeTarget: the one gate every redirect goes through", () => {
   it.each(["/", "/account/home", "/de/explore?q=haus#top", "/company/privacy"])(

@@ -2,9 +2,10 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { contentSecurityPolicy, hashedContentSecurityPolicy } from "../../app/http/csp";
+import { contentSecurityPolicy, hashedContentSecurityPolicy } from "#app/http/csp.ts";
+import { PROJECT_ROOT } from "#tests/support/paths.ts";
 
-const PUBLIC = path.resolve(import.meta.dirname, "../../public");
+const PUBLIC = path.resolve(PROJECT_ROOT, "public");
 
 describe("the installable app and its service worker (ADR 065)", () => {
   it("has a manifest that opens the review, with the logo's icons, name and theme colours", () => {

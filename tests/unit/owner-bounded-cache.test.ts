@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { OwnerBoundedCache } from "../../app/edge/owner-bounded-cache";
+import { OwnerBoundedCache } from "#app/edge/owner-bounded-cache.ts";
 
 describe("a cache bounded per owner", () => {
   const page = (bytes = 10) => ({ bytes });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readChoice } from "../../app/reading/panel-terms.server";
+import { readChoice } from "#app/reading/panel-terms.server.ts";
 
 describe("the meaning a button of the word panel sends (choice)", () => {
   it("reads the part of speech and the gloss", () => {

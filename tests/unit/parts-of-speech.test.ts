@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { OFFERED_PARTS_OF_SPEECH, PARTS_OF_SPEECH } from "../../app/learning/vocabulary";
+import { OFFERED_PARTS_OF_SPEECH, PARTS_OF_SPEECH } from "#app/learning/vocabulary.ts";
 
 const LOCALES = ["de", "en", "es", "fr", "tr", "uk", "zh"] as const;
 const labels = (lng: string): Record<string, string> =>

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { findPostgresBin } from "../../scripts/support/postgres.ts";
+import { findPostgresBin } from "#scripts/support/postgres.ts";
 
 describe("the PostgreSQL the tests start", () => {
   const given = process.env.PG_BIN;

@@ -1,10 +1,11 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { inLocale, parseListFile } from "../../app/learning/public-list-file";
-import { shippedLists } from "../../app/learning/public-lists.server";
+import { inLocale, parseListFile } from "#app/learning/public-list-file.ts";
+import { shippedLists } from "#app/learning/public-lists.server.ts";
+import { PROJECT_ROOT } from "#tests/support/paths.ts";
 
-const folder = path.resolve(import.meta.dirname, "../../app/learning/public-lists");
+const folder = path.resolve(PROJECT_ROOT, "app/learning/public-lists");
 
 const house = {
   text: "das Haus",

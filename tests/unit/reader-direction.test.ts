@@ -2,8 +2,8 @@ import { createElement } from "react";
 import { renderToString } from "react-dom/server";
 import { createMemoryRouter, RouterProvider } from "react-router";
 import { describe, expect, it } from "vitest";
-import { textDirection } from "../../app/learning/vocabulary";
-import { ReaderText } from "../../app/reading/reader-text";
+import { textDirection } from "#app/learning/vocabulary.ts";
+import { ReaderText } from "#app/reading/reader-text.tsx";
 
 const rendered = (language: string, word: string) => {
   const router = createMemoryRouter([

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { indexVocabulary, matchIndexed, matchWords, statsOf, type VocabularyEntry } from "../../app/reading/match";
-import { lowerFor, pagesOf, segmentedFrom, segmentOffsets, segmentText, wordsFrom } from "../../app/reading/segment";
-import { STUDY_LANGUAGES } from "../../app/learning/vocabulary";
+import { indexVocabulary, matchIndexed, matchWords, statsOf, type VocabularyEntry } from "#app/reading/match.ts";
+import { lowerFor, pagesOf, segmentedFrom, segmentOffsets, segmentText, wordsFrom } from "#app/reading/segment.ts";
+import { STUDY_LANGUAGES } from "#app/learning/vocabulary.ts";
 
 const words = (language: string, text: string) => segmentText(language, text).words;
 const term = (text: string, stage: VocabularyEntry["stage"] = "tolearn"): VocabularyEntry => ({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { mapRows } from "../../app/transfer/import-rows.server";
-import { readingApart } from "../../app/transfer/readings";
+import { mapRows } from "#app/transfer/import-rows.server.ts";
+import { readingApart } from "#app/transfer/readings.ts";
 
 describe("a reading held in a deck's meaning", () => {
   it("is split from the meaning when an element holds only kana or pinyin", () => {

@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { dictionaryPaths, JIEBA_ID, KUROMOJI_ID, loadAnalyser } from "../../app/reading/analysers.server";
-import { matchWords } from "../../app/reading/match";
-import { readerView } from "../../app/reading/reader.server";
-import { furigana, packRuby, pinyinRuby, rubyOf, toHiragana, unpackRuby } from "../../app/reading/readings";
+import { dictionaryPaths, JIEBA_ID, KUROMOJI_ID, loadAnalyser } from "#app/reading/analysers.server.ts";
+import { matchWords } from "#app/reading/match.ts";
+import { readerView } from "#app/reading/reader.server.ts";
+import { furigana, packRuby, pinyinRuby, rubyOf, toHiragana, unpackRuby } from "#app/reading/readings.ts";
 import {
   parseSegmentation,
   segmentationNow,
@@ -14,7 +14,7 @@ import {
   setAnalyser,
   storedSegmentation,
   wordsOf,
-} from "../../app/reading/segment";
+} from "#app/reading/segment.ts";
 
 /** Each word with its reading as the reader lays it: 飲[の]みました. */
 const laid = (language: string, text: string) => {

@@ -1,7 +1,7 @@
 import { isbot } from "isbot";
 import { describe, expect, it } from "vitest";
-import { isBot } from "../../app/http/bots.server";
-import { cspNonce } from "../../app/http/nonce.server";
+import { isBot } from "#app/http/bots.server.ts";
+import { cspNonce } from "#app/http/nonce.server.ts";
 
 const CHROME = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0 Safari/537.36";
 const GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";

@@ -1,6 +1,6 @@
-import { holdsSignInToken } from "../../app/analytics/token-pages";
+import { holdsSignInToken } from "#app/analytics/token-pages.ts";
 import { describe, expect, it } from "vitest";
-import { isDataRequest, pagePath, requestPath } from "../../app/http/request-path";
+import { isDataRequest, pagePath, requestPath } from "#app/http/request-path.ts";
 
 describe("pagePath", () => {
   it.each([

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { default_w, forgetting_curve } from "ts-fsrs";
-import { DEFAULT_DECAY, intervalRatio, RETENTION, RETENTION_CHOICES } from "../../app/learning/retention";
-import { schedulerFor, scheduler } from "../../app/learning/stage";
-import { settingsSchema } from "../../app/learning/settings.server";
+import { DEFAULT_DECAY, intervalRatio, RETENTION, RETENTION_CHOICES } from "#app/learning/retention.ts";
+import { schedulerFor, scheduler } from "#app/learning/stage.ts";
+import { settingsSchema } from "#app/learning/settings.server.ts";
 
 describe("the desired retention", () => {
   it("offers every hundredth from 0.80 to 0.97, 0.90 by default", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { isRegistration } from "../../app/analytics/sign-in-event";
-import { retry } from "../../app/server/retry";
+import { isRegistration } from "#app/analytics/sign-in-event.ts";
+import { retry } from "#app/server/retry.ts";
 
 describe("retry", () => {
   it("makes 3 attempts in total with a growing backoff, then gives up", async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { charDiff, checkAnswer, modeFor, parseModes, SUGGESTED_GRADE } from "../../app/learning/review-modes";
-import { clozeOf } from "../../app/learning/cloze";
-import { dayBounds, isTimeZone } from "../../app/learning/time-zone";
+import { charDiff, checkAnswer, modeFor, parseModes, SUGGESTED_GRADE } from "#app/learning/review-modes.ts";
+import { clozeOf } from "#app/learning/cloze.ts";
+import { dayBounds, isTimeZone } from "#app/learning/time-zone.ts";
 
 describe("typed answers", () => {
   it.each([

@@ -7,9 +7,9 @@ import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { createStaticHandler, matchRoutes, type RouteObject } from "react-router";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { MARKER, matcherFiles, ORIGINAL, patchFile } from "../../scripts/patch-react-router.ts";
-import { PROJECT_ROOT } from "../support/server-process.ts";
-import { tempDir } from "../support/temp.ts";
+import { MARKER, matcherFiles, ORIGINAL, patchFile } from "#scripts/patch-react-router.ts";
+import { PROJECT_ROOT } from "#tests/support/paths.ts";
+import { tempDir } from "#tests/support/temp.ts";
 
 /** The app's shape: an optional language segment, pathless layouts, index routes, parameters, a catch-all. */
 const routes: RouteObject[] = [

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { alternateLinks, canonicalUrl, pageTitle, titleFromPath, withoutTrackingParams } from "../../app/http/seo";
+import { alternateLinks, canonicalUrl, pageTitle, titleFromPath, withoutTrackingParams } from "#app/http/seo.ts";
 
 describe("page titles", () => {
   it("follow '{page title} - POLYGLOT'", () => expect(pageTitle("Explore")).toBe("Explore - POLYGLOT"));

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { resolveSessionSecrets } from "../../app/config/session-secret.server";
-import { tempDir } from "../support/temp.ts";
+import { resolveSessionSecrets } from "#app/config/session-secret.server.ts";
+import { tempDir } from "#tests/support/temp.ts";
 
 const base = { APP_STAGE: "development", NODE_ENV: "development" };
 

@@ -1,6 +1,6 @@
 import { createCookie } from "react-router";
 import { describe, expect, it } from "vitest";
-import { cookieSignedWith } from "../../app/http/cookies.server";
+import { cookieSignedWith } from "#app/http/cookies.server.ts";
 
 const OPTIONS = { path: "/", httpOnly: true, sameSite: "lax" as const, maxAge: 60 };
 const CURRENT = "current-key-0123456789abcdef0123456789abcdef";

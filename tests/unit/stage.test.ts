@@ -1,6 +1,6 @@
 import { Rating, State, type Grade } from "ts-fsrs";
 import { describe, expect, it } from "vitest";
-import { nextIntervals } from "../../app/learning/intervals";
+import { nextIntervals } from "#app/learning/intervals.ts";
 import {
   applyGrade,
   GRADES,
@@ -9,7 +9,7 @@ import {
   newCard,
   stageOf,
   type CardFields,
-} from "../../app/learning/stage";
+} from "#app/learning/stage.ts";
 
 const start = new Date("2026-03-01T09:00:00Z");
 const days = (n: number) => new Date(start.getTime() + n * 86_400_000);

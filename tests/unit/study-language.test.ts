@@ -2,9 +2,10 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { createInstance } from "i18next";
 import { describe, expect, it } from "vitest";
-import { LOCALES } from "../../app/i18n/locales";
-import { studyLanguageName, studyLanguageOptions } from "../../app/learning/study-language";
-import { STUDY_LANGUAGES } from "../../app/learning/vocabulary";
+import { LOCALES } from "#app/i18n/locales.ts";
+import { studyLanguageName, studyLanguageOptions } from "#app/learning/study-language.ts";
+import { STUDY_LANGUAGES } from "#app/learning/vocabulary.ts";
+import { PROJECT_ROOT } from "#tests/support/paths.ts";
 
 const TEN = ["en", "es", "fr", "de", "it", "uk", "zh", "ja", "ar", "tr", "pt", "ko"];
 
@@ -62,7 +63,7 @@ describe("study language names", () => {
 
 describe("plural wording", () => {
   const load = (lng: string) =>
-    JSON.parse(readFileSync(path.resolve(import.meta.dirname, `../../locales/${lng}/learning.json`), "utf8"));
+    JSON.parse(readFileSync(path.resolve(PROJECT_ROOT, `locales/${lng}/learning.json`), "utf8"));
   it.each(LOCALES)("counts examples in %s for 0, 1, 2, 5, 21 and 1.5", async (lng) => {
     const i18n = createInstance();
     await i18n.init({ lng, resources: { [lng]: { learning: load(lng) } }, defaultNS: "learning" });

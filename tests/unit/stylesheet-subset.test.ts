@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { documentClasses, stylesheetSubsets } from "../../app/ui/stylesheet-subset.server";
+import { documentClasses, stylesheetSubsets } from "#app/ui/stylesheet-subset.server.ts";
 
 const CSS = [
   ":root,.sg-theme{--ink:#111}",

@@ -1,9 +1,10 @@
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { findPostgresBin } from "../../scripts/support/postgres.ts";
+import { findPostgresBin } from "#scripts/support/postgres.ts";
+import { PROJECT_ROOT } from "#tests/support/paths.ts";
 
-const SCRIPT = path.resolve(import.meta.dirname, "../../scripts/test-prerequisites.sh");
+const SCRIPT = path.resolve(PROJECT_ROOT, "scripts/test-prerequisites.sh");
 const check = (env: Record<string, string>) =>
   spawnSync("bash", [SCRIPT], { env: { ...process.env, ...env }, encoding: "utf8" });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { settingsOf } from "../../app/learning/settings.server";
-import { canonicalTimeZone, timeZoneOptions } from "../../app/learning/time-zone";
+import { settingsOf } from "#app/learning/settings.server.ts";
+import { canonicalTimeZone, timeZoneOptions } from "#app/learning/time-zone.ts";
 
 describe("time zone names", () => {
   it("names zones by IANA's current names, whichever spelling Intl or a browser reports", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clearPlacement, EDGE, type Box } from "../../app/toasts/placement";
+import { clearPlacement, EDGE, type Box } from "#app/toasts/placement.ts";
 
 const view = { width: 1280, height: 800, top: 64 };
 const size = { width: 300, height: 90 };

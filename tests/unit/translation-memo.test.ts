@@ -1,10 +1,10 @@
 import { createInstance, type i18n } from "i18next";
 import { beforeEach, describe, expect, it } from "vitest";
-import { LOCALES, NAMESPACES } from "../../app/i18n/locales";
-import { resources } from "../../app/i18n/resources.server";
-import { forgetTranslations, translationMemo } from "../../app/i18n/translation-memo.server";
-import { SERVER_I18NEXT_MODULES, SERVER_I18NEXT_OPTIONS } from "../../app/i18n/server-options.server";
-import { startRecordingNamespaces, usedTranslations } from "../../app/i18n/used-namespaces.server";
+import { LOCALES, NAMESPACES } from "#app/i18n/locales.ts";
+import { resources } from "#app/i18n/resources.server.ts";
+import { forgetTranslations, translationMemo } from "#app/i18n/translation-memo.server.ts";
+import { SERVER_I18NEXT_MODULES, SERVER_I18NEXT_OPTIONS } from "#app/i18n/server-options.server.ts";
+import { startRecordingNamespaces, usedTranslations } from "#app/i18n/used-namespaces.server.ts";
 
 /** An instance as the server's i18n middleware makes one per request (app/i18n/i18n.server.ts), with or without the
  * memo. */

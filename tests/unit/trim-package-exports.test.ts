@@ -7,9 +7,10 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { tempDir } from "../support/temp.ts";
+import { tempDir } from "#tests/support/temp.ts";
+import { PROJECT_ROOT } from "#tests/support/paths.ts";
 
-const SCRIPT = path.resolve(import.meta.dirname, "../../scripts/trim-package-exports.ts");
+const SCRIPT = path.resolve(PROJECT_ROOT, "scripts/trim-package-exports.ts");
 const root = tempDir("trim-exports");
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 

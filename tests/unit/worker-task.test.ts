@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { runInWorker, TaskDeadline, TaskStopped } from "../../app/server/worker-task.server";
+import { runInWorker, TaskDeadline, TaskStopped } from "#app/server/worker-task.server.ts";
 
 function sumOf(_path: typeof import("node:path"), input: { numbers: number[] }) {
   return twice(input.numbers.reduce((sum, n) => sum + n, 0)) / 2;
