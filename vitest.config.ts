@@ -16,6 +16,9 @@ export default defineConfig({
           include: ["tests/unit/**/*.test.ts", "app/**/*.test.ts"],
           // The run's own temp folder, checked empty at the end.
           globalSetup: ["tests/support/temp-global-setup.ts"],
+          // The modules the unit tests share (i18next, the locales, the analysers) load once per worker, not once per
+          // file: each test file restores what it changes (timers, spies, the environment).
+          isolate: false,
         },
       },
       {
