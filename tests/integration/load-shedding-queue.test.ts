@@ -6,7 +6,8 @@
  */
 import { createServer, request, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterEach, describe, expect, it } from "vitest";
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   CLIENT_SHARE,
   loadShedder,
@@ -16,8 +17,6 @@ import {
   WORKING_AT_ONCE,
   type LoadShedder,
 } from "../../app/edge/load-shedding.server";
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 type Harness = {
   shedder: LoadShedder;
@@ -35,6 +34,7 @@ type Harness = {
 
 let server: Server | undefined;
 afterEach(async () => {
+  vi.useRealTimers();
   server?.closeAllConnections();
   await new Promise((resolve) => server?.close(resolve) ?? resolve(null));
   server = undefined;
@@ -111,18 +111,20 @@ describe("load shedding", () => {
   });
 
   it("refuses a newcomer at once while the queue stands, and a request that waited too long when its turn comes", async () => {
+    // The shedder's clock and timers are the test's: its waits pass at once (the sockets and `until` keep real time).
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] });
     const h = await harness(1_000);
     for (let i = 0; i < WORKING_AT_ONCE; i++) h.get(`/working-${i}`);
     await h.until(() => h.started.length === WORKING_AT_ONCE);
     const waiting = h.get("/waiting");
     await h.until(() => h.shedder.inFlight === WORKING_AT_ONCE + 1);
-    await sleep(QUEUE_TARGET_MS + 50);
+    vi.advanceTimersByTime(QUEUE_TARGET_MS + 50);
     // The oldest waiting request waited past the target: the newcomer does not join the queue.
     const newcomer = await h.get("/newcomer").answer;
     expect(newcomer.status).toBe(503);
     expect(newcomer.ms).toBeLessThan(QUEUE_TARGET_MS);
 
-    await sleep(QUEUE_MAX_WAIT_MS - QUEUE_TARGET_MS);
+    vi.advanceTimersByTime(QUEUE_MAX_WAIT_MS - QUEUE_TARGET_MS);
     h.finish("/working-0");
     // Its turn came too late to be answered in time: refused instead of started.
     expect((await waiting.answer).status).toBe(503);
