@@ -1,6 +1,6 @@
 /**
  * Secrets nobody may run production with: values published in this repository (`.env.example`, README, compose.yaml,
- * docs) and obviously weak ones. tests/unit/known-secrets.test.ts reads those files and fails when one of their
+ * docs) and obviously weak ones. tests/unit/config/known-secrets.test.ts reads those files and fails when one of their
  * example values for a secret would be accepted, so a new placeholder cannot slip through.
  */
 

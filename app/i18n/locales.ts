@@ -47,7 +47,7 @@ export function localePath(locale: Locale, path: string): string {
 }
 
 /**
- * Each locale's name in its own language, as `Intl.DisplayNames` gives it, capitalised (tests/unit/locales.test.ts
+ * Each locale's name in its own language, as `Intl.DisplayNames` gives it, capitalised (tests/unit/i18n/locales.test.ts
  * checks the two agree). Written out rather than computed: each `Intl.DisplayNames` of another locale loads that
  * locale's data, and the seven of them, built while the header and the footer hydrate, were the longest task of the
  * landing page's load (about 200 ms of a phone's CPU).

@@ -10,7 +10,7 @@ export const RETENTION_CHOICES = Array.from({ length: 18 }, (_, i) => (0.8 + i /
   ...string[],
 ];
 
-/** FSRS-6's default decay of the forgetting curve (its 21st parameter; tests/unit/retention.test.ts checks it). */
+/** FSRS-6's default decay of the forgetting curve (its 21st parameter; tests/unit/learning/retention.test.ts checks it). */
 export const DEFAULT_DECAY = 0.1542;
 
 /**

@@ -3,7 +3,7 @@
  * each response's body as a string (`req.body += chunk`, mcollina/autocannon#362, still so in 9.0), which only its
  * `onResponse`, `expectBody` and `verifyBody` options read, and no run here uses them. Decoding a compressed body as
  * UTF-8, chunk by chunk, made the client the limit rather than the server: a bare node:http server answering 12 KB of
- * brotli measured ~4,000-5,000 req/s with it and ~40,000 without (tests/unit/load-client.test.ts keeps it so).
+ * brotli measured ~4,000-5,000 req/s with it and ~40,000 without (tests/integration/load-client.test.ts keeps it so).
  * Bytes are still counted (`addByteCount`), so throughput in bytes is unchanged.
  */
 import { createRequire } from "node:module";

@@ -525,7 +525,7 @@ describe("caches that cannot be flooded", () => {
     const first = await getPage(server, "/account/home", { Cookie: other.cookie });
     const otherCookie = [other.cookie, ...[...cookiesOf(first)].map(([name, value]) => `${name}=${value}`)].join("; ");
     await keptPage("/account/home", otherCookie);
-    // Bounded per learner (tests/unit/owner-bounded-cache.test.ts floods it 10,000 times): a few dozen here, drawn for real.
+    // Bounded per learner (tests/unit/edge/owner-bounded-cache.test.ts floods it 10,000 times): a few dozen here, drawn for real.
     for (let i = 0; i < 40; i += 10)
       await Promise.all(
         Array.from({ length: 10 }, (_, j) => getPage(server, `/account/home?junk=${i + j}`, { Cookie: cookie })),

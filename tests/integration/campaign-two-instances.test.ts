@@ -7,7 +7,7 @@
  * Needs `npm run build` (the test script builds first) and Debian's PostgreSQL.
  */
 import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startPostgres, type PostgresServer } from "../../scripts/support/postgres.ts";
 import { textOf } from "../support/app.ts";
 import { fakeStripeEnv, startFakeStripe, type FakeStripe } from "../support/fake-stripe.ts";
@@ -152,10 +152,19 @@ describe("the campaign page kept by two instances on one PostgreSQL", () => {
     "keeps answering the kept pages while PostgreSQL is away, and spreads changes again once it is back",
     { timeout: 90_000 },
     async () => {
+      const failedChecks = (server: ServerProcess) =>
+        server
+          .logs()
+          .filter((line) => line.json?.message === "shared data check failed; kept pages are answered meanwhile")
+          .length;
+      const before = [a!, b!].map(failedChecks);
       await postgres!.halt();
       try {
-        // Long enough for both instances to find the database gone while checking for changes.
-        await sleep(3_000);
+        // Until both instances found the database gone while checking for changes.
+        await vi.waitFor(() => expect([a!, b!].map(failedChecks)).toEqual(before.map((count) => count + 1)), {
+          timeout: 15_000,
+          interval: 100,
+        });
         for (const server of [a!, b!]) {
           const page = await campaignPage(server);
           expect(page.status).toBe(200);

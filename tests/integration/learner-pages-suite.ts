@@ -65,6 +65,20 @@ const onceFromMemory = <T extends { fromMemory: boolean }>(answer: () => Promise
 const kept = (learner: Visitor, path: string) => onceFromMemory(() => open(learner, path));
 
 /**
+ * The first answer that shows a change no write announces (a term falling due): read again and again until one does,
+ * instead of sleeping past the moment.
+ */
+const whenChanged = <T>(read: () => Promise<T>, changed: (answer: T) => boolean) =>
+  vi.waitFor(
+    async () => {
+      const answer = await read();
+      if (!changed(answer)) throw new Error("not changed yet");
+      return answer;
+    },
+    { timeout: 15_000, interval: 100 },
+  );
+
+/**
  * A page's data (`.data`), as client navigation asks for it. Data carries no CSP: one drawn is streamed as React Router
  * writes it, one from memory is sent whole, with its length.
  */
@@ -357,8 +371,11 @@ const learnerPagesKept = () =>
       const dataBefore = await keptData(carol, "/account/home.data"); // the same page's data, read from it alike
       expect(stageCount(before.html, "needsreview")).toBe(0);
       expect(stageCount(before.html, "learned")).toBe(1);
-      await new Promise((resolve) => setTimeout(resolve, 2_500));
-      const due = await open(carol, "/account/home");
+      // Read until the term is due: before, the page from memory; the first answer after, rendered again.
+      const due = await whenChanged(
+        () => open(carol, "/account/home"),
+        (page) => stageCount(page.html, "needsreview") === 1,
+      );
       expect(due.fromMemory).toBe(false);
       expect(stageCount(due.html, "needsreview")).toBe(1);
       const dataDue = await openData(carol, "/account/home.data");
@@ -378,8 +395,10 @@ const learnerPagesKept = () =>
       const path = `/account/texts/${text}?page=1&word=2`;
       const before = await kept(dave, path);
       expect(wordStage(before.html, "Pflaume")).toBe("learned");
-      await new Promise((resolve) => setTimeout(resolve, 2_500));
-      const due = await open(dave, path);
+      const due = await whenChanged(
+        () => open(dave, path),
+        (page) => wordStage(page.html, "Pflaume") === "needsreview",
+      );
       expect(due.fromMemory).toBe(false);
       expect(wordStage(due.html, "Pflaume")).toBe("needsreview");
     });

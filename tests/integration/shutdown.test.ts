@@ -7,7 +7,7 @@
  */
 import { request as httpRequest } from "node:http";
 import { connect } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { inputValue, visitor } from "../support/http-visitor.ts";
 import { BROWSER_USER_AGENT, startServer, type ServerProcess } from "../support/server-process.ts";
 
@@ -79,7 +79,8 @@ describe("SIGTERM under load", () => {
           }
         }
       });
-      await sleep(500);
+      // Until the load is answered.
+      await vi.waitFor(() => expect(statuses.length).toBeGreaterThanOrEqual(paths.length), { timeout: 15_000 });
 
       // A form post whose body is still on its way when SIGTERM arrives.
       let finishBody = () => {};
