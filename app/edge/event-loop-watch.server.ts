@@ -19,14 +19,15 @@ const threadCpuMs = () => {
   return (user + system) / 1000;
 };
 
-export function watchEventLoop() {
+/** Starts the watch; the function it returns stops it (the server's runs for the life of the process). */
+export function watchEventLoop(): () => void {
   const loopDelay = monitorEventLoopDelay({ resolution: EVENT_LOOP_TICK_MS });
   loopDelay.enable();
   let secondStartCpu = threadCpuMs();
   let tickCpu = secondStartCpu;
   let heldMs = 0;
   let ticked = false;
-  setInterval(() => {
+  const tick = setInterval(() => {
     const cpu = threadCpuMs();
     if (ticked) heldMs = Math.max(heldMs, cpu - tickCpu);
     else {
@@ -36,7 +37,7 @@ export function watchEventLoop() {
     }
     tickCpu = cpu;
   }, EVENT_LOOP_TICK_MS).unref();
-  setInterval(() => {
+  const report = setInterval(() => {
     const ms = loopDelay.max / 1e6;
     const cpu = threadCpuMs();
     const held = Math.max(heldMs, cpu - tickCpu);
@@ -51,4 +52,9 @@ export function watchEventLoop() {
     heldMs = 0;
     loopDelay.reset();
   }, 1_000).unref();
+  return () => {
+    clearInterval(tick);
+    clearInterval(report);
+    loopDelay.disable();
+  };
 }

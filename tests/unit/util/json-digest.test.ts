@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { jsonDigest } from "../../app/util/json-digest.server";
+import { jsonDigest } from "#app/util/json-digest.server.ts";
 
 const wholeDigest = (items: unknown[]) => createHash("sha256").update(JSON.stringify(items)).digest("hex");
 

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { watchEventLoop } from "../../app/edge/event-loop-watch.server";
-import { setLogSink } from "../../app/server/log.server";
+import { watchEventLoop } from "#app/edge/event-loop-watch.server.ts";
+import { setLogSink } from "#app/server/log.server.ts";
 
 /** Keeps this thread busy for `ms` of its own CPU time, however long the machine makes that take. */
 function holdFor(ms: number) {
@@ -13,7 +13,12 @@ function holdFor(ms: number) {
 }
 
 describe("the event loop watch", () => {
-  afterAll(() => setLogSink(null));
+  // Unit test files share a worker (ADR 144): the watch stops with the test, as the sink is restored.
+  let stop = () => {};
+  afterAll(() => {
+    stop();
+    setLogSink(null);
+  });
 
   it("reports a held turn after it started, not the rest of the turn that started it", async () => {
     const held: number[] = [];
@@ -25,7 +30,7 @@ describe("the event loop watch", () => {
         if (Number(entry.heldMs) > 100) resolve();
       }),
     );
-    watchEventLoop();
+    stop = watchEventLoop();
     // The rest of the turn that starts the watch: in server.ts, loading the app and calling listen(), before the
     // server can accept a connection.
     holdFor(300);

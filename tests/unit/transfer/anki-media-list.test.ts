@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { readMediaEntries } from "../../app/transfer/anki-media-list.server";
-import { field, mediaEntries } from "../support/anki21b-files";
+import { readMediaEntries } from "#app/transfer/anki-media-list.server.ts";
+import { field, mediaEntries } from "#tests/support/anki21b-files.ts";
 
 /** The protobuf media list of `collection.anki21b` packages (ADR 138), written here by hand. */
 describe("readMediaEntries", () => {
