@@ -104,7 +104,8 @@ export default function ListenPage({
         )}
       </p>
       {missing ? <p className="hint">{t("listen.noVoice", { language: languageName })}</p> : null}
-      <p className="hint" role="status">
+      {/* A live region of its own, not a status: the page's status is its messages (toasts). */}
+      <p className="hint listen-position" aria-live="polite">
         {phase === "idle" ? "" : t("listen.position", { at: at + 1, count })}
       </p>
     </div>

@@ -41,7 +41,7 @@ test("Listen reads the page sentence by sentence, highlighted, with pause and re
   await page.reload();
   await waitForHydration(page);
   await holdSpeech(page);
-  const status = page.locator(".listen").getByRole("status");
+  const status = page.locator(".listen .listen-position");
 
   await page.getByRole("button", { name: t("en", "reading:listen.start"), exact: true }).click();
   await expect.poll(() => spoken(page)).toHaveLength(1);
