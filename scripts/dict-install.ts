@@ -1,14 +1,16 @@
 /**
  * Installs and loads the open dictionaries that come with the product (docs/decisions/099-…):
  *
- *   node scripts/dict-install.ts [PAIR…] [--only PAIR,…] [--dictd-dir DIR] [--hunspell-dir DIR]   (npm run dict:install)
+ *   node scripts/dict-install.ts [PAIR…] [--only PAIR,…] [--dictd-dir DIR] [--hunspell-dir DIR]
+ *     [--vendored-dir DIR]                                                                       (npm run dict:install)
  *
  * The default set: FreeDict's dictd dictionaries (Debian's dict-freedict-* packages, in /usr/share/dictd) from the
- * study languages into the interface languages, English → X ones read backwards, CC-CEDICT, and the inflected forms of
- * Hunspell's dictionaries (/usr/share/hunspell) that lead to a headword. PAIR names another FreeDict pair
- * ("deu-rus"); `--only` loads just the pairs named (and no CC-CEDICT). On Debian as root, missing packages are
- * installed with apt-get; elsewhere the command says what to install and loads what is there. Nothing is downloaded
- * at run time otherwise.
+ * study languages into the interface languages, English → X ones read backwards, CC-CEDICT, the Wiktionary and
+ * OpenRussian dictionaries into English where this machine has them (ADR 130: `--vendored-dir` or
+ * VENDORED_DICTIONARIES_DIR names their folder, and loads them with `--only` too), and the inflected forms of Hunspell's dictionaries (/usr/share/hunspell) that lead to
+ * a headword. PAIR names another FreeDict pair ("deu-rus"); `--only` loads just the pairs named (and no CC-CEDICT).
+ * On Debian as root, missing packages are installed with apt-get; elsewhere the command says what to install and
+ * loads what is there. Nothing is downloaded at run time otherwise.
  *
  * Every file is checked before the database is opened: a malformed or truncated one is refused with its line and
  * nothing changes. A dictionary whose files are unchanged since it was loaded is skipped. With DATABASE_URL it runs
@@ -36,6 +38,7 @@ import {
 } from "./support/dictionary-set.ts";
 import { installForms } from "./support/dictionary-forms.ts";
 import { copySource, dropIndexes, ensureIndexes, type PgliteClient } from "./support/dictionary-load.ts";
+import { planVendored, vendoredDir } from "./support/vendored-dictionaries.ts";
 import { openScriptDatabase } from "./support/script-database.ts";
 
 /** Changes when the readers change, so that a newer reader loads unchanged files again. */
@@ -44,7 +47,7 @@ const READER_VERSION = "dictd-2";
 function usage(message: string): never {
   console.error(
     `dict-install: ${message}\nusage: node scripts/dict-install.ts [PAIR…] [--only PAIR,…] [--dictd-dir DIR] ` +
-      `[--hunspell-dir DIR]\n  PAIR: a FreeDict pair, e.g. deu-rus (package dict-freedict-deu-rus)`,
+      `[--hunspell-dir DIR] [--vendored-dir DIR]\n  PAIR: a FreeDict pair, e.g. deu-rus (package dict-freedict-deu-rus)`,
   );
   process.exit(2);
 }
@@ -57,6 +60,7 @@ try {
       only: { type: "string" },
       "dictd-dir": { type: "string" },
       "hunspell-dir": { type: "string" },
+      "vendored-dir": { type: "string" },
       "no-forms": { type: "boolean" },
     },
   });
@@ -80,6 +84,13 @@ const named = (pair: string): FreeDictSource[] => {
 const only = values.only?.split(",").filter(Boolean);
 const sources: FreeDictSource[] = only ? only.flatMap(named) : [...DEFAULT_SET, ...positionals.flatMap(named)];
 const withCedict = !only;
+// The vendored Wiktionary and OpenRussian dictionaries (ADR 130) come with the default set, or from a folder named.
+const vendored = values["vendored-dir"] ?? (only ? undefined : (vendoredDir() ?? undefined));
+if (!vendored && !only)
+  console.info(
+    "The Wiktionary and OpenRussian dictionaries into English are not on this machine: name their folder with " +
+      "--vendored-dir or VENDORED_DICTIONARIES_DIR to load them (docs/decisions/130-…).",
+  );
 
 // Missing packages: installed on Debian as root, otherwise named.
 const missing = [...new Map(sources.map((source) => [source.pair, source])).values()].filter(
@@ -168,6 +179,12 @@ if (withCedict) {
     console.error(`dict-install: ${file} is not a valid CC-CEDICT file, nothing was changed: ${error.message}`);
     refused = true;
   }
+}
+if (vendored) {
+  const { planned: read, refusals } = planVendored(vendored);
+  planned.push(...read);
+  for (const refusal of refusals) console.error(refusal);
+  if (refusals.length > 0) refused = true;
 }
 if (refused) process.exit(1);
 

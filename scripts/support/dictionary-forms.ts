@@ -13,6 +13,7 @@ import { dictionaryKey, storedDigests } from "../../app/dictionary/entries.serve
 import { eachForm, parseAffixes } from "../../app/dictionary/hunspell.ts";
 import { copyRows, upsertSource, type PgliteClient } from "./dictionary-load.ts";
 import { HUNSPELL } from "./dictionary-set.ts";
+import { NOT_EXPANDED } from "./vendored-dictionaries.ts";
 
 const BATCH = 20_000;
 const READER_VERSION = "hunspell-2";
@@ -132,8 +133,9 @@ async function copyForms(
 }
 
 async function headwordKeys(db: Database, language: string): Promise<Set<string>> {
+  const excluded = (NOT_EXPANDED[language] ?? []).map((source) => sql`and source <> ${source}`);
   const result = await db.execute(
-    sql`select distinct headword_key as k from dictionary_entries where from_language = ${language}`,
+    sql`select distinct headword_key as k from dictionary_entries where from_language = ${language} ${sql.join(excluded, sql` `)}`,
   );
   return new Set((result as unknown as { rows: { k: string }[] }).rows.map((row) => row.k));
 }

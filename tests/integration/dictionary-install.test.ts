@@ -3,7 +3,8 @@
  * inflected forms of Debian's Hunspell dictionaries, on the embedded database and on PostgreSQL (the latter while the
  * app serves); a second run skips what is unchanged; a malformed or truncated file is refused with its line and
  * nothing changes. Look-ups of inflected forms reach their dictionary form in German, French, Spanish, Italian and
- * Russian.
+ * Russian; the Wiktionary and OpenRussian dictionaries (a few lines in their format, tests/fixtures/dictionaries/
+ * vendored) load beside them, Wiktionary's "form of" lines naming a form's dictionary form (Ukrainian "лікарів").
  *
  * Uses the Debian packages dict-freedict-fra-eng (in /usr/share/dictd) and hunspell-{de-de,fr,es,it,ru} (in
  * /usr/share/hunspell), and small dictd dictionaries written here in the same format. Needs `npm run build` (the
@@ -12,7 +13,7 @@
 import { spawnSync } from "node:child_process";
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { gzipSync } from "node:zlib";
+import { gunzipSync, gzipSync } from "node:zlib";
 import { sql } from "drizzle-orm";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { openDatabase, type DatabaseHandle } from "../../app/db/open.server.ts";
@@ -67,7 +68,8 @@ writeDictd(dictd, "ita-eng", { parlare: "parlare /paɾlˈaɾe/\nspeak, talk" });
 writeDictd(dictd, "rus-eng", { врач: "врач <n, masc>\ndoctor, physician", книга: "книга <n, fem>\nbook" });
 copyFileSync("/usr/share/dictd/freedict-fra-eng.index", path.join(dictd, "freedict-fra-eng.index"));
 copyFileSync("/usr/share/dictd/freedict-fra-eng.dict.dz", path.join(dictd, "freedict-fra-eng.dict.dz"));
-const PAIRS = ["--only", "deu-eng,spa-eng,ita-eng,rus-eng,fra-eng", "--dictd-dir", dictd];
+const vendored = path.join(PROJECT_ROOT, "tests/fixtures/dictionaries/vendored");
+const PAIRS = ["--only", "deu-eng,spa-eng,ita-eng,rus-eng,fra-eng", "--dictd-dir", dictd, "--vendored-dir", vendored];
 
 async function withDatabase<T>(
   env: { DATA_DIR?: string; DATABASE_URL?: string },
@@ -118,6 +120,12 @@ const INFLECTED: [string, string, string, string][] = [
   ["es", "tienen", "tener", "have, own"],
   ["it", "parlano", "parlare", "speak, talk"],
   ["ru", "врачей", "врач", "doctor, physician"],
+  // From the vendored dictionaries: Wiktionary's Spanish, French and Ukrainian, OpenRussian.
+  ["es", "tienen", "tener", "to have"],
+  ["fr", "médecins", "médecin", "doctor"],
+  ["ru", "врачей", "врач", "physician"],
+  ["uk", "лікарів", "лікар", "doctor"],
+  ["uk", "лікарем", "лікар", "doctor"],
 ];
 
 async function expectInflectedFound(handle: DatabaseHandle) {
@@ -140,18 +148,32 @@ describe("dict:install on the embedded database", { timeout: 600_000 }, () => {
     const first = run(PAIRS, env);
     expect(first.out).toContain("freedict-fra-eng fr → en: 8418 entries (GPL-2.0-or-later)");
     expect(first.out).toMatch(/hunspell-de_DE de: \d+ inflected forms/);
-    expect(first.out).toContain("5 dictionaries loaded, 0 unchanged");
+    expect(first.out).toContain("wiktionary uk → en: 5 entries (CC BY-SA 3.0 or GFDL (Wiktionary))");
+    expect(first.out).toContain("openrussian ru → en: 4 entries (CC BY-SA 4.0 (OpenRussian.org))");
+    expect(first.out).toContain("10 dictionaries loaded, 0 unchanged");
     expect(first.status).toBe(0);
     // The first load writes the tables without their indexes and builds each once afterwards: all there, new files.
     expect(first.out).toMatch(/built dictionary_entries_pkey, dictionary_entries_headword_idx, .* in \d+ ms/);
     const { loaded, indexes } = await withDatabase(env, async (handle) => {
       await expectInflectedFound(handle);
+      // Wiktionary names the dictionary form itself, without Hunspell.
+      const form = await handle.db.execute(
+        sql`select lemma from dictionary_entries where source = 'wiktionary' and headword = 'лікарів'`,
+      );
+      expect((form as unknown as { rows: { lemma: string }[] }).rows).toEqual([{ lemma: "лікар" }]);
+      // Hunspell's Italian forms are not expanded for Wiktionary's headwords alone (a verb's clitics, ADR 130).
+      const italian = await handle.db.execute(
+        sql`select lemma, count(*)::int as n from dictionary_forms where language = 'it' group by lemma order by lemma`,
+      );
+      const lemmas = (italian as unknown as { rows: { lemma: string }[] }).rows.map((row) => row.lemma);
+      expect(lemmas).toContain("parlare");
+      expect(lemmas).not.toContain("mangiare");
       return { loaded: await counts(handle), indexes: await indexFiles(handle) };
     });
     expect(Object.keys(indexes).sort()).toEqual([...INDEXES].sort());
     for (const name of INDEXES) expect(indexes[name], name).not.toBe(empty[name]);
     const again = run(PAIRS, env);
-    expect(again.out).toContain("0 dictionaries loaded, 5 unchanged");
+    expect(again.out).toContain("0 dictionaries loaded, 10 unchanged");
     expect(again.out).not.toContain("inflected forms");
     expect(again.out).not.toContain("built");
     expect(again.status).toBe(0);
@@ -184,6 +206,32 @@ describe("dict:install on the embedded database", { timeout: 600_000 }, () => {
     expect(truncated.status).toBe(1);
     await withDatabase(env, async (handle) => expect(await counts(handle)).toEqual(before));
   });
+
+  it("refuses a malformed or truncated vendored dictionary with its line, and changes nothing", async () => {
+    const before = await withDatabase(env, counts);
+    const bad = path.join(work, "bad-vendored");
+    mkdirSync(bad, { recursive: true });
+    copyFileSync(path.join(vendored, "openrussian-ru-en.tsv.gz"), path.join(bad, "openrussian-ru-en.tsv.gz"));
+    // A line of five cells (line 2), beside an intact dictionary: neither is loaded.
+    const lines = gunzipSync(readFileSync(path.join(vendored, "wiktionary-es-en.tsv.gz")))
+      .toString()
+      .split("\n");
+    lines[1] = `${lines[1]}\textra\tcells`;
+    writeFileSync(path.join(bad, "wiktionary-es-en.tsv.gz"), gzipSync(lines.join("\n")));
+    const malformed = run(["--only", "fra-eng", "--dictd-dir", dictd, "--vendored-dir", bad, "--no-forms"], env);
+    expect(malformed.out).toMatch(
+      /wiktionary-es-en\.tsv\.gz is not a valid dictionary file, nothing was changed: line 2: expected at most 4/,
+    );
+    expect(malformed.status).toBe(1);
+    const packed = readFileSync(path.join(vendored, "wiktionary-uk-en.tsv.gz"));
+    rmSync(path.join(bad, "wiktionary-es-en.tsv.gz"));
+    writeFileSync(path.join(bad, "wiktionary-uk-en.tsv.gz"), packed.subarray(0, packed.length - 12));
+    const truncated = run(["--only", "fra-eng", "--dictd-dir", dictd, "--vendored-dir", bad, "--no-forms"], env);
+    expect(truncated.out).toContain("wiktionary-uk-en.tsv.gz is not a valid dictionary file, nothing was changed");
+    expect(truncated.out).toContain("damaged or truncated");
+    expect(truncated.status).toBe(1);
+    await withDatabase(env, async (handle) => expect(await counts(handle)).toEqual(before));
+  });
 });
 
 describe("dict:install on PostgreSQL", () => {
@@ -192,13 +240,17 @@ describe("dict:install on PostgreSQL", () => {
     const server = await startServer({ env: { DATABASE_URL: url, AUTH_PROVIDER: "local" } });
     try {
       const result = run(PAIRS, { DATABASE_URL: url });
-      expect(result.out).toContain("5 dictionaries loaded, 0 unchanged, into PostgreSQL");
+      expect(result.out).toContain("10 dictionaries loaded, 0 unchanged, into PostgreSQL");
       expect(result.status).toBe(0);
       await withDatabase({ DATABASE_URL: url }, expectInflectedFound);
       const page = await (await fetch(`${server.baseUrl}/dictionaries`)).text();
       expect(page).toContain("French-English FreeDict Dictionary");
       expect(page).toContain("GPL-2.0-or-later");
       expect(page).toContain("MPL-2.0 (Dicollecte)");
+      expect(page).toContain("Wiktionary dictionaries into English (kaikki.org)");
+      expect(page).toContain("Spanish, French, Italian, and Ukrainian → English");
+      expect(page).toContain("CC BY-SA 3.0 or GFDL (Wiktionary)");
+      expect(page).toContain("CC BY-SA 4.0 (OpenRussian.org)");
     } finally {
       await server.stop();
     }

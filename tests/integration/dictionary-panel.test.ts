@@ -1,11 +1,12 @@
 /**
  * The reader's panel after `npm run dict:install`: an inflected word ("trinke", "schläft") offers the meanings of its
  * dictionary form, named as such, and the family link proposes that form as the parent (ADR 061, 100); a word with
- * its own entry ("Kaffee") shows it plainly. On the embedded database, with a small FreeDict-format dictionary and
- * Debian's hunspell-de-de. Needs `npm run build`.
+ * its own entry ("Kaffee") shows it plainly; a Ukrainian form reaches its dictionary form through Wiktionary's "form of"
+ * data (ADR 130). On the embedded database, with a small FreeDict-format dictionary, a cut of the vendored dictionaries
+ * (tests/fixtures/dictionaries/vendored) and Debian's hunspell-de-de. Needs `npm run build`.
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -56,12 +57,21 @@ describe("the panel with the installed dictionaries", { timeout: 600_000 }, () =
       trinken: "trinken /tɾˈɪŋkən/ <v, intr, trans>\ndrink <v>",
       kaffee: "Kaffee /kˈafeː/ <masc, n, sg>\n [cook.] coffee <n>",
     });
+    // German's Hunspell dictionary alone: the Ukrainian form comes from Wiktionary's data.
+    const hunspell = path.join(work, "hunspell");
+    mkdirSync(hunspell, { recursive: true });
+    for (const suffix of [".aff", ".dic"])
+      copyFileSync(`/usr/share/hunspell/de_DE${suffix}`, path.join(hunspell, `de_DE${suffix}`));
     const install = spawnSync(
       process.execPath,
-      ["scripts/dict-install.ts", "--only", "deu-eng", "--dictd-dir", dictd],
+      [
+        "scripts/dict-install.ts",
+        ...["--only", "deu-eng", "--dictd-dir", dictd, "--hunspell-dir", hunspell],
+        ...["--vendored-dir", path.join(PROJECT_ROOT, "tests/fixtures/dictionaries/vendored")],
+      ],
       { cwd: PROJECT_ROOT, env: { PATH: process.env.PATH ?? "", DATA_DIR: dataDir }, encoding: "utf8" },
     );
-    expect(install.stdout + install.stderr).toContain("1 dictionaries loaded");
+    expect(install.stdout + install.stderr).toContain("6 dictionaries loaded");
     mail = await startMailSink();
     app = await startApp({ DATA_DIR: dataDir, SMTP_URL: mail.url });
     learner = await signedInBrowser(app, mail, "dictionary.panel@example.com");
@@ -69,26 +79,32 @@ describe("the panel with the installed dictionaries", { timeout: 600_000 }, () =
       method: "POST",
       form: { intent: "studyLanguage", studyLanguage: "de", redirectTo: "/account/home" },
     });
-  });
+    // The install and the server's start take more than the default minute on a busy machine.
+  }, 300_000);
   afterAll(async () => {
     await app?.stop();
     await mail?.close();
     rmSync(work, { recursive: true, force: true });
   });
 
-  it("names the dictionary form of an inflected word and offers its meanings", async () => {
+  /** Adds a text and returns the reader's panel of a word of it, as rendered. */
+  async function panels(title: string, text: string) {
     const body = new FormData();
-    body.append("title", "Am Morgen");
-    body.append("body", "Ich trinke Kaffee. Die Katze schläft.");
+    body.append("title", title);
+    body.append("body", text);
     const added = await learner.request("/account/texts/new", { method: "POST", body, headers: { Origin: APP_URL } });
     expect(added.status).toBe(302);
     const id = added.headers.get("Location")!.split("/").at(-1)!;
     const reader = (await learner.page(`/account/texts/${id}`)).html;
     // The panel's meanings as rendered (the page also carries the translations, "dictionary form:" among them).
-    const panelOf = async (word: string) => {
+    return async (word: string) => {
       const { html } = await learner.page(`/account/texts/${id}?page=1&word=${hrefOf(reader, word)!}`);
       return plain(html.slice(html.indexOf('class="word-panel'), html.indexOf("<script")));
     };
+  }
+
+  it("names the dictionary form of an inflected word and offers its meanings", async () => {
+    const panelOf = await panels("Am Morgen", "Ich trinke Kaffee. Die Katze schläft.");
 
     const trinke = await panelOf("trinke");
     expect(trinke).toContain("dictionary form: trinken · Verb");
@@ -101,5 +117,16 @@ describe("the panel with the installed dictionaries", { timeout: 600_000 }, () =
     expect(kaffee).toContain("Kaffee · Noun");
     expect(kaffee).not.toContain("dictionary form:");
     expect(kaffee).toMatch(/\bcoffee\b/);
+  });
+
+  it("names the dictionary form Wiktionary gives a Ukrainian form", async () => {
+    await learner.request("/preferences", {
+      method: "POST",
+      form: { intent: "studyLanguage", studyLanguage: "uk", redirectTo: "/account/home" },
+    });
+    const panelOf = await panels("У лікарні", "Ми чекали лікарів.");
+    const form = await panelOf("лікарів");
+    expect(form).toContain("dictionary form: лікар · Noun");
+    expect(form).toMatch(/\bdoctor\b/);
   });
 });
