@@ -204,6 +204,7 @@ describe("every route that takes a body reads it through the bounded reader", ()
         "/:lang?/account/explore/public",
         "/:lang?/account/home",
         "/:lang?/account/import",
+        "/:lang?/account/player",
         "/:lang?/account/profile",
         "/:lang?/account/profile/delete",
         "/:lang?/account/review",
