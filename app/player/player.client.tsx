@@ -7,7 +7,7 @@ import { PlayerSettingsForm } from "./player-settings";
 import { useMediaSession } from "./media-session";
 import { GRADE_NAMES, type PlayerSettings } from "./settings";
 import { usePlayerSettings } from "./use-player-settings";
-import { playSound, say, stopSound, useVoices, voiceFor, wait, type ServerVoices } from "./speech";
+import { playSound, say, silence, useVoices, voiceFor, wait, type ServerVoices } from "./speech";
 
 export type PlayerLabels = { legend: string; grades: Record<GradeName, string> };
 type Props = {
@@ -56,8 +56,7 @@ export default function Player({
 
   const stop = useCallback((next: Phase = "paused") => {
     run.current++;
-    speechSynthesis.cancel();
-    stopSound();
+    silence();
     setPhase(next);
   }, []);
 
@@ -65,8 +64,7 @@ export default function Player({
   const play = useCallback(
     async (from: number) => {
       const mine = ++run.current;
-      speechSynthesis.cancel();
-      stopSound();
+      silence();
       for (let at = from; at < deck.cards.length; at++) {
         const current = deck.cards[at]!;
         setIndex(at);
@@ -118,8 +116,7 @@ export default function Player({
         .then(refreshPending);
       if (phase === "paused" || phase === "ready") {
         run.current++;
-        speechSynthesis.cancel();
-        stopSound();
+        silence();
         setIndex(index + 1);
         setPhase(index + 1 >= deck.cards.length ? "done" : "paused");
       } else void play(index + 1);
@@ -161,8 +158,7 @@ export default function Player({
     const runs = run;
     return () => {
       runs.current++;
-      if (typeof speechSynthesis !== "undefined") speechSynthesis.cancel();
-      stopSound();
+      silence();
     };
   }, []);
 

@@ -105,3 +105,9 @@ export async function say(
 export function stopSound() {
   playing?.pause();
 }
+
+/** Stops whatever is being said or played: the device's voice and a sound (a deck's or the server's). */
+export function silence() {
+  if (typeof speechSynthesis !== "undefined") speechSynthesis.cancel();
+  stopSound();
+}

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "../i18n/use-translation";
-import { say, stopSound, useVoices, voiceFor, type ServerVoices } from "../player/speech";
+import { say, silence, useVoices, voiceFor, type ServerVoices } from "../player/speech";
 import { highlightSentence, pageSentences, type PageSentence } from "./sentences";
 
 type Phase = "idle" | "playing" | "paused";
@@ -30,8 +30,7 @@ export default function ListenPage({
   const read = useCallback(
     async (from: number) => {
       const mine = ++run.current;
-      speechSynthesis.cancel();
-      stopSound();
+      silence();
       if (from === 0 || sentences.current.length === 0) {
         const root = document.querySelector<HTMLElement>(".reader-text");
         sentences.current = root ? pageSentences(root, language) : [];
@@ -54,15 +53,13 @@ export default function ListenPage({
 
   const pause = useCallback(() => {
     run.current++;
-    speechSynthesis.cancel();
-    stopSound();
+    silence();
     setPhase("paused");
   }, []);
 
   const stop = useCallback(() => {
     run.current++;
-    speechSynthesis.cancel();
-    stopSound();
+    silence();
     highlightSentence(null);
     setAt(0);
     setPhase("idle");
@@ -73,8 +70,7 @@ export default function ListenPage({
     const runs = run;
     return () => {
       runs.current++;
-      if (typeof speechSynthesis !== "undefined") speechSynthesis.cancel();
-      stopSound();
+      silence();
       highlightSentence(null);
     };
   }, []);
