@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { constants, zstdCompressSync } from "node:zlib";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { APP_URL, signedInBrowser, startApp, textOf } from "../support/app";
+import { signedInLearner, startApp, textOf, uploadPackage } from "../support/app";
 import { sharedDeck } from "../support/anki-files";
 import { anki21bPackage, field, zstdFrame, zstdZeros, type MediaFile } from "../support/anki21b-files";
 import { startMailSink } from "../support/mail-sink";
@@ -15,7 +15,6 @@ import { mp3, ogg } from "../support/sound-files";
  */
 
 type App = Awaited<ReturnType<typeof startApp>>;
-type Browser = Awaited<ReturnType<typeof signedInBrowser>>;
 
 const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
 
@@ -32,19 +31,8 @@ describe("Anki packages in the newest layout (collection.anki21b)", () => {
     await mail?.close();
   });
 
-  async function learner(name: string) {
-    const email = `${name}-${Date.now()}@example.com`;
-    const browser = await signedInBrowser(app, mail, email);
-    const { rows } = await app.db.execute(sql`select id from users where email = ${email}`);
-    return { browser, id: String(rows[0]!.id) };
-  }
-  async function upload(browser: Browser, bytes: Buffer, prefix = "") {
-    const form = new FormData();
-    form.set("intent", "upload");
-    form.set("file", new File([new Uint8Array(bytes)], "deck.apkg", { type: "application/octet-stream" }));
-    form.set("pasted", "");
-    return browser.request(`${prefix}/account/import`, { method: "POST", body: form, headers: { Origin: APP_URL } });
-  }
+  const learner = (name: string) => signedInLearner(app, mail, name);
+  const upload = uploadPackage;
   /** What a learner has in the database: terms, drafts, draft sounds and term sounds. */
   const holdings = async (userId: string) =>
     (

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { APP_URL, signedInBrowser, startApp, textOf } from "../support/app";
+import { signedInBrowser, signedInLearner, startApp, textOf, uploadPackage } from "../support/app";
 import { noteTypeDeck, openCollection, unzip, zip } from "../support/anki-files";
 import { startMailSink } from "../support/mail-sink";
 import { flac, mp3, ogg, wav } from "../support/sound-files";
@@ -43,19 +43,8 @@ describe("sounds of Anki decks", () => {
     await mail?.close();
   });
 
-  async function learner(name: string) {
-    const email = `${name}-${Date.now()}@example.com`;
-    const browser = await signedInBrowser(app, mail, email);
-    const { rows } = await app.db.execute(sql`select id from users where email = ${email}`);
-    return { browser, id: String(rows[0]!.id) };
-  }
-  async function upload(browser: Browser, bytes: Buffer, prefix = "") {
-    const form = new FormData();
-    form.set("intent", "upload");
-    form.set("file", new File([new Uint8Array(bytes)], "deck.apkg", { type: "application/octet-stream" }));
-    form.set("pasted", "");
-    return browser.request(`${prefix}/account/import`, { method: "POST", body: form, headers: { Origin: APP_URL } });
-  }
+  const learner = (name: string) => signedInLearner(app, mail, name);
+  const upload = uploadPackage;
   function confirmFields(html: string): Record<string, string> {
     const form = html.match(/<form[^>]*class="actions"[^>]*>[\s\S]*?<\/form>/)?.[0] ?? "";
     const fields: Record<string, string> = { intent: "confirm" };

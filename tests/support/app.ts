@@ -1,5 +1,6 @@
 import { rmSync } from "node:fs";
 import path from "node:path";
+import { sql } from "drizzle-orm";
 import { createRequestHandler, type ServerBuild } from "react-router";
 import type { AppServer } from "../../app/app-server.server";
 import { BROWSER_USER_AGENT } from "../../scripts/support/app-process.ts";
@@ -141,6 +142,29 @@ export async function signedInBrowser(
     if (skipped.status !== 302) throw new Error(`skipping the welcome failed: ${skipped.status}`);
   }
   return browser;
+}
+
+type SignedInBrowser = Awaited<ReturnType<typeof signedInBrowser>>;
+
+/** A new learner signed in through the real flow, with their user id. */
+export async function signedInLearner(
+  app: Awaited<ReturnType<typeof startApp>>,
+  mail: Parameters<typeof signedInBrowser>[1],
+  name: string,
+): Promise<{ browser: SignedInBrowser; id: string }> {
+  const email = `${name}-${Date.now()}@example.com`;
+  const browser = await signedInBrowser(app, mail, email);
+  const { rows } = await app.db.execute(sql`select id from users where email = ${email}`);
+  return { browser, id: String(rows[0]!.id) };
+}
+
+/** Uploads a package (or any file) to the import page as the form does, under a locale prefix if given. */
+export function uploadPackage(browser: SignedInBrowser, bytes: Buffer, prefix = "") {
+  const form = new FormData();
+  form.set("intent", "upload");
+  form.set("file", new File([new Uint8Array(bytes)], "deck.apkg", { type: "application/octet-stream" }));
+  form.set("pasted", "");
+  return browser.request(`${prefix}/account/import`, { method: "POST", body: form, headers: { Origin: APP_URL } });
 }
 
 /** Text content of an HTML fragment (tags removed, entities of quotes decoded). */
