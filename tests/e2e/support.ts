@@ -205,14 +205,28 @@ export async function chooseStudyLanguage(page: Page, javaScriptEnabled: boolean
   // With JavaScript the button goes once the form is hydrated: from then on a change submits it.
   if (javaScriptEnabled) await expect(button).toHaveCount(0);
   const field = page.getByLabel(t("en", "learning:studyLanguage.label"));
-  await field.evaluate((select: HTMLSelectElement, to) => {
-    const input = select.form!.querySelector<HTMLInputElement>('input[name="redirectTo"]')!;
-    input.value = to;
-  }, back);
   const saved = page.waitForResponse(
     (response) => response.request().method() === "POST" && new URL(response.url()).pathname.startsWith("/preferences"),
   );
-  await field.selectOption(option);
+  // The form's redirectTo is a controlled input: any render of the page between setting it and the submit would put
+  // the page's own path back. So the target, the choice and (with JavaScript) the change that submits the form happen
+  // in one task, with no render between them.
+  await field.evaluate(
+    (select: HTMLSelectElement, { to, choice, submit }) => {
+      const input = select.form!.querySelector<HTMLInputElement>('input[name="redirectTo"]')!;
+      const wanted = [...select.options].find((each) =>
+        typeof choice === "string" ? each.value === choice || each.label === choice : each.label === choice.label,
+      );
+      if (!wanted) throw new Error(`no option ${JSON.stringify(choice)}`);
+      input.value = to;
+      select.value = wanted.value;
+      if (submit) {
+        select.dispatchEvent(new Event("input", { bubbles: true }));
+        select.dispatchEvent(new Event("change", { bubbles: true }));
+      }
+    },
+    { to: back, choice: option, submit: javaScriptEnabled },
+  );
   if (!javaScriptEnabled) await button.click();
   await saved;
   await expect(page).toHaveURL((url) => url.pathname + url.search === back);
