@@ -48,6 +48,8 @@ export const PATHS = {
   /** The learner's plan, its status and the customer portal. */
   billing: "/account/billing",
   player: "/account/player",
+  /** The player's next batch of cards, as JSON. */
+  playerCards: "/account/player/cards",
   /** The learner's e-mail, sessions, data export and account deletion. */
   profile: "/account/profile",
   deleteAccount: "/account/profile/delete",

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
+import { PATHS } from "../http/paths";
 import { useTranslation } from "../i18n/use-translation";
 import { pendingGrades, storeGrade, SYNCED_EVENT, syncGrades } from "../learning/offline-store.client";
 import type { GradeName } from "../learning/stage";
@@ -20,6 +21,8 @@ type Props = {
   labels: PlayerLabels;
 };
 type Phase = "ready" | "playing" | "listened" | "paused" | "done";
+/** What asking for the next batch gave: new cards, none (the day's end, or only cards already there), or no answer. */
+type Fetched = "added" | "none" | "failed";
 
 /**
  * The day's review read aloud (ADR 109): for each card the term in the study language's voice, the pause the learner
@@ -48,7 +51,55 @@ export default function Player({
   useEffect(() => {
     latest.current = { settings, voices };
   }, [settings, voices]);
-  const card: PlayerCard | null = deck.cards[index] ?? null;
+  // The cards so far: the page's batch, then each next batch the player asks for before it reaches their end.
+  const [cards, setCards] = useState(deck.cards);
+  const [nextBatch, setNextBatch] = useState(deck.next);
+  const [moreFailed, setMoreFailed] = useState(false);
+  const batches = useRef({ cards: deck.cards, next: deck.next, loading: null as Promise<Fetched> | null });
+  const card: PlayerCard | null = cards[index] ?? null;
+
+  /** Fetches the next batch once (a call while it is on its way waits for it). */
+  const loadMore = useCallback((): Promise<Fetched> => {
+    const now = batches.current;
+    if (!now.next) return Promise.resolve("none");
+    now.loading ??= fetch(`${PATHS.playerCards}?after=${encodeURIComponent(now.next)}`, {
+      headers: { Accept: "application/json" },
+    })
+      .then((response) => (response.ok ? (response.json() as Promise<PlayerDeck>) : Promise.reject(response)))
+      .then((more) => {
+        const have = new Set(now.cards.map((each) => each.id));
+        const added = more.cards.filter((each) => !have.has(each.id));
+        now.cards = [...now.cards, ...added];
+        now.next = more.next;
+        setCards(now.cards);
+        setNextBatch(more.next);
+        setMoreFailed(false);
+        return added.length > 0 ? ("added" as const) : ("none" as const);
+      })
+      .catch(() => {
+        setMoreFailed(true);
+        return "failed" as const;
+      })
+      .finally(() => {
+        now.loading = null;
+      });
+    return now.loading;
+  }, []);
+
+  /** Whether card `at` is there, the next batch fetched for it if needed (a batch of cards already heard is skipped). */
+  const reach = useCallback(
+    async (at: number) => {
+      for (let tries = 0; at >= batches.current.cards.length && batches.current.next && tries < 3; tries++)
+        if ((await loadMore()) === "failed") break;
+      return at < batches.current.cards.length;
+    },
+    [loadMore],
+  );
+
+  // The next batch is asked for while the last cards of this one are read, so the player goes on without a gap.
+  useEffect(() => {
+    if (nextBatch && !moreFailed && index >= cards.length - 5) void loadMore();
+  }, [index, cards.length, nextBatch, moreFailed, loadMore]);
 
   const refreshPending = useCallback(async () => {
     setPending((await pendingGrades(deck.owner).catch(() => [])).length);
@@ -65,8 +116,15 @@ export default function Player({
     async (from: number) => {
       const mine = ++run.current;
       silence();
-      for (let at = from; at < deck.cards.length; at++) {
-        const current = deck.cards[at]!;
+      for (let at = from; ; at++) {
+        if (!(await reach(at))) {
+          if (run.current !== mine) return;
+          setIndex(at);
+          setPhase(batches.current.next ? "paused" : "done");
+          return;
+        }
+        if (run.current !== mine) return;
+        const current = batches.current.cards[at]!;
         setIndex(at);
         setPhase("playing");
         const { settings: now, voices: listed } = latest.current;
@@ -97,10 +155,8 @@ export default function Player({
         await wait(now.pause * 1000);
         if (run.current !== mine) return;
       }
-      setIndex(deck.cards.length);
-      setPhase("done");
     },
-    [deck, interfaceLanguage, serverVoices],
+    [deck.language, interfaceLanguage, serverVoices, reach],
   );
 
   const grade = useCallback(
@@ -118,7 +174,7 @@ export default function Player({
         run.current++;
         silence();
         setIndex(index + 1);
-        setPhase(index + 1 >= deck.cards.length ? "done" : "paused");
+        setPhase(index + 1 >= batches.current.cards.length && !batches.current.next ? "done" : "paused");
       } else void play(index + 1);
     },
     [card, deck, index, phase, play, refreshPending],
@@ -140,10 +196,12 @@ export default function Player({
   useEffect(() => {
     void Promise.resolve().then(refreshPending);
     // Grades given offline leave as soon as the network is back (and whoever sent them, the count follows).
-    const online = () =>
+    const online = () => {
       void syncGrades(deck.owner)
         .catch(() => undefined)
         .then(refreshPending);
+      setMoreFailed(false);
+    };
     const synced = () => void refreshPending();
     window.addEventListener("online", online);
     window.addEventListener(SYNCED_EVENT, synced);
@@ -182,7 +240,7 @@ export default function Player({
       ) : null}
       {card ? (
         <div className="player-card" aria-live="off">
-          <p className="hint">{t("player.position", { at: index + 1, count: deck.cards.length })}</p>
+          <p className="hint">{t("player.position", { at: index + 1, count: Math.max(deck.total, cards.length) })}</p>
           <p className="player-term" lang={deck.language}>
             {card.text}
           </p>
@@ -193,6 +251,8 @@ export default function Player({
             </>
           )}
         </div>
+      ) : nextBatch ? (
+        <p className="hint">{moreFailed ? t("player.moreOffline") : t("player.loading")}</p>
       ) : (
         <p className="lead">{t("player.finished")}</p>
       )}

@@ -7,9 +7,10 @@ import { PATHS } from "../http/paths";
 import { requestLocale } from "../i18n/i18n.server";
 import { useLocalePath } from "../i18n/use-locale";
 import { useTranslation } from "../i18n/use-translation";
+import { dayMemory, learnerDayOf } from "../learning/daily.server";
 import { requireLearner } from "../learning/learner.server";
 import { studyLanguageName } from "../learning/study-language";
-import { playerDeck } from "../player/player.server";
+import { playerCursor, playerDeck } from "../player/player.server";
 import { playerSettingsSchema, readPlayerSettings, savePlayerSettings } from "../player/player-settings.server";
 import { badRequest, dispatchIntents, intent } from "../http/intents.server";
 import { env } from "../config/env.server";
@@ -24,11 +25,17 @@ export const handle: PageHandle = { title: "titles.player" };
 const Player = lazy(() => import("../player/player.client"));
 
 /** The day's due cards, with what the player reads of each (ADR 109). */
-export async function loader({ context }: Route.LoaderArgs) {
-  const { owner } = requireLearner(context);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { user, owner } = requireLearner(context);
   const locale = requestLocale(context);
+  const after = playerCursor(request);
   const db = await getDatabase();
-  const [deck, settings] = await Promise.all([playerDeck(db, owner), readPlayerSettings(db, owner.userId)]);
+  // The day and queue the review and the header read: one read per request, kept while the learner's data holds.
+  const known = await learnerDayOf(context, db, owner, dayMemory(request, user));
+  const [deck, settings] = await Promise.all([
+    playerDeck(db, owner, known, after),
+    readPlayerSettings(db, owner.userId),
+  ]);
   const serverVoices = serverVoicesFor(env.speech, [owner.language, locale]);
   return { deck, settings, serverVoices, locale, languageName: studyLanguageName(owner.language, locale) };
 }
@@ -78,6 +85,7 @@ export default function PlayerPage({ loaderData }: Route.ComponentProps) {
       ) : hydrated ? (
         <Suspense fallback={<p className="hint">{t("player.loading")}</p>}>
           <Player
+            key={deck.cards[0]?.id ?? "none"}
             deck={deck}
             settings={settings}
             serverVoices={serverVoices}
@@ -91,7 +99,7 @@ export default function PlayerPage({ loaderData }: Route.ComponentProps) {
       )}
       {deck.cards.length > 0 ? (
         <details className="player-list" open={!hydrated}>
-          <summary>{t("player.listTitle", { count: deck.cards.length })}</summary>
+          <summary>{t("player.listTitle", { count: Math.max(deck.total, deck.cards.length) })}</summary>
           <ol>
             {deck.cards.map((card) => (
               <li key={card.id}>
@@ -108,6 +116,13 @@ export default function PlayerPage({ loaderData }: Route.ComponentProps) {
               </li>
             ))}
           </ol>
+          {deck.next ? (
+            <p>
+              <Link to={`${to(PATHS.player)}?after=${encodeURIComponent(deck.next)}`} rel="nofollow">
+                {t("player.more")}
+              </Link>
+            </p>
+          ) : null}
         </details>
       ) : null}
       <p>

@@ -182,3 +182,49 @@ test("the campaign lists the player and the offline review as delivered, and the
   await page.goto("/subscription");
   await expect(page.locator("main")).toContainText("The audio player");
 });
+
+test("a day longer than one batch: the player fetches the next cards before it reaches the end and goes on", async ({
+  page,
+  javaScriptEnabled,
+}) => {
+  test.skip(!javaScriptEnabled, "the player reads aloud with JavaScript");
+  test.slow();
+  await signInFresh(page, true, "player-batches");
+  await chooseStudyLanguage(page, true, "de");
+  const origin = new URL(page.url()).origin;
+  const settings = await page.request.post("/account/settings", {
+    form: { intent: "settings", newPerDay: "30", reviewsPerDay: "200", timeZone: "UTC", modes: "forward" },
+    headers: { Origin: origin },
+    maxRedirects: 0,
+  });
+  expect(settings.status()).toBe(302);
+  const texts = Array.from({ length: 27 }, (_, i) => `Wort${String(i).padStart(2, "0")}`);
+  for (const text of texts) {
+    const response = await page.request.post("/account/terms/new", {
+      form: { text, meaning: text.toLowerCase(), partOfSpeech: "noun", notes: "", sentence: "", translation: "" },
+      headers: { Origin: origin },
+      maxRedirects: 0,
+    });
+    expect(response.status(), text).toBe(302);
+  }
+  await page.addInitScript(recordSpeech);
+  const batches: string[] = [];
+  page.on("request", (request: Request) => {
+    if (new URL(request.url()).pathname === "/account/player/cards") batches.push(request.url());
+  });
+  await page.goto("/account/player");
+  await waitForHydration(page);
+  const position = page.locator(".player-card .hint");
+  await expect(position).toHaveText(t("en", "account:player.position", { at: 1, count: 27 }));
+  const good = page.getByRole("button", { name: t("en", "learning:review.grades.good"), exact: true });
+  for (let at = 1; at <= 26; at++) {
+    await good.click();
+    await expect(position).toHaveText(t("en", "account:player.position", { at: at + 1, count: 27 }));
+  }
+  // Cards 26 and 27 came from the one batch fetched while the first batch's last cards were read.
+  await expect(page.locator(".player-card .player-term")).toHaveText("Wort26");
+  expect(batches).toHaveLength(1);
+  await good.click();
+  await expect(page.getByText(t("en", "account:player.finished"))).toBeVisible();
+  await expect.poll(async () => Object.values(await reviewCounts(page)).filter((count) => count === 1).length).toBe(27);
+});
