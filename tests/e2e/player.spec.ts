@@ -228,3 +228,40 @@ test("a day longer than one batch: the player fetches the next cards before it r
   await expect(page.getByText(t("en", "account:player.finished"))).toBeVisible();
   await expect.poll(async () => Object.values(await reviewCounts(page)).filter((count) => count === 1).length).toBe(27);
 });
+
+test("settings changed in quick succession on the player: each applies at once and the last one is what is saved", async ({
+  page,
+  javaScriptEnabled,
+}) => {
+  test.skip(!javaScriptEnabled, "the player's own controls need JavaScript");
+  await signInFresh(page, true, "player-quick");
+  await addGermanTerms(page, javaScriptEnabled);
+  await page.addInitScript(recordSpeech);
+  await page.goto("/account/player");
+  await waitForHydration(page);
+  await page.getByText(t("en", "account:player.settings")).click();
+  const pause = page.getByLabel(t("en", "account:player.pauseLength"));
+  const goOn = page.getByLabel(t("en", "account:player.goOn"));
+  const saves: string[] = [];
+  page.on("response", (response) => {
+    const request = response.request();
+    if (request.method() === "POST" && new URL(request.url()).pathname.startsWith("/account/player"))
+      saves.push(`${response.status()} ${request.postData() ?? ""}`);
+  });
+  // Ten changes without waiting: a save never aborts the one on its way (the router would leave that request's
+  // rejection unhandled: a page error, which the console guard fails on).
+  for (let i = 0; i < 10; i++) {
+    await pause.selectOption(i % 2 ? "2" : "5");
+    await goOn.setChecked(i % 2 === 0);
+  }
+  await expect(pause).toHaveValue("2");
+  await expect(goOn).not.toBeChecked();
+  // Saved: the last answer is to the last change.
+  await expect.poll(() => saves.at(-1) ?? "").toMatch(/^200 .*pause=2(&|$)/);
+  expect(saves.length).toBeLessThanOrEqual(20);
+  await page.reload();
+  await waitForHydration(page);
+  await page.getByText(t("en", "account:player.settings")).click();
+  await expect(page.getByLabel(t("en", "account:player.pauseLength"))).toHaveValue("2");
+  await expect(page.getByLabel(t("en", "account:player.goOn"))).not.toBeChecked();
+});
