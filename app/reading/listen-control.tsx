@@ -11,17 +11,20 @@ export function ListenControl({
   language,
   languageName,
   serverVoices,
+  rate,
 }: {
   language: string;
   languageName: string;
   serverVoices: ServerVoices;
+  /** The speed it reads at (the player's setting). */
+  rate: number;
 }) {
   const { t } = useTranslation("reading");
   const hydrated = useHydrated();
   if (!hydrated) return <p className="hint listen">{t("listen.needsJavaScript")}</p>;
   return (
     <Suspense fallback={null}>
-      <ListenPage language={language} languageName={languageName} serverVoices={serverVoices} />
+      <ListenPage language={language} languageName={languageName} serverVoices={serverVoices} rate={rate} />
     </Suspense>
   );
 }

@@ -13,10 +13,12 @@ export default function ListenPage({
   language,
   languageName,
   serverVoices,
+  rate,
 }: {
   language: string;
   languageName: string;
   serverVoices: ServerVoices;
+  rate: number;
 }) {
   const { t } = useTranslation("reading");
   const voices = useVoices();
@@ -41,14 +43,14 @@ export default function ListenPage({
         const sentence = sentences.current[index]!;
         setAt(index);
         highlightSentence(sentence);
-        await say(sentence.text, language, voice, 1, serverVoices);
+        await say(sentence.text, language, voice, rate, serverVoices);
         if (run.current !== mine) return;
       }
       highlightSentence(null);
       setAt(0);
       setPhase("idle");
     },
-    [language, voice, serverVoices],
+    [language, voice, rate, serverVoices],
   );
 
   const pause = useCallback(() => {

@@ -33,7 +33,7 @@ import { deleteText, findText, ignoreWord, unignoreWord, updateText } from "./te
 import type { ReaderView } from "./view";
 import { defaultDictionary, dictionaryUrl } from "./dictionary";
 import { readDictionary } from "../learning/settings.server";
-import { readShowReadings, saveShowReadings } from "./readings-setting.server";
+import { readReaderSettings, saveShowReadings } from "./readings-setting.server";
 import { markTextOpened } from "../learning/welcome.server";
 import { starterList } from "../learning/first-lesson.server";
 import { meaningsFor } from "./instant-meanings.server";
@@ -65,10 +65,9 @@ export async function readerPageData(request: Request, context: Context, id: str
   // of the moment: nothing here grows with the number of the learner's terms.
   const words = await segmentedOf(db, text);
   const versions = await versionsOf(db, user.id);
-  const [showReadings, knownOnPageTurn] = await Promise.all([
-    words.readings ? readShowReadings(db, user.id) : false,
-    readKnownOnPageTurn(db, user.id),
-  ]);
+  const settings = await readReaderSettings(db, user.id);
+  const showReadings = !!words.readings && settings.showReadings;
+  const { knownOnPageTurn } = settings;
   const index = await vocabularyIndex(db, owner, versions.vocabulary);
   const learned = await learnedNow(db, owner, versions.data);
   // The text's statistics need to know only which terms are learned; the words on the page show their exact stage.
@@ -136,6 +135,8 @@ export async function readerPageData(request: Request, context: Context, id: str
     languageName: studyLanguageName(text.language, requestLocale(context)),
     /** The server's voice for the text's language, for Listen (ADR 140); empty: the browser's. */
     serverVoices: serverVoicesFor(env.speech, [text.language]),
+    /** The speed Listen reads at: the player's. */
+    listenRate: settings.listenRate,
     starterList: starter && { language: starter.language, level: starter.level },
     /** When the page changes without a write (`handle.staleness`); null: not before a write. */
     changesAt: Number.isFinite(change.at) ? change.at : null,

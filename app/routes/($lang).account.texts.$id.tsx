@@ -118,6 +118,7 @@ export default function ReaderPage({ loaderData, actionData }: Route.ComponentPr
         language={reader.language}
         languageName={loaderData.languageName}
         serverVoices={loaderData.serverVoices}
+        rate={loaderData.listenRate}
       />
       {reader.readings?.available ? (
         <Form method="post" className="inline-form readings-toggle">

@@ -83,6 +83,26 @@ test("Listen reads the page sentence by sentence, highlighted, with pause and re
   ]);
 });
 
+test("Listen reads at the speed the learner set for the player", async ({ page, javaScriptEnabled }) => {
+  test.skip(!javaScriptEnabled, "Listen reads aloud with JavaScript");
+  await signInFresh(page, true, "listen-rate");
+  const saved = await page.request.post("/account/settings", {
+    form: { intent: "player", pause: "3", rate: "0.75", nextGrade: "good" },
+    headers: { Origin: new URL(page.url()).origin },
+    maxRedirects: 0,
+  });
+  expect(saved.status()).toBe(302);
+  await createText(page, true);
+  await page.addInitScript(recordSpeech);
+  await page.reload();
+  await waitForHydration(page);
+  await holdSpeech(page);
+  await page.getByRole("button", { name: t("en", "reading:listen.start"), exact: true }).click();
+  await expect.poll(() => spoken(page)).toHaveLength(1);
+  expect(await spoken(page)).toEqual([{ text: SENTENCES[0], lang: "de-DE", voice: "de-DE", rate: 0.75 }]);
+  await page.getByRole("button", { name: t("en", "reading:listen.stop"), exact: true }).click();
+});
+
 test("without JavaScript the reader says that listening needs JavaScript", async ({ page, javaScriptEnabled }) => {
   test.skip(javaScriptEnabled, "the page without JavaScript");
   await signInFresh(page, false, "listen-off");
