@@ -287,13 +287,18 @@ async function rowsMentioning(app: App, marks: string[]): Promise<Record<string,
   const found: Record<string, number> = {};
   // One pattern of all the marks, read once per row: the shipped lists and dictionaries make some tables large.
   const pattern = marks.map((mark) => mark.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|");
-  for (const { table_name: name } of tables) {
-    const table = sql.identifier(String(name));
-    const { rows } = await app.db.execute(
-      sql`select count(*)::int as n from ${table} where lower(${table}::text) ~ ${pattern}`,
-    );
-    const n = Number(rows[0]!.n);
-    if (n > 0) found[String(name)] = n;
-  }
+  // A search of whole tables (the shipped dictionaries hold many rows), not one of the app's requests: the app's
+  // statement timeout is not for it.
+  await app.db.transaction(async (tx) => {
+    await tx.execute(sql`set local statement_timeout = 0`);
+    for (const { table_name: name } of tables) {
+      const table = sql.identifier(String(name));
+      const { rows } = await tx.execute(
+        sql`select count(*)::int as n from ${table} where lower(${table}::text) ~ ${pattern}`,
+      );
+      const n = Number(rows[0]!.n);
+      if (n > 0) found[String(name)] = n;
+    }
+  });
   return found;
 }

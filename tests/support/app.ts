@@ -11,7 +11,10 @@ import { captureLogLine } from "./test-logs.ts";
 export const BROWSER_UA = BROWSER_USER_AGENT;
 export const APP_URL = "http://localhost:3999";
 
-export type TestDatabase = { execute: (query: unknown) => Promise<{ rows: Record<string, unknown>[] }> };
+export type TestDatabase = {
+  execute: (query: unknown) => Promise<{ rows: Record<string, unknown>[] }>;
+  transaction: <T>(run: (tx: Pick<TestDatabase, "execute">) => Promise<T>) => Promise<T>;
+};
 
 /**
  * The production build loaded in this test process with its own configuration, answering real Requests through the
