@@ -19,7 +19,7 @@ import { learnerTag, requestLogFields, UUID } from "../server/request-log.server
 /**
  * A learner's busiest pages from memory: those whose route declares `staleness.keptForLearner` (app/edge/staleness.ts),
  * today the learner's home, the review, term list and term pages, public lists and `/explore`, texts and the reader,
- * statistics, settings, the profile (per session), import and export, billing. Such a page is drawn by React Router
+ * statistics, settings, the profile (per session), import and export, billing, the player. Such a page is drawn by React Router
  * as usual; the document (or the data a client navigation asks for, `.data`) is then kept for that learner, for the
  * URL and the cookies that change it, with the version of their data it was drawn from (`users.data_version`, moved
  * by database triggers on every write, whichever instance makes it) and of the shared data it shows (the public

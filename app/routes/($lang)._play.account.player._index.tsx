@@ -18,8 +18,16 @@ import { serverVoicesFor } from "../player/speech-provider.server";
 import { GRADE_NAMES } from "../player/settings";
 import type { GradeName } from "../learning/stage";
 import type { PageHandle } from "../ui/seo";
+import type { StalenessHandle } from "../edge/staleness";
 
-export const handle: PageHandle = { title: "titles.player" };
+/**
+ * Kept for the learner between their writes, as their other pages are: the day's cards change only with a write, when
+ * a card falls due or when the day ends (`changesAt`, the moment the learner's day is read until).
+ */
+export const handle: PageHandle & StalenessHandle<{ changesAt: number }> = {
+  title: "titles.player",
+  staleness: { dependsOn: ["learner"], changesAt: ({ changesAt }) => [changesAt], keptForLearner: true },
+};
 
 /** The player's own chunk: loaded by this page only, once it runs in the browser. */
 const Player = lazy(() => import("../player/player.client"));
@@ -37,7 +45,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     readPlayerSettings(db, owner.userId),
   ]);
   const serverVoices = serverVoicesFor(env.speech, [owner.language, locale]);
-  return { deck, settings, serverVoices, locale, languageName: studyLanguageName(owner.language, locale) };
+  return {
+    deck,
+    settings,
+    serverVoices,
+    locale,
+    languageName: studyLanguageName(owner.language, locale),
+    changesAt: known.validUntil,
+  };
 }
 
 /** The player's own controls save its settings here (ADR 141); the page is not read again for it. */
