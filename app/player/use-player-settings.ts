@@ -24,8 +24,9 @@ export function usePlayerSettings(
     setSettings(next);
     setChanges((count) => count + 1);
   }, []);
+  // Runs after each change and each time the fetcher is done: a change made meanwhile goes then.
   useEffect(() => {
-    if (state !== "idle" || !unsaved.current) return;
+    if (changes === 0 || state !== "idle" || !unsaved.current) return;
     const next = unsaved.current;
     unsaved.current = null;
     void submit(playerSettingsForm(next), { method: "post" }).catch(() => undefined);
