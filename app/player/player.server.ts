@@ -42,8 +42,11 @@ const REVIEW = 2;
 export const PLAYER_BATCH = 25;
 /** Due rows read per query while a batch fills (each query that leaves it short exhausts one of the daily limits). */
 const WINDOW = PLAYER_BATCH * 2;
-/** At most this many characters of `?after=`; a longer one is not a cursor this server made. */
-const CURSOR_MAX = 200;
+/**
+ * At most this many characters of `?after=`; a longer one is not a cursor this server made (the longest it makes, with
+ * microseconds, a time zone offset in minutes and the highest limits, is about 230).
+ */
+const CURSOR_MAX = 400;
 
 /**
  * Where a continuation starts: after the last card handed out (its due time and creation time as PostgreSQL prints

@@ -69,7 +69,7 @@ describe("the player's batches", () => {
     const { browser } = await signedInLearner(app, mail, "player-batches");
     const settings = await browser.request("/account/settings", {
       method: "POST",
-      form: { intent: "settings", newPerDay: "40", reviewsPerDay: "200", timeZone: "UTC", modes: "forward" },
+      form: { intent: "settings", newPerDay: "40", reviewsPerDay: "10000", timeZone: "UTC", modes: "forward" },
     });
     expect(settings.status).toBe(302);
     // 60 new terms due, 40 of them within today's limit, in the order they were added.
@@ -109,7 +109,7 @@ describe("the player's batches", () => {
     for (const after of [
       "x",
       "e30",
-      "a".repeat(400),
+      "a".repeat(401),
       Buffer.from('{"due":"1; drop table terms"}').toString("base64url"),
     ]) {
       expect((await browser.request(`/account/player/cards?after=${after}`)).status, after).toBe(400);
