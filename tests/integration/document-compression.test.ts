@@ -48,8 +48,15 @@ function raw(path: string, acceptEncoding: string | null, method = "GET"): Promi
   });
 }
 
-/** The page's text without the render's nonce (each drawing has its own). */
-const withoutNonce = (html: string) => html.replace(/ nonce="[^"]+"/g, "").replace(/'nonce-[^']+'/g, "");
+/**
+ * The page's text without what each render has of its own: the nonce, and the honeypot's encrypted time (the same
+ * within a second: two requests can fall on either side of one).
+ */
+const withoutNonce = (html: string) =>
+  html
+    .replace(/ nonce="[^"]+"/g, "")
+    .replace(/'nonce-[^']+'/g, "")
+    .replace(/\\"encryptedValidFrom\\",\\"[^"\\]+\\"/g, "");
 
 // Each request names a query of its own: a page kept for the learner would come from memory, not from a drawing.
 let n = 0;
