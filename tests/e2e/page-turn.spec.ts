@@ -1,4 +1,8 @@
 import { expect, signInFresh, t, test, waitForHydration } from "./support";
+import { forwardedFor } from "./mail";
+
+// Sign-ins from an address of this file's own: the sign-in limit per address (20 an hour) is not shared with other files.
+test.use({ extraHTTPHeaders: forwardedFor() });
 
 /** Invented words no dictionary has, ten to a sentence, repeated over two pages (a page holds about 500 words). */
 const letters = "abcdefghijklmnopqrstuvwxyz";

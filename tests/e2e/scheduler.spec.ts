@@ -7,6 +7,10 @@ import { writeFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
 import { asExport, syntheticHistory } from "../support/synthetic-reviews";
 import { expect, signInFresh, t, test, waitForHydration } from "./support";
+import { forwardedFor } from "./mail";
+
+// Sign-ins from an address of this file's own: the sign-in limit per address (20 an hour) is not shared with other files.
+test.use({ extraHTTPHeaders: forwardedFor() });
 
 async function open(page: Page, url: string, javaScriptEnabled: boolean) {
   await page.goto(url);
